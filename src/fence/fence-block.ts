@@ -1,0 +1,59 @@
+/** Why a candidate block cannot be ingested as written (spec ingest.md sections 1-2). */
+export type FenceFormatCode =
+  | 'missing_lang'
+  | 'invalid_lang'
+  | 'missing_file'
+  | 'unsupported_key'
+  | 'quoted_path'
+  | 'extra_attributes'
+  | 'empty_path'
+  | 'tilde_fence'
+  | 'unterminated'
+  | 'ambiguous_nesting';
+
+/** The parser's judgement of one block: valid, or skipped with a format code and a message saying what to fix. */
+export type FenceVerdict =
+  | { readonly valid: true }
+  | { readonly valid: false; readonly code: FenceFormatCode; readonly message: string };
+
+/** One fenced code block found by CommonMark parsing. */
+export interface FenceBlock {
+  /** Index among candidates in document order, from 0; -1 for a non-candidate (only with `all: true`). */
+  readonly index: number;
+  /** True when the decoded info string contains `=` (the author attached attributes). */
+  readonly candidate: boolean;
+  /** First word of the info string; '' when the info string starts with an attribute or is empty. */
+  readonly lang: string;
+  /** The value after `file=` exactly as written; '' when there is no `file=` attribute. */
+  readonly declaredFile: string;
+  /** The info string as CommonMark gives it: escapes and character references decoded, trimmed. */
+  readonly info: string;
+  /** The info string exactly as it stands in the source line, trimmed. */
+  readonly rawInfo: string;
+  readonly fenceChar: '`' | '~';
+  /** Length of the opening fence run (3 or more). */
+  readonly fenceLength: number;
+  /** The block's content as CommonMark defines it, container prefixes removed, line endings kept. */
+  readonly content: string;
+  /** Whether a closing fence ended the block (false: its container or the document ended first). */
+  readonly closed: boolean;
+  /** 1-based line of the opening fence. */
+  readonly startLine: number;
+  /** 1-based line of the closing fence, or of the block's last line when it was not closed. */
+  readonly endLine: number;
+  readonly verdict: FenceVerdict;
+}
+
+/** The result of scanning one markdown document. */
+export interface FenceScan {
+  /** Candidate blocks in document order (every fenced block when scanned with `all: true`). */
+  readonly blocks: readonly FenceBlock[];
+  /** False when a cheap pre-check proved that the text holds no candidate and micromark was not run. */
+  readonly parsed: boolean;
+}
+
+/** Options for {@link parseFences}. */
+export interface ParseFencesOptions {
+  /** Return every fenced code block, not only candidates (used by the CommonMark oracle and `--explain`). */
+  readonly all?: boolean;
+}

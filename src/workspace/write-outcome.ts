@@ -1,0 +1,33 @@
+/** Reason codes of the pure path rules (spec ingest.md section 2), one per rule. */
+export type PathRuleCode =
+  | 'empty_path'
+  | 'absolute_path'
+  | 'drive_letter'
+  | 'unc_path'
+  | 'backslash'
+  | 'colon'
+  | 'traversal'
+  | 'control_char'
+  | 'reserved_name'
+  | 'invalid_unicode'
+  | 'too_long'
+  | 'git_dir';
+
+/** Reason codes the writer finds on the real filesystem. */
+export type FilesystemRefusalCode = 'symlink' | 'not_a_directory' | 'is_a_directory' | 'not_a_regular_file';
+
+/** Result of the path rules: the normalized `/`-separated path, or the first rule it breaks. */
+export type PathVerdict =
+  | { readonly ok: true; readonly path: string }
+  | { readonly ok: false; readonly code: PathRuleCode; readonly message: string };
+
+/** What the confined writer did with one file. */
+export type WriteOutcome =
+  | { readonly status: 'written'; readonly path: string }
+  | { readonly status: 'unchanged'; readonly path: string }
+  | { readonly status: 'would_write'; readonly path: string }
+  | {
+      readonly status: 'refused';
+      readonly code: PathRuleCode | FilesystemRefusalCode;
+      readonly message: string;
+    };
