@@ -1,0 +1,142 @@
+import { constants } from 'node:fs';
+import { mkdir, open, readlink, realpath } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import type { ConfinedWriteOptions } from './confined-write-options.js';
+import type { DirectoryWalk, RootAnchor } from './directory-handle.js';
+import { filesystemRefusal } from './filesystem-refusal.js';
+import { checkDeclaredPath } from './path-rules.js';
+import { replaceFileAtomically } from './replace-file-atomically.js';
+import { descriptorPath, walkByDescriptor } from './walk-by-descriptor.js';
+import { walkByLstat } from './walk-by-lstat.js';
+import { withWorkspaceError } from './workspace-error.js';
+import type { WriteOutcome } from './write-outcome.js';
+
+/** How the writer stays inside the root: `proc-fd` (Linux, descriptor-relative) or the `lstat-walk` fallback. */
+export type Confinement = 'proc-fd' | 'lstat-walk';
+
+/** How a root is opened. */
+export interface ConfinedRootOptions {
+  /** Create the root directory (and its parents) when missing. */
+  readonly create?: boolean;
+  /** Force a confinement strategy; by default `proc-fd` wherever /proc/self/fd works, else `lstat-walk`. */
+  readonly confinement?: Confinement;
+}
+
+/** A workspace directory that files can be written into, and only into. */
+export interface ConfinedRoot {
+  /** The root resolved once when opened; a symlinked root is trusted as the anchor, nothing below it is. */
+  readonly realPath: string;
+  /** The strategy this root uses to stay confined. */
+  readonly confinement: Confinement;
+  /** Checks `declaredPath` and, if it passes every rule, writes `bytes` there atomically; any string is safe. */
+  write(declaredPath: string, bytes: Uint8Array, options?: ConfinedWriteOptions): Promise<WriteOutcome>;
+  /** Waits for writes in flight, then releases the root's descriptor. */
+  close(): Promise<void>;
+}
+
+/** Opens `rootPath` as the trust anchor of confined writes. */
+export async function openConfinedRoot(
+  rootPath: string,
+  options: ConfinedRootOptions = {},
+): Promise<ConfinedRoot> {
+  if (options.create === true) {
+    await withWorkspaceError('mkdir', rootPath, () => mkdir(rootPath, { recursive: true }));
+  }
+  const realPath = await withWorkspaceError('realpath', rootPath, () => realpath(rootPath));
+  const handle = await withWorkspaceError('open', realPath, () =>
+    open(realPath, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW),
+  );
+  try {
+    const confinement = await chooseConfinement(handle, realPath, options.confinement);
+    return confinedRoot({ realPath, handle }, confinement);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+async function chooseConfinement(
+  handle: FileHandle,
+  realPath: string,
+  requested: Confinement | undefined,
+): Promise<Confinement> {
+  if (requested === 'lstat-walk') return requested;
+  const usable = await descriptorPathsWork(handle, realPath);
+  if (requested === 'proc-fd' && !usable) {
+    throw new Error(
+      `confinement 'proc-fd' needs a Linux /proc/self/fd that resolves ${realPath}; use 'lstat-walk'`,
+    );
+  }
+  return usable ? 'proc-fd' : 'lstat-walk';
+}
+
+/** Whether /proc/self/fd is mounted and names the root exactly as realpath(3) does. */
+async function descriptorPathsWork(handle: FileHandle, realPath: string): Promise<boolean> {
+  if (process.platform !== 'linux') return false;
+  try {
+    return (await readlink(descriptorPath(handle))) === realPath;
+  } catch {
+    return false;
+  }
+}
+
+function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot {
+  const walk: DirectoryWalk = confinement === 'proc-fd' ? walkByDescriptor : walkByLstat;
+  const inFlight = new Set<Promise<WriteOutcome>>();
+  let closed = false;
+
+  const writeOnce = async (
+    declaredPath: string,
+    bytes: Uint8Array,
+    options: ConfinedWriteOptions,
+  ): Promise<WriteOutcome> => {
+    const verdict = checkDeclaredPath(declaredPath);
+    if (!verdict.ok) return { status: 'refused', code: verdict.code, message: verdict.message };
+    const directories = verdict.path.split('/');
+    const name = directories.pop() ?? verdict.path;
+    const reached = await walk(root, directories, {
+      create: options.dryRun !== true,
+      onStep: options.onStep,
+    });
+    switch (reached.kind) {
+      case 'missing':
+        return { status: 'would_write', path: verdict.path };
+      case 'refused':
+        return filesystemRefusal(reached.code, reached.relativePath);
+      case 'opened':
+        try {
+          return await replaceFileAtomically({
+            directory: reached.directory,
+            name,
+            path: verdict.path,
+            bytes,
+            options,
+          });
+        } finally {
+          await reached.directory.close();
+        }
+    }
+  };
+
+  return {
+    realPath: root.realPath,
+    confinement,
+    write: async (declaredPath, bytes, options = {}) => {
+      // Misuse, not I/O: a closed root's descriptor number may already belong to another file.
+      if (closed) throw new Error('ConfinedRoot.write called after close()');
+      const pending = writeOnce(declaredPath, bytes, options);
+      inFlight.add(pending);
+      try {
+        return await pending;
+      } finally {
+        inFlight.delete(pending);
+      }
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled(inFlight);
+      await root.handle.close();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+/** A stage the writer has just passed, reported to `onStep` so tests and tracing can act between stages. */
+export type WriteStep =
+  | { readonly stage: 'directory-created'; readonly directory: string }
+  | { readonly stage: 'directory-opened'; readonly directory: string }
+  | { readonly stage: 'target-checked'; readonly path: string }
+  | { readonly stage: 'temp-written'; readonly path: string }
+  | { readonly stage: 'before-rename'; readonly path: string }
+  | { readonly stage: 'renamed'; readonly path: string };
+
+/** How one confined write runs. */
+export interface ConfinedWriteOptions {
+  /** `fsync` (default) flushes the file and its directory; `none` trades crash safety for speed. */
+  readonly durability?: 'fsync' | 'none';
+  /** Check everything read-only and report `would_write`, `unchanged` or `refused`; nothing is created. */
+  readonly dryRun?: boolean;
+  /** Called after each stage, awaited before the next one starts. */
+  readonly onStep?: (step: WriteStep) => void | Promise<void>;
+}

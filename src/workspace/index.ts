@@ -1,0 +1,7 @@
+export { checkDeclaredPath, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from './path-rules.js';
+export { pathCollisionKey } from './path-collision-key.js';
+export { openConfinedRoot } from './confined-root.js';
+export type { ConfinedRoot, ConfinedRootOptions, Confinement } from './confined-root.js';
+export type { ConfinedWriteOptions, WriteStep } from './confined-write-options.js';
+export { WorkspaceError } from './workspace-error.js';
+export type { FilesystemRefusalCode, PathRuleCode, PathVerdict, WriteOutcome } from './write-outcome.js';

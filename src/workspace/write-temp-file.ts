@@ -1,0 +1,72 @@
+import { constants } from 'node:fs';
+import { lstat, open, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DirectoryHandle } from './directory-handle.js';
+import { errnoOf } from './errno-of.js';
+import { tempFileName } from './temp-file-name.js';
+import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
+
+/** Which inode a file the writer created is, so cleanup never removes someone else's file. */
+export interface FileIdentity {
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+/** A fully written temp file in the target directory, closed and ready to be renamed. */
+export interface TempFile {
+  readonly name: string;
+  readonly identity: FileIdentity;
+}
+
+// O_EXCL: never reuse an entry someone planted; O_NOFOLLOW: never create through a symlink.
+const CREATE_FLAGS = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW;
+const FILE_MODE = 0o644;
+const NAME_ATTEMPTS = 4;
+
+/** Creates a temp file exclusively in `directory`, writes all `bytes`, sets mode 0644 and, if durable, fsyncs it. */
+export async function writeTempFile(
+  directory: DirectoryHandle,
+  bytes: Uint8Array,
+  durable: boolean,
+): Promise<TempFile> {
+  const { name, handle } = await createExclusively(directory);
+  const shownAs = join(directory.expectedLocation, name);
+  let identity: FileIdentity | undefined;
+  try {
+    // fchmod, because the umask may have cleared bits of the create mode; files are never executable.
+    await withWorkspaceError('fchmod', shownAs, () => handle.chmod(FILE_MODE));
+    await withWorkspaceError('write', shownAs, () => handle.writeFile(bytes));
+    if (durable) await withWorkspaceError('fsync', shownAs, () => handle.sync());
+    const stats = await withWorkspaceError('fstat', shownAs, () => handle.stat({ bigint: true }));
+    identity = { dev: stats.dev, ino: stats.ino };
+  } finally {
+    await handle.close();
+    if (identity === undefined) await unlink(directory.entry(name)).catch(() => undefined);
+  }
+  return { name, identity };
+}
+
+/** Unlinks `entry` only while it is still the file with `identity`; a vanished entry is fine. */
+export async function removeOwnFile(entry: string, identity: FileIdentity, shownAs: string): Promise<void> {
+  try {
+    const stats = await lstat(entry, { bigint: true });
+    if (stats.ino === identity.ino && stats.dev === identity.dev) await unlink(entry);
+  } catch (error) {
+    if (errnoOf(error) !== 'ENOENT') throw workspaceErrorFrom(error, 'unlink', shownAs);
+  }
+}
+
+async function createExclusively(directory: DirectoryHandle): Promise<{ name: string; handle: FileHandle }> {
+  for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt += 1) {
+    const name = tempFileName();
+    try {
+      return { name, handle: await open(directory.entry(name), CREATE_FLAGS, FILE_MODE) };
+    } catch (error) {
+      if (errnoOf(error) !== 'EEXIST') {
+        throw workspaceErrorFrom(error, 'open', join(directory.expectedLocation, name));
+      }
+    }
+  }
+  throw new WorkspaceError({ code: 'EEXIST', syscall: 'open', path: directory.expectedLocation });
+}

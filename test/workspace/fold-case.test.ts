@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { foldCase } from '../../src/workspace/fold-case.js';
+
+describe('foldCase', () => {
+  it.each([
+    ['ABC', 'abc'],
+    ['ß', 'ss'],
+    ['ı', 'i'],
+    ['ſ', 's'],
+    ['\u212a', 'k'],
+  ])('folds %s to %s', (text, folded) => {
+    expect(foldCase(text)).toBe(folded);
+  });
+});
