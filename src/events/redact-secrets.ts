@@ -1,0 +1,121 @@
+/** The text that stands in for a credential in an event line. */
+export const REDACTED = '[REDACTED]';
+
+interface SecretPattern {
+  /** What the pattern finds, for docs/events.md and test names. */
+  readonly name: string;
+  readonly pattern: RegExp;
+  /** Replacement text (`$1` keeps a prefix such as `Bearer `) or function of the match and its groups. */
+  readonly replacement: string | ((match: string, ...groups: string[]) => string);
+}
+
+// Every repeat that can rescan is bounded, and token patterns only start where a token starts, so a
+// hostile megabyte string costs linear time (tested in redact-secrets.test.ts).
+// Order matters: whole headers, PEM blocks and URLs go before the token shapes they may contain.
+const SECRET_PATTERNS: readonly SecretPattern[] = [
+  {
+    name: 'PEM private key block',
+    // An unterminated block (a truncated message) is redacted to the end of the text.
+    pattern:
+      /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY-----|$)/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'Authorization header',
+    pattern:
+      /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token|digest|bot|negotiate|ntlm)\s+)?[^\s"',;]+/gi,
+    replacement: `$1${REDACTED}`,
+  },
+  {
+    name: 'URL user:password',
+    pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@:]{0,256}:[^\s/?#@]{1,256}@/gi,
+    replacement: `$1${REDACTED}@`,
+  },
+  {
+    name: 'OpenAI or Anthropic API key (sk-proj-, sk-ant-, sk-svcacct-, sk-admin-)',
+    pattern: /(?<![A-Za-z0-9_-])sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'OpenAI legacy API key (sk-)',
+    // A single run of 20+ letters and digits, or a longer token that mixes upper case, lower case and
+    // digits; kebab-case names such as sk-learn-notes are neither.
+    pattern:
+      /(?<![A-Za-z0-9_-])sk-(?:[A-Za-z0-9]{20,}(?![A-Za-z0-9_-])|(?=[A-Za-z0-9_-]{0,256}[A-Z])(?=[A-Za-z0-9_-]{0,256}[a-z])(?=[A-Za-z0-9_-]{0,256}[0-9])[A-Za-z0-9_-]{20,})/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
+    pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'GitLab personal access token (glpat-)',
+    pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'npm token (npm_)',
+    pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36,}/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'AWS access key id (AKIA, ASIA)',
+    pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'Slack token (xoxa-, xoxb-, xoxp-, xoxr-, xoxs-)',
+    pattern: /(?<![A-Za-z0-9_-])xox[abprs]-[A-Za-z0-9-]{10,}/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'Google API key (AIza)',
+    pattern: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{30,}/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'Stripe secret or restricted key (sk_live_, rk_live_, sk_test_, rk_test_)',
+    pattern: /(?<![A-Za-z0-9_])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'JSON Web Token (eyJ....eyJ....)',
+    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
+    replacement: REDACTED,
+  },
+  {
+    name: 'Bearer token',
+    // RFC 6750 b64token; a token must hold a digit or symbol, or be 16+ letters, so prose ("bearer bonds") stays.
+    pattern: /\b(bearer\s+)(?=[A-Za-z0-9._~+/-]{0,256}[0-9._~+/-]|[A-Za-z]{16})[A-Za-z0-9._~+/-]{8,}=*/gi,
+    replacement: `$1${REDACTED}`,
+  },
+  {
+    name: 'secret assignment (password=, passwd=, secret=, token=, api_key=, apikey=, access_key=, private_key=)',
+    // The key and separator stay so the reader still sees which setting leaked; quotes are kept too.
+    pattern:
+      /((?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)["']?\s*[:=]\s*)(?!\[REDACTED\])("[^"\n]*"|'[^'\n]*'|[^\s"'&,;)}\]]+)/gi,
+    replacement: (_match, key = '', value = '') => key + quoteLike(value),
+  },
+];
+
+/** Names of the credential shapes that `redactSecrets` replaces, in the order they are applied. */
+export const SECRET_PATTERN_NAMES: readonly string[] = Object.freeze(SECRET_PATTERNS.map(({ name }) => name));
+
+/** Replaces every credential-looking substring of `text` (API keys, tokens, passwords, private keys) with `[REDACTED]`. */
+export function redactSecrets(text: string): string {
+  let redacted = text;
+  for (const { pattern, replacement } of SECRET_PATTERNS) {
+    redacted =
+      typeof replacement === 'string'
+        ? redacted.replace(pattern, replacement)
+        : redacted.replace(pattern, replacement);
+  }
+  return redacted;
+}
+
+/** `[REDACTED]`, wrapped in the quotes the original value had. */
+function quoteLike(value: string): string {
+  const quote = value.startsWith('"') || value.startsWith("'") ? value.charAt(0) : '';
+  return `${quote}${REDACTED}${quote}`;
+}

@@ -1,0 +1,355 @@
+import fs from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  EventLogError,
+  eventLineSchema,
+  memoryEventLog,
+  openEventLog,
+  type EventLevel,
+  type EventLog,
+} from '../../src/events/index.js';
+
+const GITHUB_TOKEN = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
+const OPENAI_KEY = 'sk-proj-Xk3Lm9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz9Xc2Vb5Nm8Qa1Ws4Ed7Rf0Tg3Yh6Uj9';
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+let dir = '';
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'event-log-'));
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function readLines(file: string): Promise<Record<string, unknown>[]> {
+  const text = await readFile(file, 'utf8');
+  expect(text.endsWith('\n')).toBe(true);
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('openEventLog line format', () => {
+  it('writes one JSON object per line with ts, level and event, creating parent directories', async () => {
+    const file = path.join(dir, '.agent', 'runs', 'r1', 'events.jsonl');
+    const log = openEventLog(file);
+    log.write('INFO', 'ingest.block', { index: 0, status: 'written' });
+    log.write('WARNING', 'ingest.summary', { total_blocks: 2, written: 0 });
+    log.write('ERROR', 'ingest.error', { code: 'io_error' });
+    await log.close();
+
+    const lines = await readLines(file);
+    expect(lines.map((line) => line['level'])).toEqual(['INFO', 'WARNING', 'ERROR']);
+    expect(lines.map((line) => line['event'])).toEqual(['ingest.block', 'ingest.summary', 'ingest.error']);
+    for (const line of lines) {
+      expect(eventLineSchema.safeParse(line).success).toBe(true);
+      expect(line['ts']).toMatch(ISO_MS);
+      expect(Object.keys(line).slice(0, 3)).toEqual(['level', 'ts', 'event']);
+      for (const absent of ['msg', 'time', 'pid', 'hostname', 'err']) expect(line).not.toHaveProperty(absent);
+    }
+    expect(lines[0]).toMatchObject({ index: 0, status: 'written' });
+  });
+
+  it('writes ts as the current UTC time with milliseconds', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const before = Date.now();
+    const log = openEventLog(file);
+    log.write('INFO', 'test.clock');
+    await log.close();
+    const [line] = await readLines(file);
+    const ts = Date.parse(String(line?.['ts']));
+    expect(ts).toBeGreaterThanOrEqual(before);
+    expect(ts).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('appends to an existing file instead of truncating it', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    await writeFile(file, '{"level":"INFO","ts":"2025-01-01T00:00:00.000Z","event":"runtime.start"}\n');
+    const log = openEventLog(file);
+    log.write('INFO', 'ingest.summary');
+    await log.close();
+    const second = openEventLog(file);
+    second.write('INFO', 'ingest.summary');
+    await second.close();
+    expect((await readLines(file)).map((line) => line['event'])).toEqual([
+      'runtime.start',
+      'ingest.summary',
+      'ingest.summary',
+    ]);
+  });
+
+  it('keeps msg only when a field supplies it and an err field as a plain field', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const log = openEventLog(file);
+    log.write('INFO', 'test.message', { msg: 'hello' });
+    log.write('ERROR', 'test.failure', { err: new Error('disk on fire') });
+    await log.close();
+    const [withMessage, withError] = await readLines(file);
+    expect(withMessage?.['msg']).toBe('hello');
+    expect(withError).not.toHaveProperty('msg');
+    expect(withError?.['err']).toMatchObject({ type: 'Error', message: 'disk on fire' });
+  });
+
+  it('writes each event with exactly one fs.writeSync of one whole line, even past 16 KiB', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const log = openEventLog(file);
+    const writeSync = vi.spyOn(fs, 'writeSync');
+    const sizes = [10, 5_000, 20_000, 200_000];
+    for (const size of sizes) log.write('INFO', 'test.size', { padding: 'p'.repeat(size) });
+    const calls = writeSync.mock.calls.map(([, data]) => data);
+    writeSync.mockRestore();
+    await log.close();
+
+    expect(calls).toHaveLength(sizes.length);
+    for (const [index, data] of calls.entries()) {
+      expect(data.endsWith('\n')).toBe(true);
+      expect(data.indexOf('\n')).toBe(data.length - 1);
+      expect(JSON.parse(data)).toMatchObject({ padding: 'p'.repeat(sizes[index] ?? 0) });
+    }
+  });
+});
+
+describe('openEventLog bindings and child', () => {
+  it('adds bindings to every line and child bindings only to the child lines', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const root = openEventLog(file, { run_id: 'r1' });
+    const node = root.child({ node_id: 'n1', doc_path: 'docs/plan.md' });
+    const leaf = node.child({ attempt: 2 });
+    root.write('INFO', 'runtime.start');
+    node.write('INFO', 'ingest.block', { index: 0 });
+    leaf.write('INFO', 'ingest.block', { index: 1 });
+    await root.close();
+
+    const [rootLine, nodeLine, leafLine] = await readLines(file);
+    expect(rootLine).toMatchObject({ run_id: 'r1' });
+    expect(rootLine).not.toHaveProperty('node_id');
+    expect(nodeLine).toMatchObject({ run_id: 'r1', node_id: 'n1', doc_path: 'docs/plan.md', index: 0 });
+    expect(nodeLine).not.toHaveProperty('attempt');
+    expect(leafLine).toMatchObject({ run_id: 'r1', node_id: 'n1', attempt: 2, index: 1 });
+    expect(Object.keys(nodeLine ?? {})).toEqual([
+      'level',
+      'ts',
+      'event',
+      'run_id',
+      'node_id',
+      'doc_path',
+      'index',
+    ]);
+  });
+
+  it('lets a field override a binding of the same name without writing the key twice', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const log = openEventLog(file, { node_id: 'from-binding' });
+    log.write('INFO', 'ingest.block', { node_id: 'from-field' });
+    await log.close();
+    const text = await readFile(file, 'utf8');
+    expect(text.match(/"node_id"/g)).toHaveLength(1);
+    expect(JSON.parse(text)).toMatchObject({ node_id: 'from-field' });
+  });
+
+  it('closes the shared file from any member of the family, once', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const root = openEventLog(file, { run_id: 'r1' });
+    const child = root.child({ node_id: 'n1' });
+    child.write('INFO', 'ingest.block');
+    const closing = child.close();
+    expect(root.close()).toBe(closing);
+    await closing;
+    expect(() => {
+      root.write('INFO', 'ingest.summary');
+    }).toThrow(/closed/);
+    expect(() => {
+      child.write('INFO', 'ingest.summary');
+    }).toThrow(/closed/);
+  });
+});
+
+describe('openEventLog redaction', () => {
+  it('redacts a token inside a path binding, a path field and an Error message in the file', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const log = openEventLog(file, { doc_path: `docs/${GITHUB_TOKEN}/notes.md` });
+    const cause = new Error(`upstream said: Authorization: Bearer ${OPENAI_KEY}`);
+    const error = Object.assign(new Error(`cannot open workspace/${GITHUB_TOKEN}.txt`, { cause }), {
+      code: 'EACCES',
+      path: `/p/workspace/${GITHUB_TOKEN}.txt`,
+    });
+    log.write('ERROR', 'ingest.error', {
+      declared_file: `config/${OPENAI_KEY}.env`,
+      error,
+      reasons: [{ reason: 'password=hunter2' }],
+    });
+    await log.close();
+
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain(GITHUB_TOKEN);
+    expect(text).not.toContain(OPENAI_KEY);
+    expect(text).not.toContain('hunter2');
+    const line = JSON.parse(text) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      doc_path: 'docs/[REDACTED]/notes.md',
+      declared_file: 'config/[REDACTED].env',
+      error: {
+        type: 'Error',
+        message: 'cannot open workspace/[REDACTED].txt',
+        code: 'EACCES',
+        path: '/p/workspace/[REDACTED].txt',
+        cause: { message: 'upstream said: Authorization: [REDACTED]' },
+      },
+      reasons: [{ reason: 'password=[REDACTED]' }],
+    });
+  });
+
+  it('writes bytes as a count, never their contents', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const log = openEventLog(file);
+    log.write('INFO', 'ingest.block', { bytes: Buffer.from('print("secret sauce")\n') });
+    await log.close();
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain('sauce');
+    expect(JSON.parse(text)).toMatchObject({ bytes: '[22 bytes]' });
+  });
+});
+
+describe('openEventLog misuse and I/O errors', () => {
+  const log = (): EventLog => memoryEventLog();
+
+  it.each(['ts', 'level', 'event'])('refuses a field or binding named %s', (key) => {
+    expect(() => {
+      log().write('INFO', 'ingest.block', { [key]: 'x' });
+    }).toThrow(TypeError);
+    expect(() => log().child({ [key]: 'x' })).toThrow(TypeError);
+  });
+
+  it.each(['content', 'contents'])('refuses a field named %s: block contents are never logged', (key) => {
+    expect(() => {
+      log().write('INFO', 'ingest.block', { [key]: 'print(1)' });
+    }).toThrow(/never logged/);
+  });
+
+  it('refuses a content field at compile time too', () => {
+    const typed = memoryEventLog();
+    expect(() => {
+      // @ts-expect-error -- block contents have no place in an event
+      typed.write('INFO', 'ingest.block', { content: 'print(1)' });
+    }).toThrow();
+    const fields: Readonly<Record<string, unknown>> = { index: 0 };
+    typed.write('INFO', 'ingest.block', fields);
+    expect(typed.lines).toHaveLength(1);
+  });
+
+  it.each(['', 'block', 'Ingest.block', 'ingest.', 'ingest block', '.block'])(
+    'refuses the event name %j',
+    (name) => {
+      expect(() => {
+        log().write('INFO', name);
+      }).toThrow(TypeError);
+    },
+  );
+
+  it('refuses an unknown level', () => {
+    expect(() => {
+      log().write('DEBUG' as EventLevel, 'ingest.block');
+    }).toThrow(/INFO, WARNING or ERROR/);
+  });
+
+  it('throws EventLogError when the events file cannot be created', async () => {
+    const blocker = path.join(dir, 'runs');
+    await writeFile(blocker, 'not a directory');
+    let thrown: unknown;
+    try {
+      openEventLog(path.join(blocker, 'r1', 'events.jsonl'));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(EventLogError);
+    expect(thrown).toMatchObject({ syscall: 'open', path: path.join(blocker, 'r1', 'events.jsonl') });
+    expect((thrown as EventLogError).code).toMatch(/^E[A-Z]+$/);
+  });
+});
+
+describe('openEventLog when the disk is full', () => {
+  it.skipIf(!fs.existsSync('/dev/full'))(
+    'never throws from write, drops later events and reports ENOSPC from close',
+    async () => {
+      const log = openEventLog('/dev/full', { run_id: 'r1' });
+      expect(() => {
+        for (let seq = 0; seq < 3; seq += 1) log.write('INFO', 'test.full', { seq });
+      }).not.toThrow();
+      const closing = log.close();
+      await expect(closing).rejects.toBeInstanceOf(EventLogError);
+      await expect(closing).rejects.toMatchObject({
+        code: 'ENOSPC',
+        syscall: 'write',
+        path: '/dev/full',
+        message: expect.stringContaining('2 later event(s) were dropped') as string,
+      });
+    },
+  );
+});
+
+describe('close', () => {
+  it('has every event on disk once it resolves, and releases the descriptor', async () => {
+    const file = path.join(dir, 'runs', 'events.jsonl');
+    await mkdir(path.dirname(file), { recursive: true });
+    const log = openEventLog(file);
+    for (let seq = 0; seq < 500; seq += 1) log.write('INFO', 'test.flush', { seq });
+    expect(await openDescriptorsOn(file)).toBe(1);
+    await log.close();
+    const lines = await readLines(file);
+    expect(lines.map((line) => line['seq'])).toEqual(Array.from({ length: 500 }, (_, seq) => seq));
+    expect(await openDescriptorsOn(file)).toBe(0);
+  });
+});
+
+describe('memoryEventLog', () => {
+  it('keeps the same line shape as a file, across children', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const disk = openEventLog(file, { run_id: 'r1' });
+    const memory = memoryEventLog({ run_id: 'r1' });
+    for (const target of [disk, memory]) {
+      target.child({ node_id: 'n1' }).write('WARNING', 'ingest.summary', { written: 0, reason: 'token=abc' });
+    }
+    await disk.close();
+    await memory.close();
+    const [fromDisk] = await readLines(file);
+    expect(memory.lines).toHaveLength(1);
+    const [fromMemory] = memory.lines;
+    expect({ ...fromMemory, ts: 'x' }).toEqual({ ...fromDisk, ts: 'x' });
+    expect(fromMemory).toMatchObject({ reason: 'token=[REDACTED]', node_id: 'n1' });
+  });
+
+  it('refuses writes after close like a file log', async () => {
+    const memory = memoryEventLog();
+    await memory.close();
+    expect(() => {
+      memory.write('INFO', 'ingest.summary');
+    }).toThrow(/closed/);
+  });
+});
+
+/** How many of this process's descriptors point at `file` (Linux /proc; -1 elsewhere). */
+async function openDescriptorsOn(file: string): Promise<number> {
+  if (process.platform !== 'linux') return -1;
+  const entries = await readdir('/proc/self/fd');
+  const targets = await Promise.all(
+    entries.map((entry) => readlink(path.join('/proc/self/fd', entry)).catch(() => '')),
+  );
+  return targets.filter((target) => target === file).length;
+}
+
+describe('one line per event', () => {
+  it('escapes newlines and line separators inside values so an event never spans two lines', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const log = openEventLog(file);
+    log.write('WARNING', 'ingest.block', { reason: 'first\nsecond\r\nthird\u2028fourth', 'odd\nkey': 1 });
+    await log.close();
+    const text = await readFile(file, 'utf8');
+    expect(text.split('\n')).toHaveLength(2);
+    expect(JSON.parse(text)).toMatchObject({ reason: 'first\nsecond\r\nthird\u2028fourth', 'odd\nkey': 1 });
+  });
+});
