@@ -1,0 +1,128 @@
+import * as z from 'zod';
+import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './ingest-limits.js';
+import { parseIngestFlag } from './resolve-ingest-enabled.js';
+
+/** Name of the optional config file in the project directory. */
+export const PROJECT_CONFIG_FILE = 'artifact-ingest.config.yaml';
+
+/** The project's settings, defaults filled in (docs/configuration.md). */
+export interface ProjectConfig {
+  readonly ingest: {
+    /** `ingest.enabled` as written, or undefined when the file does not set it (the flag then falls through). */
+    readonly enabled: boolean | undefined;
+    /** `closed` turns rejections and errors into a failed result, as `--strict` does. */
+    readonly failMode: 'open' | 'closed';
+    /** `none` skips fsync for speed; `fsync` makes each write durable before the manifest says so. */
+    readonly durability: 'fsync' | 'none';
+    readonly limits: IngestLimits;
+  };
+}
+
+/** The configuration of a project without a config file. */
+export const DEFAULT_PROJECT_CONFIG: ProjectConfig = Object.freeze({
+  ingest: Object.freeze({
+    enabled: undefined,
+    failMode: 'open',
+    durability: 'fsync',
+    limits: DEFAULT_INGEST_LIMITS,
+  }),
+});
+
+/** How a value from the file reads in a message: `"yes"`, `1.5`, `a list`, `nothing`. */
+export function describeConfigValue(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return typeof value === 'object' ? 'a mapping' : typeof value;
+}
+
+const enabledSchema = z.unknown().transform((value, context): boolean => {
+  if (typeof value === 'boolean') return value;
+  // YAML 1.2 reads a bare 1 or 0 as a number and on/off as strings; all of them mean what they say.
+  const parsed =
+    typeof value === 'string' ? parseIngestFlag(value) : value === 1 ? true : value === 0 ? false : undefined;
+  if (parsed !== undefined) return parsed;
+  context.addIssue({
+    code: 'custom',
+    input: value,
+    message: `expected true or false (or on/off, 1/0), got ${describeConfigValue(value)}; write "enabled: true" or "enabled: false"`,
+  });
+  return z.NEVER;
+});
+
+function choiceSchema<const T extends readonly [string, ...string[]]>(key: string, choices: T) {
+  const written = choices.map((choice) => `"${key}: ${choice}"`).join(' or ');
+  return z.enum(choices, {
+    error: (issue) =>
+      `expected one of ${choices.join(', ')}, got ${describeConfigValue(issue.input)}; write ${written}`,
+  });
+}
+
+function limitSchema(key: string, unit: string, fallback: number) {
+  const hint = `write a whole number of ${unit} of at least 1, such as "${key}: ${String(fallback)}" (the default)`;
+  return z
+    .int({ error: (issue) => `expected a whole number, got ${describeConfigValue(issue.input)}; ${hint}` })
+    .min(1, { error: (issue) => `${describeConfigValue(issue.input)} is too small; ${hint}` });
+}
+
+const limitsShape = {
+  max_document_bytes: limitSchema(
+    'max_document_bytes',
+    'bytes',
+    DEFAULT_INGEST_LIMITS.maxDocumentBytes,
+  ).optional(),
+  max_block_bytes: limitSchema('max_block_bytes', 'bytes', DEFAULT_INGEST_LIMITS.maxBlockBytes).optional(),
+  max_blocks: limitSchema('max_blocks', 'blocks', DEFAULT_INGEST_LIMITS.maxBlocks).optional(),
+  max_total_bytes: limitSchema('max_total_bytes', 'bytes', DEFAULT_INGEST_LIMITS.maxTotalBytes).optional(),
+};
+
+const ingestShape = {
+  enabled: enabledSchema.optional(),
+  fail_mode: choiceSchema('fail_mode', ['open', 'closed']).optional(),
+  durability: choiceSchema('durability', ['fsync', 'none']).optional(),
+  limits: mappingSchema('limits', limitsShape),
+};
+
+const fileShape = { ingest: mappingSchema('ingest', ingestShape) };
+
+/** A strict mapping that may also be left empty (`ingest:` with nothing under it reads as null). */
+function mappingSchema<S extends z.core.$ZodLooseShape>(key: string, shape: S) {
+  const keys = Object.keys(shape).join(', ');
+  return z
+    .strictObject(shape, {
+      error: (issue) =>
+        issue.code === 'invalid_type'
+          ? `expected a mapping of ${keys}, got ${describeConfigValue(issue.input)}; indent those keys under "${key}:"`
+          : undefined,
+    })
+    .nullish();
+}
+
+/** The keys allowed in each mapping of the config file, by dotted path ('' is the top level). */
+export const PROJECT_CONFIG_KEYS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  '': Object.keys(fileShape),
+  ingest: Object.keys(ingestShape),
+  'ingest.limits': Object.keys(limitsShape),
+});
+
+/** Zod schema of the config file's contents (snake_case keys, all optional), producing a `ProjectConfig`. */
+export const projectConfigSchema = z.strictObject(fileShape).transform((file): ProjectConfig => {
+  const ingest = file.ingest ?? {};
+  const limits = ingest.limits ?? {};
+  const defaults = DEFAULT_PROJECT_CONFIG.ingest;
+  return {
+    ingest: {
+      enabled: ingest.enabled,
+      failMode: ingest.fail_mode ?? defaults.failMode,
+      durability: ingest.durability ?? defaults.durability,
+      limits: {
+        maxDocumentBytes: limits.max_document_bytes ?? defaults.limits.maxDocumentBytes,
+        maxBlockBytes: limits.max_block_bytes ?? defaults.limits.maxBlockBytes,
+        maxBlocks: limits.max_blocks ?? defaults.limits.maxBlocks,
+        maxTotalBytes: limits.max_total_bytes ?? defaults.limits.maxTotalBytes,
+      },
+    },
+  };
+});
