@@ -1,0 +1,8 @@
+export type {
+  FenceBlock,
+  FenceFormatCode,
+  FenceScan,
+  FenceVerdict,
+  ParseFencesOptions,
+} from './fence-block.js';
+export { parseFences } from './parse-fences.js';

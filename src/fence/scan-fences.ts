@@ -1,0 +1,30 @@
+import type { FenceBlock, FenceScan, ParseFencesOptions } from './fence-block.js';
+import { judgeFence } from './judge-fence.js';
+import { readFencedBlocks } from './read-fenced-blocks.js';
+
+/** Scans a document with the CommonMark parser every time, without the cheap pre-check (for tests and oracles). */
+export function scanFences(markdown: string, options: ParseFencesOptions = {}): FenceScan {
+  const all = options.all ?? false;
+  const blocks: FenceBlock[] = [];
+  let index = 0;
+  for (const fence of readFencedBlocks(markdown)) {
+    const { candidate, lang, declaredFile, verdict } = judgeFence(fence);
+    if (!candidate && !all) continue;
+    blocks.push({
+      index: candidate ? index++ : -1,
+      candidate,
+      lang,
+      declaredFile,
+      info: fence.info,
+      rawInfo: fence.rawInfo,
+      fenceChar: fence.fenceChar,
+      fenceLength: fence.fenceLength,
+      content: fence.content,
+      closed: fence.closed,
+      startLine: fence.startLine,
+      endLine: fence.endLine,
+      verdict,
+    });
+  }
+  return { blocks, parsed: true };
+}

@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseFences } from '../../src/fence/parse-fences.js';
+import { scanFences } from '../../src/fence/scan-fences.js';
+
+const propertyRuns = Number(process.env.FENCE_PROPERTY_RUNS ?? 300);
+
+describe('parseFences', () => {
+  it('skips parsing when no line can hold a candidate', () => {
+    expect(parseFences('# Title\n\n```bash\nx = 1\n```\n')).toEqual({ blocks: [], parsed: false });
+  });
+
+  it('parses when a line may hold a candidate, even if it turns out to hold none', () => {
+    expect(parseFences('use ```x=1``` inline\n')).toEqual({ blocks: [], parsed: true });
+  });
+
+  it('with all, skips parsing only when there is no fence run at all', () => {
+    expect(parseFences('text = 1\n', { all: true })).toEqual({ blocks: [], parsed: false });
+    expect(parseFences('```bash\nx\n```\n', { all: true }).blocks).toHaveLength(1);
+  });
+
+  it('flags a same-length markdown block CommonMark closed at its inner closing line', () => {
+    const markdown = '```md file=README.md\n# T\n```bash\nnpm i\n```\nmore\n```\n';
+    const blocks = parseFences(markdown, { all: true }).blocks;
+    expect(blocks.map((block) => [block.index, block.content, block.closed, block.verdict])).toEqual([
+      [
+        0,
+        '# T\n```bash\nnpm i\n',
+        true,
+        expect.objectContaining({ valid: false, code: 'ambiguous_nesting' }),
+      ],
+      [-1, '', false, expect.objectContaining({ valid: false })],
+    ]);
+  });
+
+  it('accepts the same markdown block fenced with four backticks', () => {
+    const markdown = '````md file=README.md\n# T\n```bash\nnpm i\n```\nmore\n````\n';
+    const [block] = parseFences(markdown).blocks;
+    expect(block?.verdict).toEqual({ valid: true });
+    expect(block?.content).toBe('# T\n```bash\nnpm i\n```\nmore\n');
+  });
+
+  it('calls a candidate cut off by the end of the document unterminated', () => {
+    const [block] = parseFences('Here is the file:\n\n```ts file=src/a.ts\nexport const a =').blocks;
+    expect(block).toMatchObject({ closed: false, verdict: { valid: false, code: 'unterminated' } });
+  });
+
+  it('judges deeply nested markdown candidates in linear time', () => {
+    const depth = 300;
+    const opening = Array.from(
+      { length: depth },
+      (_, level) => `${'`'.repeat(depth + 3 - level)}md file=${level}.md`,
+    );
+    const closing = Array.from({ length: depth }, (_, level) => '`'.repeat(level + 4));
+    const { blocks } = parseFences([...opening, ...closing, ''].join('\n'));
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]?.verdict).toEqual({ valid: true });
+  });
+});
+
+/** Lines made of pieces that sit near the pre-check's rules: fence runs, `=`, `&`, and all three line endings. */
+const nearCandidateText = fc
+  .array(
+    fc.constantFrom(
+      '```',
+      '~~~',
+      '``',
+      '`',
+      '~',
+      '=',
+      '&',
+      '&#61;',
+      '&equals;',
+      '\\=',
+      'file',
+      'ts ',
+      ' ',
+      '\t',
+      '> ',
+      '- ',
+      '    ',
+      'x',
+      '\n',
+      '\r',
+      '\r\n',
+      '\uFEFF',
+      '\u0000',
+    ),
+    { maxLength: 40 },
+  )
+  .map((pieces) => pieces.join(''));
+
+describe('the cheap pre-check', () => {
+  it('never changes the blocks found, compared with always parsing', () => {
+    fc.assert(
+      fc.property(nearCandidateText, fc.boolean(), (markdown, all) => {
+        expect(parseFences(markdown, { all }).blocks).toEqual(scanFences(markdown, { all }).blocks);
+      }),
+      { numRuns: propertyRuns * 10 },
+    );
+  });
+});

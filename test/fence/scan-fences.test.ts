@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { scanFences } from '../../src/fence/scan-fences.js';
+
+const doc = [
+  '# Plan',
+  '',
+  '```bash',
+  'npm i',
+  '```',
+  '',
+  '```ts file=src/a.ts',
+  'export const a = 1;',
+  '```',
+  '',
+  '~~~py file=b.py',
+  'b = 2',
+  '~~~',
+  '',
+  '```ts path=c.ts',
+  '```',
+  '',
+].join('\n');
+
+describe('scanFences', () => {
+  it('returns candidates only, numbered from 0 in document order', () => {
+    const { blocks, parsed } = scanFences(doc);
+    expect(parsed).toBe(true);
+    expect(blocks.map((block) => [block.index, block.info])).toEqual([
+      [0, 'ts file=src/a.ts'],
+      [1, 'py file=b.py'],
+      [2, 'ts path=c.ts'],
+    ]);
+  });
+
+  it('returns every fenced block with all, non-candidates numbered -1', () => {
+    const { blocks } = scanFences(doc, { all: true });
+    expect(blocks.map((block) => [block.index, block.candidate, block.lang])).toEqual([
+      [-1, false, 'bash'],
+      [0, true, 'ts'],
+      [1, true, 'py'],
+      [2, true, 'ts'],
+    ]);
+  });
+
+  it('describes a valid block completely', () => {
+    expect(scanFences(doc).blocks[0]).toEqual({
+      index: 0,
+      candidate: true,
+      lang: 'ts',
+      declaredFile: 'src/a.ts',
+      info: 'ts file=src/a.ts',
+      rawInfo: 'ts file=src/a.ts',
+      fenceChar: '`',
+      fenceLength: 3,
+      content: 'export const a = 1;\n',
+      closed: true,
+      startLine: 7,
+      endLine: 9,
+      verdict: { valid: true },
+    });
+  });
+
+  it('judges each candidate', () => {
+    expect(
+      scanFences(doc).blocks.map((block) => (block.verdict.valid ? 'valid' : block.verdict.code)),
+    ).toEqual(['valid', 'tilde_fence', 'unsupported_key']);
+  });
+
+  it('keeps the raw info string next to the decoded one', () => {
+    const [block] = scanFences('```ts file=a\\_b&#46;ts\n```\n').blocks;
+    expect([block?.rawInfo, block?.info, block?.declaredFile]).toEqual([
+      'ts file=a\\_b&#46;ts',
+      'ts file=a_b.ts',
+      'a_b.ts',
+    ]);
+  });
+
+  it('parses even a text with no fence', () => {
+    expect(scanFences('just text\n')).toEqual({ blocks: [], parsed: true });
+  });
+});
