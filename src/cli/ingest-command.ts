@@ -1,0 +1,210 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import {
+  defaultCliRunId,
+  deriveNodeId,
+  ingestModeSchema,
+  loadProjectConfig,
+  runIdSchema,
+  runIngest,
+} from '../ingest/index.js';
+import type { IngestMode, IngestResult } from '../ingest/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { progressLine } from './progress-line.js';
+import { renderIngestReport } from './render-ingest-report.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest ingest`. */
+export const INGEST_HELP = `Usage: artifact-ingest ingest [PATH|GLOB ...] [options]
+
+Extract the \`\`\`<lang> file=<path> blocks of markdown documents into workspace/,
+record a manifest per document and append events to the run's events.jsonl.
+
+Paths and globs are relative to the project directory. With none, docs/**/*.md is ingested.
+
+Options:
+  --project DIR   project root holding docs/, workspace/ and .agent/ (default: current directory)
+  --run-id ID     run to record under (default: cli-<UTC time>)
+  --node-id ID    node id for the manifest (one document only; default: derived from the path)
+  --mode M        single | self_critique | team | unknown (default: unknown)
+  --dry-run       judge every block, write nothing, print what would happen
+  --strict        exit 1 when a block is rejected or an error occurs (fail closed, for CI)
+  --json          print the manifest (one document) or an array of manifests on stdout
+  -h, --help      show this help
+
+Exit codes: 0 done (also when blocks were skipped or rejected), 1 --strict and something
+was rejected or failed, 2 usage or configuration error.
+
+Examples:
+  artifact-ingest ingest
+  artifact-ingest ingest docs/plan.md --run-id run-42 --node-id plan
+  artifact-ingest ingest 'docs/tasks/*.md' --project ./my-project --dry-run
+`;
+
+const GLOB_CHARS = /[*?[\]{}!]/;
+
+/** Runs `artifact-ingest ingest`; returns the exit code. */
+export async function ingestCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('ingest', args, {
+    project: { type: 'string' },
+    'run-id': { type: 'string' },
+    'node-id': { type: 'string' },
+    mode: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    strict: { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(INGEST_HELP);
+    return 0;
+  }
+
+  const projectDir = await resolveProject(values.project);
+  const runId = values['run-id'] ?? defaultCliRunId();
+  if (!runIdSchema.safeParse(runId).success) {
+    throw new UsageError(`--run-id '${runId}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, 'ingest');
+  }
+  const mode = parseMode(values.mode);
+  const config = await loadProjectConfig(projectDir);
+  const documents = await findDocuments(projectDir, positionals);
+  const nodeIds = assignNodeIds(documents, values['node-id']);
+  const dryRun = values['dry-run'] === true;
+  const strict = values.strict === true || config.ingest.failMode === 'closed';
+
+  const progress = progressLine();
+  const results: IngestResult[] = [];
+  for (const [index, docPath] of documents.entries()) {
+    if (documents.length > 1) progress.update(index, documents.length, docPath);
+    results.push(
+      await runIngest({
+        projectDir,
+        docPath,
+        runId,
+        nodeId: nodeIds[index] ?? deriveNodeId(docPath),
+        sourceKind: 'cli',
+        mode,
+        dryRun,
+        durability: config.ingest.durability,
+        limits: config.ingest.limits,
+      }),
+    );
+  }
+  progress.clear();
+
+  if (values.json === true) {
+    const manifests = results.map((result) => result.manifest);
+    process.stdout.write(`${JSON.stringify(manifests.length === 1 ? manifests[0] : manifests, null, 2)}\n`);
+  } else {
+    process.stdout.write(renderIngestReport(results, { runId, dryRun }));
+  }
+  for (const result of results) {
+    for (const problem of result.problems) {
+      process.stderr.write(
+        `artifact-ingest: ${result.manifest.source.doc_path}: ${problem.code}: ${problem.message}\n`,
+      );
+    }
+  }
+  return strict && results.some((result) => result.failed) ? 1 : 0;
+}
+
+async function resolveProject(project: string | undefined): Promise<string> {
+  const projectDir = path.resolve(project ?? '.');
+  try {
+    if ((await stat(projectDir)).isDirectory()) return await realpath(projectDir);
+  } catch {
+    // Reported below with the fix.
+  }
+  throw new UsageError(
+    `--project ${projectDir} is not a directory; create it or point --project at the project root`,
+    'ingest',
+  );
+}
+
+function parseMode(mode: string | undefined): IngestMode {
+  if (mode === undefined) return 'unknown';
+  const parsed = ingestModeSchema.safeParse(mode);
+  if (!parsed.success) {
+    throw new UsageError(
+      `--mode '${mode}' is not a mode; use one of ${ingestModeSchema.options.join(', ')}`,
+      'ingest',
+    );
+  }
+  return parsed.data;
+}
+
+async function findDocuments(projectDir: string, inputs: readonly string[]): Promise<string[]> {
+  const patterns = inputs.length === 0 ? ['docs/**/*.md'] : inputs;
+  const found = new Set<string>();
+  for (const input of patterns) {
+    if (GLOB_CHARS.test(input)) {
+      const matches = await fg(input, {
+        cwd: projectDir,
+        onlyFiles: true,
+        followSymbolicLinks: false,
+        dot: false,
+      });
+      if (matches.length === 0 && inputs.length > 0) {
+        throw new UsageError(
+          `no documents match '${input}' under ${projectDir}; globs are relative to --project`,
+          'ingest',
+        );
+      }
+      for (const match of matches.sort()) found.add(match);
+      continue;
+    }
+    const absolute = path.resolve(projectDir, input);
+    const relative = path.relative(projectDir, absolute);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) {
+      throw new UsageError(
+        `${input} is outside the project ${projectDir}; pass --project to name the project root`,
+        'ingest',
+      );
+    }
+    const info = await stat(absolute).catch(() => null);
+    if (info === null || !info.isFile()) {
+      throw new UsageError(
+        `${input} is not a file under ${projectDir}; paths are relative to --project`,
+        'ingest',
+      );
+    }
+    found.add(relative.split(path.sep).join('/'));
+  }
+  if (found.size === 0) {
+    throw new UsageError(
+      `no documents match docs/**/*.md under ${projectDir}; pass a path, a glob or --project`,
+      'ingest',
+    );
+  }
+  return [...found];
+}
+
+function assignNodeIds(documents: readonly string[], nodeId: string | undefined): string[] {
+  if (nodeId !== undefined) {
+    if (documents.length > 1) {
+      throw new UsageError(
+        `--node-id names one node, but ${documents.length} documents were given; drop --node-id to derive ids`,
+        'ingest',
+      );
+    }
+    if (!runIdSchema.safeParse(nodeId).success) {
+      throw new UsageError(`--node-id '${nodeId}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, 'ingest');
+    }
+    return [nodeId];
+  }
+  const ids = documents.map(deriveNodeId);
+  const seen = new Map<string, string>();
+  documents.forEach((doc, index) => {
+    const id = ids[index] ?? '';
+    const earlier = seen.get(id);
+    if (earlier !== undefined) {
+      throw new UsageError(
+        `${earlier} and ${doc} both derive node id '${id}'; ingest them separately with --node-id`,
+        'ingest',
+      );
+    }
+    seen.set(id, doc);
+  });
+  return ids;
+}

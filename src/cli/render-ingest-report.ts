@@ -1,0 +1,61 @@
+import type { IngestResult } from '../ingest/index.js';
+import { renderTable } from './render-table.js';
+
+/** Renders ingest results for a person: every block that was not written with its reason, then the summary table. */
+export function renderIngestReport(
+  results: readonly IngestResult[],
+  context: { runId: string; dryRun: boolean },
+): string {
+  const lines: string[] = [];
+  if (context.dryRun) lines.push('DRY RUN: nothing was written.', '');
+  for (const result of results) {
+    const { manifest } = result;
+    lines.push(`${manifest.source.doc_path}  (node ${manifest.node_id})`);
+    if (manifest.artifacts.length === 0) lines.push('  no file= blocks');
+    for (const artifact of manifest.artifacts) {
+      const target =
+        artifact.workspace_path === '' ? artifact.declared_file || '(no path)' : artifact.workspace_path;
+      const status = artifact.reason.startsWith('unchanged') ? 'unchanged' : artifact.status;
+      const detail =
+        artifact.status === 'written' && !context.dryRun ? `${artifact.bytes} B` : artifact.reason;
+      lines.push(`  ${status.padEnd(9)} ${target}${detail === '' ? '' : `  ${detail}`}`);
+    }
+    for (const problem of result.problems) lines.push(`  error     ${problem.code}: ${problem.message}`);
+    lines.push('');
+  }
+
+  const rows = results.map((result) => {
+    const { summary, artifacts, source } = result.manifest;
+    const unchanged = artifacts.filter((a) => a.reason.startsWith('unchanged')).length;
+    return [
+      source.doc_path,
+      summary.total_blocks,
+      summary.written,
+      unchanged,
+      summary.skipped - unchanged,
+      summary.rejected,
+      result.problems.length,
+    ];
+  });
+  const total = (column: number): number => rows.reduce((sum, row) => sum + Number(row[column]), 0);
+  if (rows.length > 1) rows.push(['total', total(1), total(2), total(3), total(4), total(5), total(6)]);
+  lines.push(
+    renderTable(
+      [
+        'document',
+        'blocks',
+        context.dryRun ? 'would write' : 'written',
+        'unchanged',
+        'skipped',
+        'rejected',
+        'errors',
+      ],
+      rows,
+    ),
+  );
+
+  const manifestDir = `.agent/runs/${context.runId}/manifests/`;
+  if (!context.dryRun)
+    lines.push('', `manifests: ${manifestDir}`, `events:    .agent/runs/${context.runId}/events.jsonl`);
+  return `${lines.join('\n')}\n`;
+}

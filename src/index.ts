@@ -1,0 +1,63 @@
+// The public API of artifact-ingest: an explicit list of named exports, stage by stage.
+
+// fence: markdown text -> candidate blocks (pure)
+export { parseFences } from './fence/index.js';
+export type {
+  FenceBlock,
+  FenceFormatCode,
+  FenceScan,
+  FenceVerdict,
+  ParseFencesOptions,
+} from './fence/index.js';
+
+// workspace: path rules (pure) and the confined, atomic, symlink-safe writer
+export { checkDeclaredPath, openConfinedRoot, pathCollisionKey, WorkspaceError } from './workspace/index.js';
+export type {
+  ConfinedRoot,
+  ConfinedRootOptions,
+  ConfinedWriteOptions,
+  Confinement,
+  FilesystemRefusalCode,
+  PathRuleCode,
+  PathVerdict,
+  WriteOutcome,
+  WriteStep,
+} from './workspace/index.js';
+
+// events: the events.jsonl sink and redaction
+export { EventLogError, memoryEventLog, openEventLog, redactSecrets } from './events/index.js';
+export type { EventFields, EventLevel, EventLine, EventLog, MemoryEventLog } from './events/index.js';
+
+// ingest: one document -> files, manifest v1 and events; configuration and the feature flag
+export {
+  ConfigError,
+  DEFAULT_INGEST_LIMITS,
+  IngestFailedError,
+  INGEST_ENV_VAR,
+  REASON_CODES,
+  deriveNodeId,
+  ingestDocument,
+  ingestManifestSchema,
+  loadProjectConfig,
+  manifestArtifactSchema,
+  parseIngestFlag,
+  resolveIngestEnabled,
+  runIngest,
+  statusOfReason,
+} from './ingest/index.js';
+export type {
+  ArtifactStatus,
+  ConfigIssue,
+  IngestEnabled,
+  IngestEnabledInput,
+  IngestLimits,
+  IngestManifest,
+  IngestMode,
+  IngestOptions,
+  IngestProblem,
+  IngestResult,
+  ManifestArtifact,
+  ProjectConfig,
+  ReasonCode,
+  SourceKind,
+} from './ingest/index.js';

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** A run or node id as the project layout allows it in a folder name. */
+export const runIdSchema = z.string().regex(ID_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$');
+
+/** Graph mode recorded in a manifest's source. */
+export const ingestModeSchema = z.enum(['single', 'self_critique', 'team', 'unknown']);
+
+/** Who asked for the ingest. */
+export const sourceKindSchema = z.enum(['graph_runtime', 'cli']);
+
+/** One candidate block's entry in manifest v1. */
+export const manifestArtifactSchema = z
+  .object({
+    index: z.number().int().nonnegative(),
+    lang: z.string(),
+    declared_file: z.string(),
+    workspace_path: z.union([z.literal(''), z.string().startsWith('workspace/')]),
+    bytes: z.number().int().nonnegative(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    status: z.enum(['written', 'skipped', 'rejected']),
+    reason: z.string(),
+  })
+  .strict();
+
+/** Ingest manifest v1: the record of one document's ingest (spec ingest.md section 4, seed 001). */
+export const ingestManifestSchema = z
+  .object({
+    version: z.literal('1'),
+    run_id: runIdSchema,
+    node_id: runIdSchema,
+    source: z
+      .object({
+        kind: sourceKindSchema,
+        mode: ingestModeSchema,
+        doc_path: z.string().min(1),
+      })
+      .strict(),
+    artifacts: z.array(manifestArtifactSchema),
+    summary: z
+      .object({
+        total_blocks: z.number().int().nonnegative(),
+        written: z.number().int().nonnegative(),
+        skipped: z.number().int().nonnegative(),
+        rejected: z.number().int().nonnegative(),
+      })
+      .strict(),
+    ts: z.iso.datetime(),
+  })
+  .strict()
+  .check((ctx) => {
+    const { artifacts, summary } = ctx.value;
+    const count = (status: string): number => artifacts.filter((entry) => entry.status === status).length;
+    if (summary.total_blocks !== artifacts.length) {
+      ctx.issues.push({
+        code: 'custom',
+        message: 'summary.total_blocks must equal artifacts.length',
+        input: summary,
+      });
+    }
+    for (const status of ['written', 'skipped', 'rejected'] as const) {
+      if (summary[status] !== count(status)) {
+        ctx.issues.push({
+          code: 'custom',
+          message: `summary.${status} must count the ${status} artifacts`,
+          input: summary,
+        });
+      }
+    }
+  });
+
+/** Ingest manifest v1. */
+export type IngestManifest = z.infer<typeof ingestManifestSchema>;
+/** One manifest entry. */
+export type ManifestArtifact = z.infer<typeof manifestArtifactSchema>;
+/** Graph mode. */
+export type IngestMode = z.infer<typeof ingestModeSchema>;
+/** Source kind. */
+export type SourceKind = z.infer<typeof sourceKindSchema>;

@@ -1,0 +1,124 @@
+import type { FenceBlock } from '../fence/index.js';
+import { checkDeclaredPath, pathCollisionKey } from '../workspace/index.js';
+import type { IngestLimits } from './ingest-limits.js';
+import type { ReasonCode } from './reason-code.js';
+
+/** A candidate block after every rule that needs no filesystem: either decided, or cleared for writing. */
+export type BlockPlan =
+  | {
+      readonly kind: 'decided';
+      readonly block: FenceBlock;
+      readonly bytes: Uint8Array;
+      /** Normalized path when the path itself was acceptable, else null. */
+      readonly path: string | null;
+      readonly code: ReasonCode;
+      readonly message: string;
+    }
+  | { readonly kind: 'write'; readonly block: FenceBlock; readonly bytes: Uint8Array; readonly path: string };
+
+const encoder = new TextEncoder();
+
+/**
+ * Judges every candidate of one document in document order: format verdict, limits, path rules, last block
+ * wins for a repeated path, case collisions, and the document's total byte budget.
+ */
+export function planBlocks(blocks: readonly FenceBlock[], limits: IngestLimits): BlockPlan[] {
+  const plans: BlockPlan[] = blocks.map((block) => planOne(block, limits));
+
+  // Spec 2 (decided): a later block declaring the same file wins; only blocks that would be written compete,
+  // so a truncated repeat never displaces a complete block.
+  const lastWriterOf = new Map<string, number>();
+  plans.forEach((plan, index) => {
+    if (plan.kind === 'write') lastWriterOf.set(plan.path, index);
+  });
+  plans.forEach((plan, index) => {
+    if (plan.kind === 'write' && lastWriterOf.get(plan.path) !== index) {
+      plans[index] = decide(
+        plan,
+        plan.path,
+        'superseded',
+        `block ${lastWriterOf.get(plan.path) ?? -1} declares the same file later; the last one wins`,
+      );
+    }
+  });
+
+  // Two distinct paths that one case-insensitive or normalizing filesystem would merge: which one the author
+  // meant is unknowable, so none of them is written.
+  const byKey = new Map<string, number[]>();
+  plans.forEach((plan, index) => {
+    if (plan.kind !== 'write') return;
+    const key = pathCollisionKey(plan.path);
+    byKey.set(key, [...(byKey.get(key) ?? []), index]);
+  });
+  for (const indexes of byKey.values()) {
+    if (indexes.length < 2) continue;
+    const paths = indexes.map((index) => (plans[index] as { path: string }).path);
+    for (const index of indexes) {
+      const plan = plans[index];
+      if (plan?.kind !== 'write') continue;
+      const others = paths.filter((path) => path !== plan.path).join(', ');
+      plans[index] = decide(
+        plan,
+        plan.path,
+        'case_collision',
+        `'${plan.path}' differs from ${others} only by case or Unicode normalization; rename one`,
+      );
+    }
+  }
+
+  let total = 0;
+  plans.forEach((plan, index) => {
+    if (plan.kind !== 'write') return;
+    total += plan.bytes.byteLength;
+    if (total > limits.maxTotalBytes) {
+      plans[index] = decide(
+        plan,
+        plan.path,
+        'too_large',
+        `the document's files exceed max_total_bytes (${limits.maxTotalBytes} bytes)`,
+      );
+    }
+  });
+  return plans;
+}
+
+function planOne(block: FenceBlock, limits: IngestLimits): BlockPlan {
+  const bytes = encoder.encode(block.content);
+  const verdict = block.declaredFile === '' ? null : checkDeclaredPath(block.declaredFile);
+  const path = verdict?.ok === true ? verdict.path : null;
+  const decided = (code: ReasonCode, message: string): BlockPlan => ({
+    kind: 'decided',
+    block,
+    bytes,
+    path,
+    code,
+    message,
+  });
+
+  if (!block.verdict.valid) return decided(block.verdict.code, block.verdict.message);
+  if (block.index >= limits.maxBlocks) {
+    return decided(
+      'too_many_blocks',
+      `only the first ${limits.maxBlocks} blocks of a document are ingested (max_blocks)`,
+    );
+  }
+  if (bytes.byteLength > limits.maxBlockBytes) {
+    return decided(
+      'too_large',
+      `block is ${bytes.byteLength} bytes; max_block_bytes is ${limits.maxBlockBytes}`,
+    );
+  }
+  if (verdict === null) return decided('missing_file', 'no file= path');
+  if (!verdict.ok)
+    return { kind: 'decided', block, bytes, path: null, code: verdict.code, message: verdict.message };
+  return { kind: 'write', block, bytes, path: verdict.path };
+}
+
+function decide(
+  plan: { block: FenceBlock; bytes: Uint8Array },
+  path: string,
+  code: ReasonCode,
+  message: string,
+): BlockPlan {
+  return { kind: 'decided', block: plan.block, bytes: plan.bytes, path, code, message };
+}

@@ -1,0 +1,86 @@
+import type { FenceFormatCode } from '../fence/index.js';
+import type { FilesystemRefusalCode, PathRuleCode } from '../workspace/index.js';
+
+/** Codes the ingest itself decides, beyond the parser's format codes and the writer's path codes. */
+export type IngestPolicyCode =
+  'superseded' | 'unchanged' | 'too_large' | 'too_many_blocks' | 'case_collision' | 'io_error';
+
+/** Every reason code a manifest entry can start with: a closed set, documented in docs/reason-codes.md. */
+export type ReasonCode = FenceFormatCode | PathRuleCode | FilesystemRefusalCode | IngestPolicyCode;
+
+/** Manifest entry status (spec ingest.md section 2). */
+export type ArtifactStatus = 'written' | 'skipped' | 'rejected';
+
+/** The status a reason code implies: format and policy codes skip, security and validation codes reject. */
+export function statusOfReason(code: ReasonCode): Exclude<ArtifactStatus, 'written'> {
+  switch (code) {
+    case 'missing_lang':
+    case 'invalid_lang':
+    case 'missing_file':
+    case 'unsupported_key':
+    case 'quoted_path':
+    case 'extra_attributes':
+    case 'empty_path':
+    case 'tilde_fence':
+    case 'unterminated':
+    case 'ambiguous_nesting':
+    case 'superseded':
+    case 'unchanged':
+    case 'too_large':
+    case 'too_many_blocks':
+    case 'io_error':
+      return 'skipped';
+    case 'absolute_path':
+    case 'drive_letter':
+    case 'unc_path':
+    case 'backslash':
+    case 'colon':
+    case 'traversal':
+    case 'control_char':
+    case 'reserved_name':
+    case 'invalid_unicode':
+    case 'too_long':
+    case 'git_dir':
+    case 'case_collision':
+    case 'symlink':
+    case 'not_a_directory':
+    case 'is_a_directory':
+    case 'not_a_regular_file':
+      return 'rejected';
+  }
+}
+
+/** Every reason code, in documentation order (used by docs and tests to prove the list is closed). */
+export const REASON_CODES: readonly ReasonCode[] = [
+  'missing_lang',
+  'invalid_lang',
+  'missing_file',
+  'unsupported_key',
+  'quoted_path',
+  'extra_attributes',
+  'empty_path',
+  'tilde_fence',
+  'unterminated',
+  'ambiguous_nesting',
+  'superseded',
+  'unchanged',
+  'too_large',
+  'too_many_blocks',
+  'io_error',
+  'absolute_path',
+  'drive_letter',
+  'unc_path',
+  'backslash',
+  'colon',
+  'traversal',
+  'control_char',
+  'reserved_name',
+  'invalid_unicode',
+  'too_long',
+  'git_dir',
+  'case_collision',
+  'symlink',
+  'not_a_directory',
+  'is_a_directory',
+  'not_a_regular_file',
+];

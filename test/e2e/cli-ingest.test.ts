@@ -1,0 +1,204 @@
+import { lstat, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ingestManifestSchema } from '../../src/ingest/index.js';
+import { runCli } from '../helpers/run-cli.js';
+import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
+
+const planDoc = `${fileBlock('ts', 'src/main.ts', 'export {};')}\n${fileBlock('sh', '../../.bashrc', 'curl x | sh')}`;
+
+describe('artifact-ingest --help', () => {
+  it.each([[['--help']], [['help']], [['ingest', '--help']], [['demo', '--help']], [['help', 'ingest']]])(
+    'prints usage for %j',
+    async (args) => {
+      const { code, stdout } = await runCli(args);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^Usage: artifact-ingest/);
+    },
+  );
+
+  it('exits 2 with a hint for an unknown command or option', async () => {
+    const command = await runCli(['ingset']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain("unknown command 'ingset'");
+    const option = await runCli(['ingest', '--jsn']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/--jsn[\s\S]*Run 'artifact-ingest ingest --help'/);
+  });
+
+  it('prints its version', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect((await runCli(['--version'])).stdout.trim()).toBe(pkg.version);
+  });
+});
+
+describe('artifact-ingest ingest', () => {
+  it('ingests one document and prints its manifest with --json', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': planDoc });
+    const { code, stdout } = await runCli([
+      'ingest',
+      'docs/plan.md',
+      '--project',
+      projectDir,
+      '--run-id',
+      'r1',
+      '--node-id',
+      'plan',
+      '--mode',
+      'team',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const manifest = ingestManifestSchema.parse(JSON.parse(stdout));
+    expect(manifest).toMatchObject({
+      run_id: 'r1',
+      node_id: 'plan',
+      source: { kind: 'cli', mode: 'team' },
+      summary: { written: 1, rejected: 1 },
+    });
+    expect(await readFile(path.join(projectDir, 'workspace/src/main.ts'), 'utf8')).toBe('export {};\n');
+  });
+
+  it('ingests docs/**/*.md by default, prints an array with --json and derives node ids', async () => {
+    const projectDir = await tempProject({
+      'docs/a.md': fileBlock('txt', 'a.txt', 'a'),
+      'docs/tasks/b.md': fileBlock('txt', 'b.txt', 'b'),
+      'other/c.md': fileBlock('txt', 'c.txt', 'c'),
+    });
+    const { code, stdout } = await runCli(['ingest', '--json', '--run-id', 'r1'], { cwd: projectDir });
+    expect(code).toBe(0);
+    const manifests = (JSON.parse(stdout) as unknown[]).map((m) => ingestManifestSchema.parse(m));
+    expect(manifests.map((m) => [m.source.doc_path, m.node_id])).toEqual([
+      ['docs/a.md', 'a'],
+      ['docs/tasks/b.md', 'tasks.b'],
+    ]);
+    expect((await readdir(path.join(projectDir, '.agent/runs/r1/manifests'))).sort()).toEqual([
+      'a.json',
+      'tasks.b.json',
+    ]);
+  });
+
+  it('expands globs relative to --project', async () => {
+    const projectDir = await tempProject({
+      'notes/x.md': fileBlock('txt', 'x.txt', 'x'),
+      'notes/y.md': fileBlock('txt', 'y.txt', 'y'),
+    });
+    const { code, stdout } = await runCli([
+      'ingest',
+      'notes/*.md',
+      '--project',
+      projectDir,
+      '--run-id',
+      'r1',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/total\s+2\s+2\s+0\s+0\s+0\s+0/);
+  });
+
+  it('prints a human report: each block with its reason, then the summary table', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': planDoc });
+    const { stdout } = await runCli(['ingest', '--project', projectDir, '--run-id', 'r1']);
+    expect(stdout).toContain('written   workspace/src/main.ts');
+    expect(stdout).toMatch(/rejected\s+\.\.\/\.\.\/\.bashrc\s+traversal: /);
+    expect(stdout).toMatch(/docs\/plan\.md\s+2\s+1\s+0\s+0\s+1\s+0/);
+    expect(stdout).toContain('events:    .agent/runs/r1/events.jsonl');
+  });
+
+  it('writes nothing with --dry-run', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': planDoc });
+    const { code, stdout } = await runCli(['ingest', '--project', projectDir, '--dry-run']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('DRY RUN: nothing was written.');
+    expect(await readdir(projectDir)).toEqual(['docs']);
+  });
+
+  it('exits 1 with --strict when a block is rejected, 0 without', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': planDoc });
+    expect((await runCli(['ingest', '--project', projectDir])).code).toBe(0);
+    expect((await runCli(['ingest', '--project', projectDir, '--strict'])).code).toBe(1);
+  });
+
+  it.each([
+    [['--mode', 'solo'], "--mode 'solo' is not a mode"],
+    [['--run-id', '../x'], "--run-id '../x' must match"],
+    [['docs/missing.md'], 'docs/missing.md is not a file'],
+    [['../outside.md'], 'is outside the project'],
+    [['nothing/*.md'], "no documents match 'nothing/*.md'"],
+    [['--node-id', 'x', 'docs/plan.md', 'docs/other.md'], '--node-id names one node'],
+  ])('exits 2 with a precise error for %j', async (args, message) => {
+    const projectDir = await tempProject({ 'docs/plan.md': planDoc, 'docs/other.md': '' });
+    const { code, stderr } = await runCli(['ingest', '--project', projectDir, ...args]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+
+  it('exits 2 when the project has no documents or is not a directory', async () => {
+    const projectDir = await tempProject({});
+    expect((await runCli(['ingest', '--project', projectDir])).stderr).toContain(
+      'no documents match docs/**/*.md',
+    );
+    expect((await runCli(['ingest', '--project', path.join(projectDir, 'nope')])).code).toBe(2);
+  });
+
+  it('exits 2 on a bad config file and names the line', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': planDoc,
+      'artifact-ingest.config.yaml': 'ingest:\n  enabeld: true\n',
+    });
+    const { code, stderr } = await runCli(['ingest', '--project', projectDir]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/enabeld/);
+    expect(stderr).toMatch(/:2:/);
+  });
+
+  it('keeps events.jsonl whole when several CLI processes ingest into one run at once', async () => {
+    const files: Record<string, string> = {};
+    for (let n = 0; n < 4; n++)
+      files[`docs/d${n}.md`] = Array.from({ length: 50 }, (_, i) =>
+        fileBlock('txt', `d${n}/f${i}.txt`, `${n}-${i}`),
+      ).join('\n');
+    const projectDir = await tempProject(files);
+    const runs = Object.keys(files).map((doc) =>
+      runCli(['ingest', doc, '--project', projectDir, '--run-id', 'shared']),
+    );
+    expect((await Promise.all(runs)).map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    const events = await readEvents(projectDir, 'shared');
+    expect(events).toHaveLength(4 * 51);
+    for (let n = 0; n < 4; n++) {
+      expect(events.filter((e) => e.node_id === `d${n}` && e.event === 'ingest.block')).toHaveLength(50);
+    }
+  });
+});
+
+describe('artifact-ingest demo', () => {
+  it('ingests the embedded demo documents into a fresh project and prints the table', async () => {
+    const parent = await tempProject({});
+    const dir = path.join(parent, 'demo');
+    const first = await runCli(['demo', '--dir', dir]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^total\s+\d+/m);
+    expect(first.stdout).toContain('ambiguous_nesting');
+    expect(first.stdout).toContain('unterminated');
+    // The nested README survived intact; the last store.js version won; nothing escaped.
+    expect(await readFile(path.join(dir, 'workspace/README.md'), 'utf8')).toContain(
+      'curl -X POST localhost:3000/links -d \'{"url":"https://example.com"}\'\n```\n',
+    );
+    expect(await readFile(path.join(dir, 'workspace/src/store.js'), 'utf8')).toContain('MAX_LINKS');
+    await expect(lstat(path.join(dir, 'workspace/src/metrics.js'))).rejects.toThrow();
+    await expect(lstat(path.join(parent, '.bashrc'))).rejects.toThrow();
+
+    await writeFile(path.join(dir, 'stale.txt'), 'old');
+    expect((await runCli(['demo', '--dir', dir])).code).toBe(0);
+    await expect(lstat(path.join(dir, 'stale.txt'))).rejects.toThrow();
+  });
+
+  it('refuses to replace a folder the demo did not create', async () => {
+    const parent = await tempProject({ 'mine/keep.txt': 'precious' });
+    const { code, stderr } = await runCli(['demo', '--dir', path.join(parent, 'mine')]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('was not made by the demo');
+    expect(await readFile(path.join(parent, 'mine/keep.txt'), 'utf8')).toBe('precious');
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { defaultCliRunId, deriveNodeId, runIdSchema } from '../../src/ingest/index.js';
+
+describe('deriveNodeId', () => {
+  it.each([
+    ['docs/plan.md', 'plan'],
+    ['docs/tasks/api.md', 'tasks.api'],
+    ['docs/audits/security review.md', 'audits.security-review'],
+    ['notes/x.markdown', 'notes.x'],
+    ['docs/_draft.md', 'draft'],
+    ['docs/.md', 'doc'],
+    ['docs/計画.md', 'doc'],
+  ])('derives %s -> %s', (docPath, expected) => {
+    expect(deriveNodeId(docPath)).toBe(expected);
+  });
+
+  it('always yields a valid id, even for long names', () => {
+    const id = deriveNodeId(`docs/${'a'.repeat(300)}.md`);
+    expect(id).toHaveLength(128);
+    expect(runIdSchema.safeParse(id).success).toBe(true);
+  });
+
+  it('makes CLI run ids from the UTC time', () => {
+    expect(defaultCliRunId(new Date('2026-11-21T20:30:01.234Z'))).toBe('cli-20261121T203001234Z');
+  });
+});

@@ -1,0 +1,289 @@
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  IngestFailedError,
+  ingestDocument,
+  ingestManifestSchema,
+  runIngest,
+} from '../../src/ingest/index.js';
+import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
+
+const base = { runId: 'run-1', nodeId: 'plan', docPath: 'docs/plan.md' } as const;
+const fixedClock = () => new Date('2026-11-21T12:00:00.000Z');
+
+async function manifestOnDisk(projectDir: string, runId = 'run-1', nodeId = 'plan'): Promise<unknown> {
+  return JSON.parse(
+    await readFile(path.join(projectDir, '.agent', 'runs', runId, 'manifests', `${nodeId}.json`), 'utf8'),
+  );
+}
+
+describe('ingestDocument', () => {
+  it('writes valid blocks, records a schema-valid manifest and one event per block plus a summary', async () => {
+    const doc = [
+      '# Plan\n',
+      fileBlock('ts', 'src/main.ts', "console.log('hi');"),
+      '```bash\nnpm test\n```\n',
+      fileBlock('py', 'pkg/__init__.py', ''),
+      fileBlock('sh', '../escape.sh', 'rm -rf /'),
+    ].join('\n');
+    const projectDir = await tempProject({ 'docs/plan.md': doc });
+
+    const manifest = await ingestDocument({ projectDir, ...base, mode: 'team', now: fixedClock });
+
+    expect(ingestManifestSchema.parse(await manifestOnDisk(projectDir))).toEqual(manifest);
+    expect(manifest.summary).toEqual({ total_blocks: 3, written: 2, skipped: 0, rejected: 1 });
+    expect(manifest.source).toEqual({ kind: 'cli', mode: 'team', doc_path: 'docs/plan.md' });
+    expect(manifest.ts).toBe('2026-11-21T12:00:00.000Z');
+    expect(await readFile(path.join(projectDir, 'workspace/src/main.ts'), 'utf8')).toBe(
+      "console.log('hi');\n",
+    );
+    expect((await stat(path.join(projectDir, 'workspace/pkg/__init__.py'))).size).toBe(0);
+    const [main, init, escape] = manifest.artifacts;
+    expect(main).toMatchObject({
+      index: 0,
+      lang: 'ts',
+      declared_file: 'src/main.ts',
+      workspace_path: 'workspace/src/main.ts',
+      status: 'written',
+      reason: '',
+    });
+    expect(main?.sha256).toBe(createHash('sha256').update("console.log('hi');\n").digest('hex'));
+    expect(init).toMatchObject({ bytes: 0, status: 'written' });
+    expect(escape).toMatchObject({ status: 'rejected', workspace_path: '' });
+    expect(escape?.reason).toMatch(/^traversal: /);
+    await expect(lstat(path.join(projectDir, 'escape.sh'))).rejects.toThrow();
+
+    const events = await readEvents(projectDir, 'run-1');
+    expect(events.map((event) => [event.event, event.level])).toEqual([
+      ['ingest.block', 'INFO'],
+      ['ingest.block', 'INFO'],
+      ['ingest.block', 'ERROR'],
+      ['ingest.summary', 'INFO'],
+    ]);
+    expect(events[0]).toMatchObject({
+      run_id: 'run-1',
+      node_id: 'plan',
+      doc_path: 'docs/plan.md',
+      declared_file: 'src/main.ts',
+    });
+  });
+
+  it('records unchanged on a second ingest and replaces the manifest', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'a.ts', 'x') });
+    await ingestDocument({ projectDir, ...base, now: fixedClock });
+    const inode = (await stat(path.join(projectDir, 'workspace/a.ts'))).ino;
+
+    const second = await ingestDocument({
+      projectDir,
+      ...base,
+      now: () => new Date('2026-11-22T00:00:00.000Z'),
+    });
+
+    expect(second.artifacts[0]).toMatchObject({ status: 'skipped', workspace_path: 'workspace/a.ts' });
+    expect(second.artifacts[0]?.reason).toMatch(/^unchanged: /);
+    expect((await stat(path.join(projectDir, 'workspace/a.ts'))).ino).toBe(inode);
+    expect(await manifestOnDisk(projectDir)).toMatchObject({ ts: '2026-11-22T00:00:00.000Z' });
+  });
+
+  it('lets the last valid block win and never lets a truncated repeat displace a complete one', async () => {
+    const doc = `${fileBlock('ts', 'a.ts', 'one')}\n${fileBlock('ts', './a.ts', 'two')}\n\`\`\`ts file=a.ts\nthree (cut off`;
+    const projectDir = await tempProject({ 'docs/plan.md': doc });
+
+    const manifest = await ingestDocument({ projectDir, ...base });
+
+    expect(manifest.artifacts.map((a) => a.reason.split(':')[0] || a.status)).toEqual([
+      'superseded',
+      'written',
+      'unterminated',
+    ]);
+    expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('two\n');
+  });
+
+  it('rejects every block of a case collision', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': `${fileBlock('md', 'README.md', 'a')}\n${fileBlock('md', 'readme.md', 'b')}`,
+    });
+    const manifest = await ingestDocument({ projectDir, ...base });
+    expect(manifest.artifacts.map((a) => [a.status, a.reason.split(':')[0]])).toEqual([
+      ['rejected', 'case_collision'],
+      ['rejected', 'case_collision'],
+    ]);
+    await expect(lstat(path.join(projectDir, 'workspace'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('applies the block, count and total-bytes limits as too_large and too_many_blocks', async () => {
+    const doc = [
+      fileBlock('txt', 'a.txt', 'x'.repeat(10)),
+      fileBlock('txt', 'b.txt', 'y'.repeat(50)),
+      fileBlock('txt', 'c.txt', 'z'.repeat(10)),
+      fileBlock('txt', 'd.txt', 'w'),
+    ].join('\n');
+    const projectDir = await tempProject({ 'docs/plan.md': doc });
+    const manifest = await ingestDocument({
+      projectDir,
+      ...base,
+      limits: { maxBlockBytes: 20, maxBlocks: 3, maxTotalBytes: 15 },
+    });
+    expect(manifest.artifacts.map((a) => a.reason.split(':')[0] || a.status)).toEqual([
+      'written',
+      'too_large',
+      'too_large',
+      'too_many_blocks',
+    ]);
+  });
+
+  it('does not parse a document over max_document_bytes and says so in an ERROR event', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'a.ts', 'x'.repeat(100)) });
+    const result = await runIngest({ projectDir, ...base, limits: { maxDocumentBytes: 50 } });
+    expect(result.problems.map((p) => p.code)).toEqual(['too_large']);
+    expect(result.manifest.artifacts).toEqual([]);
+    expect(
+      (await readEvents(projectDir, 'run-1')).some(
+        (e) => e.event === 'ingest.error' && e.code === 'too_large',
+      ),
+    ).toBe(true);
+  });
+
+  it('writes nothing but one ERROR event for a document that is not valid UTF-8', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from(fileBlock('ts', 'a.ts', 'ok')),
+      Buffer.from([0xff, 0xfe, 0x80]),
+    ]);
+    const projectDir = await tempProject({ 'docs/plan.md': bytes });
+
+    const result = await runIngest({ projectDir, ...base });
+
+    expect(result.problems.map((p) => p.code)).toEqual(['invalid_utf8']);
+    expect(result.manifestPath).toBeNull();
+    await expect(lstat(path.join(projectDir, 'workspace'))).rejects.toThrow();
+    await expect(lstat(path.join(projectDir, '.agent/runs/run-1/manifests'))).rejects.toThrow();
+    const errors = (await readEvents(projectDir, 'run-1')).filter((e) => e.level === 'ERROR');
+    expect(errors.map((e) => e.event)).toEqual(['ingest.error', 'ingest.summary']);
+  });
+
+  it('ignores a UTF-8 BOM and keeps CRLF line endings in written files', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': '\uFEFF```ts file=a.ts\r\nline1\r\nline2\r\n```\r\n',
+    });
+    await ingestDocument({ projectDir, ...base });
+    expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('line1\r\nline2\r\n');
+  });
+
+  it('writes nothing at all in a dry run and reports what would happen', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': `${fileBlock('ts', 'a.ts', 'x')}\n${fileBlock('ts', '/etc/x', 'y')}`,
+    });
+    const manifest = await ingestDocument({ projectDir, ...base, dryRun: true });
+    expect(manifest.artifacts.map((a) => [a.status, a.reason.split(':')[0]])).toEqual([
+      ['written', 'dry_run'],
+      ['rejected', 'absolute_path'],
+    ]);
+    expect((await readdir(projectDir)).sort()).toEqual(['docs']);
+  });
+
+  it('redacts credentials from reasons and events, in a path and in an exception message', async () => {
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', `../${token}/a.ts`, 'x') });
+    const manifest = await ingestDocument({ projectDir, ...base });
+    const missing = await runIngest({
+      projectDir,
+      ...base,
+      nodeId: 'missing',
+      docPath: `docs/sk-proj-${'Z'.repeat(40)}.md`,
+    });
+
+    expect(manifest.artifacts[0]?.reason).not.toContain(token);
+    expect(missing.problems[0]?.code).toBe('document_unreadable');
+    expect(missing.problems[0]?.message).not.toContain('Z'.repeat(40));
+    const eventsText = await readFile(path.join(projectDir, '.agent/runs/run-1/events.jsonl'), 'utf8');
+    expect(eventsText).not.toContain(token);
+    expect(eventsText).not.toContain('Z'.repeat(40));
+    expect(eventsText).toContain('[REDACTED]');
+  });
+
+  it('throws IngestFailedError under failMode closed when a block is rejected', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', '../x.ts', 'x') });
+    const failure = ingestDocument({ projectDir, ...base, failMode: 'closed' });
+    await expect(failure).rejects.toBeInstanceOf(IngestFailedError);
+    await expect(failure).rejects.toThrow(/1 block\(s\) rejected/);
+  });
+
+  it('throws for misuse: an invalid run id or a document outside the project', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': '' });
+    await expect(runIngest({ projectDir, ...base, runId: '../x' })).rejects.toThrow(
+      /runId '..\/x' must match/,
+    );
+    await expect(runIngest({ projectDir, ...base, docPath: '../outside.md' })).rejects.toThrow(
+      /not inside the project/,
+    );
+  });
+});
+
+describe('fail-open', () => {
+  it('returns a result and writes an ERROR event when the workspace cannot be written', async () => {
+    // Root ignores permission bits, so make workspace/ unusable by making it a regular file.
+    const projectDir = await tempProject({
+      'docs/plan.md': fileBlock('ts', 'a.ts', 'x'),
+      workspace: 'not a directory',
+    });
+
+    const result = await runIngest({ projectDir, ...base });
+
+    expect(result.failed).toBe(true);
+    expect(result.problems.map((p) => p.code)).toEqual(['io_error']);
+    expect(result.manifest.artifacts[0]).toMatchObject({ status: 'skipped' });
+    expect(result.manifest.artifacts[0]?.reason).toMatch(/^io_error: /);
+    const events = await readEvents(projectDir, 'run-1');
+    expect(events.filter((e) => e.event === 'ingest.error')).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ event: 'ingest.summary', level: 'ERROR' });
+    expect(await manifestOnDisk(projectDir)).toMatchObject({ summary: { skipped: 1 } });
+  });
+
+  it('returns a result when even .agent/ cannot be written (the problem goes to stderr)', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': fileBlock('ts', 'a.ts', 'x'),
+      '.agent': 'a file',
+    });
+    const result = await runIngest({ projectDir, ...base });
+    expect(result.manifestPath).toBeNull();
+    expect(result.problems.map((p) => p.code)).toEqual(['io_error', 'io_error']);
+    expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('x\n');
+  });
+
+  it('refuses a symlinked directory inside the workspace and leaves the outside untouched', async () => {
+    const outside = await tempProject({ 'secret.txt': 'keep' });
+    const projectDir = await tempProject({ 'docs/plan.md': fileBlock('txt', 'link/secret.txt', 'owned') });
+    await mkdir(path.join(projectDir, 'workspace'));
+    await symlink(outside, path.join(projectDir, 'workspace/link'));
+
+    const manifest = await ingestDocument({ projectDir, ...base });
+
+    expect(manifest.artifacts[0]?.status).toBe('rejected');
+    expect(manifest.artifacts[0]?.reason).toMatch(/^symlink: /);
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('keep');
+  });
+});
+
+describe('event file under concurrent ingests', () => {
+  it('keeps every line whole when many ingests of one run append at once', async () => {
+    const files: Record<string, string> = {};
+    for (let n = 0; n < 8; n++)
+      files[`docs/d${n}.md`] = Array.from({ length: 20 }, (_, i) =>
+        fileBlock('txt', `d${n}/f${i}.txt`, `${n}-${i}`),
+      ).join('\n');
+    const projectDir = await tempProject(files);
+    await writeFile(path.join(projectDir, 'marker'), '');
+
+    await Promise.all(
+      Object.keys(files).map((docPath, n) =>
+        runIngest({ projectDir, runId: 'run-1', nodeId: `d${n}`, docPath, durability: 'none' }),
+      ),
+    );
+
+    const events = await readEvents(projectDir, 'run-1');
+    expect(events).toHaveLength(8 * 21);
+    expect(events.filter((e) => e.event === 'ingest.summary')).toHaveLength(8);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { FenceBlock } from '../../src/fence/index.js';
+import { DEFAULT_INGEST_LIMITS, planBlocks } from '../../src/ingest/index.js';
+import type { BlockPlan } from '../../src/ingest/plan-blocks.js';
+
+function block(
+  index: number,
+  declaredFile: string,
+  content = 'x\n',
+  verdict: FenceBlock['verdict'] = { valid: true },
+): FenceBlock {
+  return {
+    index,
+    candidate: true,
+    lang: 'ts',
+    declaredFile,
+    info: `ts file=${declaredFile}`,
+    rawInfo: `ts file=${declaredFile}`,
+    fenceChar: '`',
+    fenceLength: 3,
+    content,
+    closed: true,
+    startLine: index * 3 + 1,
+    endLine: index * 3 + 3,
+    verdict,
+  };
+}
+
+const summary = (plans: BlockPlan[]) =>
+  plans.map((plan) => (plan.kind === 'write' ? `write ${plan.path}` : `${plan.code} ${plan.path ?? '-'}`));
+
+describe('planBlocks', () => {
+  it.each<[string, FenceBlock[], string[]]>([
+    ['clears valid blocks with their normalized path', [block(0, './src//a.ts')], ['write src/a.ts']],
+    [
+      'keeps the parser verdict',
+      [block(0, 'a.ts', 'x', { valid: false, code: 'unterminated', message: 'm' })],
+      ['unterminated a.ts'],
+    ],
+    ['rejects by path rule without a path', [block(0, '../a.ts')], ['traversal -']],
+    [
+      'lets the last of a repeated path win',
+      [block(0, 'a.ts'), block(1, 'b.ts'), block(2, './a.ts')],
+      ['superseded a.ts', 'write b.ts', 'write a.ts'],
+    ],
+    [
+      'does not let an invalid repeat supersede',
+      [block(0, 'a.ts'), block(1, 'a.ts', 'x', { valid: false, code: 'unterminated', message: 'm' })],
+      ['write a.ts', 'unterminated a.ts'],
+    ],
+    [
+      'rejects all blocks of a case collision',
+      [block(0, 'A.ts'), block(1, 'a.ts'), block(2, 'b.ts')],
+      ['case_collision A.ts', 'case_collision a.ts', 'write b.ts'],
+    ],
+    [
+      'treats NFC and NFD spellings as a collision',
+      [block(0, 'caf\u00e9.md'), block(1, 'cafe\u0301.md')],
+      ['case_collision caf\u00e9.md', 'case_collision cafe\u0301.md'],
+    ],
+  ])('%s', (_name, blocks, expected) => {
+    expect(summary(planBlocks(blocks, DEFAULT_INGEST_LIMITS))).toEqual(expected);
+  });
+
+  it('applies max_blocks, max_block_bytes and max_total_bytes in document order', () => {
+    const limits = { ...DEFAULT_INGEST_LIMITS, maxBlocks: 3, maxBlockBytes: 8, maxTotalBytes: 10 };
+    const blocks = [
+      block(0, 'a', '123456\n'),
+      block(1, 'b', '123456789\n'),
+      block(2, 'c', '1234\n'),
+      block(3, 'd', '1\n'),
+    ];
+    expect(summary(planBlocks(blocks, limits))).toEqual([
+      'write a',
+      'too_large b',
+      'too_large c',
+      'too_many_blocks d',
+    ]);
+  });
+
+  it('counts block size in UTF-8 bytes, not UTF-16 units', () => {
+    const limits = { ...DEFAULT_INGEST_LIMITS, maxBlockBytes: 5 };
+    expect(summary(planBlocks([block(0, 'a', 'ééé')], limits))).toEqual(['too_large a']);
+  });
+});
