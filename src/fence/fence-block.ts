@@ -50,10 +50,18 @@ export interface FenceScan {
   readonly blocks: readonly FenceBlock[];
   /** False when a cheap pre-check proved that the text holds no candidate and micromark was not run. */
   readonly parsed: boolean;
+  /** Present when parsing overran `timeLimitMs`: the scan was abandoned and `blocks` is empty. */
+  readonly timedOut?: true;
 }
 
 /** Options for {@link parseFences}. */
 export interface ParseFencesOptions {
   /** Return every fenced code block, not only candidates (used by the CommonMark oracle and `--explain`). */
   readonly all?: boolean;
+  /**
+   * Abandon the scan when parsing takes longer than this many milliseconds. Some hostile documents make
+   * CommonMark parsing superlinear (lazy continuation lines in quotes, thousands of list markers on a line);
+   * a host that must not stall sets a limit and treats `timedOut` as "not ingested". Default: no limit.
+   */
+  readonly timeLimitMs?: number;
 }

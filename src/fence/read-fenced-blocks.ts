@@ -1,7 +1,7 @@
 import { preprocess } from 'micromark';
 import { decodeString } from 'micromark-util-decode-string';
 import { types } from 'micromark-util-symbol';
-import type { Event, Point, TokenizeContext } from 'micromark-util-types';
+import type { Chunk, Event, Point, TokenizeContext } from 'micromark-util-types';
 import { createBlockParser } from './create-block-parser.js';
 
 /** A fenced code block exactly as CommonMark found it, before any judgement of its info string. */
@@ -22,6 +22,14 @@ export interface RawFence {
 
 const blockParser = createBlockParser();
 
+/** Chunks written to micromark at a time, so a deadline can be checked between writes. */
+const CHUNKS_PER_WRITE = 512;
+
+/** Thrown out of a scan whose deadline passed; caught at the scan's boundary and reported as `timedOut`. */
+export class ParseDeadlineExceeded extends Error {
+  override readonly name = 'ParseDeadlineExceeded';
+}
+
 /** Fields collected while walking one `codeFenced` token's events. */
 interface FenceDraft {
   readonly start: Point;
@@ -39,13 +47,16 @@ interface FenceDraft {
   lastInnerLine: number;
 }
 
-/** Reads every fenced code block of a markdown document, in document order, with micromark's block parser. */
-export function readFencedBlocks(markdown: string): RawFence[] {
+/**
+ * Reads every fenced code block of a markdown document, in document order, with micromark's block parser.
+ * Throws {@link ParseDeadlineExceeded} once `performance.now()` passes `deadline`.
+ */
+export function readFencedBlocks(markdown: string, deadline = Number.POSITIVE_INFINITY): RawFence[] {
   // The parser is shared, so per-document state is reset; `lazy` marks lazy continuation lines by number.
   blockParser.lazy = {};
   blockParser.defined = [];
   const document = blockParser.document();
-  const events = document.write(preprocess()(markdown, undefined, true));
+  const events = writeInSlices(document, preprocess()(markdown, undefined, true), deadline);
   // micromark offsets count UTF-16 units from after a leading BOM, which preprocess drops.
   const documentEnd = markdown.charCodeAt(0) === 0xfeff ? markdown.length - 1 : markdown.length;
   const found: RawFence[] = [];
@@ -192,4 +203,21 @@ function isSpacesAndTabs(value: string): boolean {
 
 function isSpaceOrTab(code: number): boolean {
   return code === 32 || code === 9;
+}
+
+/**
+ * Feeds the chunks to micromark a slice at a time, as its streaming interface allows (the result is the same
+ * as one write), checking the deadline between slices. Returns the events of the final write (with EOF).
+ */
+function writeInSlices(
+  document: ReturnType<typeof blockParser.document>,
+  chunks: Chunk[],
+  deadline: number,
+): Event[] {
+  let events: Event[] = [];
+  for (let start = 0; start < chunks.length; start += CHUNKS_PER_WRITE) {
+    events = document.write(chunks.slice(start, start + CHUNKS_PER_WRITE));
+    if (performance.now() > deadline) throw new ParseDeadlineExceeded();
+  }
+  return events;
 }

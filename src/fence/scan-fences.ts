@@ -1,14 +1,24 @@
 import type { FenceBlock, FenceScan, ParseFencesOptions } from './fence-block.js';
 import { judgeFence } from './judge-fence.js';
-import { readFencedBlocks } from './read-fenced-blocks.js';
+import { ParseDeadlineExceeded, readFencedBlocks } from './read-fenced-blocks.js';
 
 /** Scans a document with the CommonMark parser every time, without the cheap pre-check (for tests and oracles). */
 export function scanFences(markdown: string, options: ParseFencesOptions = {}): FenceScan {
-  const all = options.all ?? false;
+  const deadline =
+    options.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + options.timeLimitMs;
+  try {
+    return { blocks: judgeAll(markdown, options.all ?? false, deadline), parsed: true };
+  } catch (error) {
+    if (error instanceof ParseDeadlineExceeded) return { blocks: [], parsed: true, timedOut: true };
+    throw error;
+  }
+}
+
+function judgeAll(markdown: string, all: boolean, deadline: number): FenceBlock[] {
   const blocks: FenceBlock[] = [];
   let index = 0;
-  for (const fence of readFencedBlocks(markdown)) {
-    const { candidate, lang, declaredFile, verdict } = judgeFence(fence);
+  for (const fence of readFencedBlocks(markdown, deadline)) {
+    const { candidate, lang, declaredFile, verdict } = judgeFence(fence, deadline);
     if (!candidate && !all) continue;
     blocks.push({
       index: candidate ? index++ : -1,
@@ -26,5 +36,5 @@ export function scanFences(markdown: string, options: ParseFencesOptions = {}): 
       verdict,
     });
   }
-  return { blocks, parsed: true };
+  return blocks;
 }

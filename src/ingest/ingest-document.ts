@@ -40,7 +40,13 @@ export interface IngestOptions {
 /** A problem that stopped part of an ingest: I/O, decoding, schema or an internal exception. */
 export interface IngestProblem {
   readonly code:
-    'document_unreadable' | 'invalid_utf8' | 'too_large' | 'io_error' | 'schema_error' | 'internal_error';
+    | 'document_unreadable'
+    | 'invalid_utf8'
+    | 'too_large'
+    | 'too_complex'
+    | 'io_error'
+    | 'schema_error'
+    | 'internal_error';
   readonly message: string;
 }
 
@@ -100,9 +106,17 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     const text = await readDocument(projectDir, docPath, limits, problem);
     if (text !== null) {
       parsedDocument = true;
-      const plans = planBlocks(parseFences(text).blocks, limits);
-      artifacts = await applyPlans(plans, projectDir, dryRun, options.durability ?? 'fsync', problem);
-      for (const artifact of artifacts) events.write(levelOf(artifact), 'ingest.block', { ...artifact });
+      const scan = parseFences(text, { timeLimitMs: limits.maxParseMs });
+      if (scan.timedOut === true) {
+        problem(
+          'too_complex',
+          `${docPath} took over max_parse_ms (${limits.maxParseMs} ms) to parse; nothing was written`,
+        );
+      } else {
+        const plans = planBlocks(scan.blocks, limits);
+        artifacts = await applyPlans(plans, projectDir, dryRun, options.durability ?? 'fsync', problem);
+        for (const artifact of artifacts) events.write(levelOf(artifact), 'ingest.block', { ...artifact });
+      }
     }
   } catch (error) {
     problem('internal_error', describeError(error));

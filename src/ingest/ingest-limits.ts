@@ -8,6 +8,8 @@ export interface IngestLimits {
   readonly maxBlocks: number;
   /** Most bytes written from one document, all blocks together. */
   readonly maxTotalBytes: number;
+  /** Longest parse of one document, in milliseconds; hostile markdown can make parsing superlinear. */
+  readonly maxParseMs: number;
 }
 
 const MIB = 1024 * 1024;
@@ -18,4 +20,6 @@ export const DEFAULT_INGEST_LIMITS: IngestLimits = Object.freeze({
   maxBlockBytes: 4 * MIB,
   maxBlocks: 500,
   maxTotalBytes: 16 * MIB,
+  // A 16 MiB document parses in about 16 s on a slow 2-core machine (docs/benchmarks.md).
+  maxParseMs: 30_000,
 });

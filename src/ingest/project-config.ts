@@ -76,6 +76,7 @@ const limitsShape = {
   max_block_bytes: limitSchema('max_block_bytes', 'bytes', DEFAULT_INGEST_LIMITS.maxBlockBytes).optional(),
   max_blocks: limitSchema('max_blocks', 'blocks', DEFAULT_INGEST_LIMITS.maxBlocks).optional(),
   max_total_bytes: limitSchema('max_total_bytes', 'bytes', DEFAULT_INGEST_LIMITS.maxTotalBytes).optional(),
+  max_parse_ms: limitSchema('max_parse_ms', 'milliseconds', DEFAULT_INGEST_LIMITS.maxParseMs).optional(),
 };
 
 const ingestShape = {
@@ -122,6 +123,7 @@ export const projectConfigSchema = z.strictObject(fileShape).transform((file): P
         maxBlockBytes: limits.max_block_bytes ?? defaults.limits.maxBlockBytes,
         maxBlocks: limits.max_blocks ?? defaults.limits.maxBlocks,
         maxTotalBytes: limits.max_total_bytes ?? defaults.limits.maxTotalBytes,
+        maxParseMs: limits.max_parse_ms ?? defaults.limits.maxParseMs,
       },
     },
   };

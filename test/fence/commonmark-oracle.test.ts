@@ -58,6 +58,12 @@ describe('CommonMark spec examples', () => {
     expect(examples.length).toBe(652);
   });
 
+  it('agrees on all examples joined into one document, which micromark receives in many slices', () => {
+    const joined = asReferenceReadsIt(examples.map((example) => example.markdown).join('\n\n'));
+    expect(ourFences(joined)).toEqual(referenceFences(joined));
+    expect(ourFences(joined).length).toBeGreaterThan(20);
+  });
+
   it.each(examples)('agrees with commonmark.js on example $number ($section)', ({ markdown }) => {
     expect(ourFences(markdown)).toEqual(referenceFences(markdown));
   });

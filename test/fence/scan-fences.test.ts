@@ -79,3 +79,16 @@ describe('scanFences', () => {
     expect(scanFences('just text\n')).toEqual({ blocks: [], parsed: true });
   });
 });
+
+describe('scanFences time limit', () => {
+  // 8,000 lazy continuation lines in a quote: CommonMark parsing of this is superlinear in micromark (seconds).
+  const hostile = `${'> a\nb\n'.repeat(8_000)}\n\`\`\`ts file=a.ts\nx\n\`\`\`\n`;
+
+  it('abandons a scan that overruns timeLimitMs and reports no blocks', () => {
+    expect(scanFences(hostile, { timeLimitMs: 1 })).toEqual({ blocks: [], parsed: true, timedOut: true });
+  });
+
+  it('changes nothing when the limit is not reached', () => {
+    expect(scanFences(doc, { timeLimitMs: 60_000 })).toEqual(scanFences(doc));
+  });
+});

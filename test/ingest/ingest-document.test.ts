@@ -146,6 +146,15 @@ describe('ingestDocument', () => {
     ).toBe(true);
   });
 
+  it('gives up on a document whose parse overruns max_parse_ms, writing nothing', async () => {
+    const hostile = `${'> a\nb\n'.repeat(8_000)}\n${fileBlock('ts', 'a.ts', 'x')}`;
+    const projectDir = await tempProject({ 'docs/plan.md': hostile });
+    const result = await runIngest({ projectDir, ...base, limits: { maxParseMs: 1 } });
+    expect(result.problems.map((p) => p.code)).toEqual(['too_complex']);
+    expect(result.manifest.artifacts).toEqual([]);
+    await expect(lstat(path.join(projectDir, 'workspace'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('writes nothing but one ERROR event for a document that is not valid UTF-8', async () => {
     const bytes = Buffer.concat([
       Buffer.from(fileBlock('ts', 'a.ts', 'ok')),

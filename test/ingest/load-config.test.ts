@@ -50,6 +50,7 @@ describe('loadProjectConfig', () => {
         '    max_block_bytes: 65536',
         '    max_blocks: 20',
         '    max_total_bytes: 524288',
+        '    max_parse_ms: 5000',
         '',
       ].join('\n'),
     );
@@ -58,7 +59,13 @@ describe('loadProjectConfig', () => {
         enabled: true,
         failMode: 'closed',
         durability: 'none',
-        limits: { maxDocumentBytes: 1048576, maxBlockBytes: 65536, maxBlocks: 20, maxTotalBytes: 524288 },
+        limits: {
+          maxDocumentBytes: 1048576,
+          maxBlockBytes: 65536,
+          maxBlocks: 20,
+          maxTotalBytes: 524288,
+          maxParseMs: 5000,
+        },
       },
     });
   });
