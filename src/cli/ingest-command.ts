@@ -156,7 +156,7 @@ async function findDocuments(projectDir: string, inputs: readonly string[]): Pro
     }
     const absolute = path.resolve(projectDir, input);
     const relative = path.relative(projectDir, absolute);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
       throw new UsageError(
         `${input} is outside the project ${projectDir}; pass --project to name the project root`,
         'ingest',

@@ -1,19 +1,17 @@
-import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseFences } from '../fence/index.js';
 import { memoryEventLog, openEventLog, redactSecrets } from '../events/index.js';
 import type { EventLevel, EventLog } from '../events/index.js';
-import { openConfinedRoot, WorkspaceError } from '../workspace/index.js';
-import type { ConfinedRoot } from '../workspace/index.js';
+import { parseFences } from '../fence/index.js';
+import { applyPlans } from './apply-plans.js';
 import { DEFAULT_INGEST_LIMITS } from './ingest-limits.js';
 import type { IngestLimits } from './ingest-limits.js';
 import { ingestManifestSchema, runIdSchema } from './ingest-manifest.js';
 import type { IngestManifest, IngestMode, ManifestArtifact, SourceKind } from './ingest-manifest.js';
+import { describeError } from './ingest-problem.js';
+import type { IngestProblem, ReportProblem } from './ingest-problem.js';
 import { planBlocks } from './plan-blocks.js';
-import type { BlockPlan } from './plan-blocks.js';
-import { statusOfReason } from './reason-code.js';
-import type { ReasonCode } from './reason-code.js';
+import { readDocument } from './read-document.js';
+import { writeManifest } from './write-manifest.js';
 
 /** Options for one document's ingest. */
 export interface IngestOptions {
@@ -37,18 +35,7 @@ export interface IngestOptions {
   readonly now?: () => Date;
 }
 
-/** A problem that stopped part of an ingest: I/O, decoding, schema or an internal exception. */
-export interface IngestProblem {
-  readonly code:
-    | 'document_unreadable'
-    | 'invalid_utf8'
-    | 'too_large'
-    | 'too_complex'
-    | 'io_error'
-    | 'schema_error'
-    | 'internal_error';
-  readonly message: string;
-}
+export type { IngestProblem } from './ingest-problem.js';
 
 /** Everything one ingest produced: the manifest, where it was written, and the problems met on the way. */
 export interface IngestResult {
@@ -86,60 +73,40 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   assertId('runId', options.runId);
   assertId('nodeId', options.nodeId);
   const limits = { ...DEFAULT_INGEST_LIMITS, ...options.limits };
-  const now = options.now ?? (() => new Date());
   const dryRun = options.dryRun === true;
+  const durability = options.durability ?? 'fsync';
   const problems: IngestProblem[] = [];
-  const runDir = path.posix.join('.agent', 'runs', options.runId);
 
-  const bindings = { run_id: options.runId, node_id: options.nodeId, doc_path: docPath };
-  const ownLog = options.events === undefined;
-  const events = openRunEvents(options, projectDir, runDir, dryRun, problems).child(bindings);
-  const problem = (code: IngestProblem['code'], message: string): void => {
+  const events = openRunEvents(options, projectDir, dryRun, problems).child({
+    run_id: options.runId,
+    node_id: options.nodeId,
+    doc_path: docPath,
+  });
+  const report: ReportProblem = (code, message) => {
     const redacted = redactSecrets(message);
     problems.push({ code, message: redacted });
     events.write('ERROR', 'ingest.error', { code, message: redacted });
   };
 
   let artifacts: ManifestArtifact[] = [];
-  let parsedDocument = false;
   try {
-    const text = await readDocument(projectDir, docPath, limits, problem);
-    if (text !== null) {
-      parsedDocument = true;
-      const scan = parseFences(text, { timeLimitMs: limits.maxParseMs });
-      if (scan.timedOut === true) {
-        problem(
-          'too_complex',
-          `${docPath} took over max_parse_ms (${limits.maxParseMs} ms) to parse; nothing was written`,
-        );
-      } else {
-        const plans = planBlocks(scan.blocks, limits);
-        artifacts = await applyPlans(plans, projectDir, dryRun, options.durability ?? 'fsync', problem);
-        for (const artifact of artifacts) events.write(levelOf(artifact), 'ingest.block', { ...artifact });
-      }
-    }
+    const text = await readDocument(projectDir, docPath, limits, report);
+    if (text !== null)
+      artifacts = await ingestText(text, docPath, limits, { projectDir, dryRun, durability }, report);
   } catch (error) {
-    problem('internal_error', describeError(error));
+    report('internal_error', describeError(error));
   }
+  for (const artifact of artifacts) events.write(levelOf(artifact), 'ingest.block', { ...artifact });
 
-  const manifest = buildManifest(options, docPath, artifacts, now());
+  const manifest = buildManifest(options, docPath, artifacts, (options.now ?? (() => new Date()))());
   const checked = ingestManifestSchema.safeParse(manifest);
-  if (!checked.success) problem('schema_error', checked.error.message);
-
-  let manifestPath: string | null = null;
+  if (!checked.success) report('schema_error', checked.error.message);
   // Spec 1 (decided): an undecodable document writes nothing, not even a manifest.
-  const mayWriteManifest =
-    !dryRun && checked.success && (parsedDocument || !problems.some((p) => p.code === 'invalid_utf8'));
-  if (mayWriteManifest) {
-    manifestPath = await writeManifest(
-      projectDir,
-      runDir,
-      options.nodeId,
-      manifest,
-      options.durability ?? 'fsync',
-      problem,
-    );
-  }
+  const undecodable = problems.some((problem) => problem.code === 'invalid_utf8');
+  const manifestPath =
+    dryRun || !checked.success || undecodable
+      ? null
+      : await writeManifest(projectDir, manifest, durability, report);
 
   const { summary } = manifest;
   const noneValid =
@@ -148,145 +115,47 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     artifacts.every((a) => !a.reason.startsWith('unchanged'));
   const level: EventLevel = problems.length > 0 ? 'ERROR' : noneValid ? 'WARNING' : 'INFO';
   events.write(level, 'ingest.summary', { ...summary, manifest_path: manifestPath ?? '', dry_run: dryRun });
-  if (ownLog) await closeQuietly(events);
+  if (options.events === undefined) await closeQuietly(events);
 
   return { manifest, manifestPath, problems, failed: problems.length > 0 || summary.rejected > 0 };
+}
+
+async function ingestText(
+  text: string,
+  docPath: string,
+  limits: IngestLimits,
+  apply: Parameters<typeof applyPlans>[1],
+  report: ReportProblem,
+): Promise<ManifestArtifact[]> {
+  const scan = parseFences(text, { timeLimitMs: limits.maxParseMs });
+  if (scan.timedOut === true) {
+    report(
+      'too_complex',
+      `${docPath} took over max_parse_ms (${limits.maxParseMs} ms) to parse; nothing was written`,
+    );
+    return [];
+  }
+  return applyPlans(planBlocks(scan.blocks, limits), apply, report);
 }
 
 function openRunEvents(
   options: IngestOptions,
   projectDir: string,
-  runDir: string,
   dryRun: boolean,
   problems: IngestProblem[],
 ): EventLog {
   if (options.events !== undefined) return options.events;
   if (dryRun) return memoryEventLog();
+  const eventsPath = path.posix.join('.agent', 'runs', options.runId, 'events.jsonl');
   try {
-    return openEventLog(path.join(projectDir, runDir, 'events.jsonl'));
+    return openEventLog(path.join(projectDir, eventsPath));
   } catch (error) {
     // Fail-open (spec 6): without an event log the problem still reaches the caller and stderr.
-    const message = redactSecrets(`cannot open ${runDir}/events.jsonl: ${describeError(error)}`);
+    const message = redactSecrets(`cannot open ${eventsPath}: ${describeError(error)}`);
     problems.push({ code: 'io_error', message });
     process.stderr.write(`artifact-ingest: ${message}\n`);
     return memoryEventLog();
   }
-}
-
-async function readDocument(
-  projectDir: string,
-  docPath: string,
-  limits: IngestLimits,
-  problem: (code: IngestProblem['code'], message: string) => void,
-): Promise<string | null> {
-  const absolute = path.join(projectDir, docPath);
-  let bytes: Buffer;
-  try {
-    const info = await stat(absolute);
-    if (!info.isFile()) {
-      problem('document_unreadable', `${docPath} is not a regular file`);
-      return null;
-    }
-    if (info.size > limits.maxDocumentBytes) {
-      problem(
-        'too_large',
-        `${docPath} is ${info.size} bytes; max_document_bytes is ${limits.maxDocumentBytes}`,
-      );
-      return null;
-    }
-    bytes = await readFile(absolute);
-  } catch (error) {
-    problem('document_unreadable', `cannot read ${docPath}: ${describeError(error)}`);
-    return null;
-  }
-  try {
-    // Spec 1: a document that is not valid UTF-8 is not parsed; the decoder drops a leading BOM.
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    problem('invalid_utf8', `${docPath} is not valid UTF-8; nothing was written`);
-    return null;
-  }
-}
-
-async function applyPlans(
-  plans: readonly BlockPlan[],
-  projectDir: string,
-  dryRun: boolean,
-  durability: 'fsync' | 'none',
-  problem: (code: IngestProblem['code'], message: string) => void,
-): Promise<ManifestArtifact[]> {
-  const needsWorkspace = plans.some((plan) => plan.kind === 'write');
-  let workspace: ConfinedRoot | null = null;
-  // A dry run creates nothing, so a missing workspace/ is simply empty: every cleared block would be written.
-  let workspaceMissing = false;
-  if (needsWorkspace) {
-    try {
-      workspace = await openConfinedRoot(path.join(projectDir, 'workspace'), { create: !dryRun });
-    } catch (error) {
-      workspaceMissing = dryRun && error instanceof WorkspaceError && error.code === 'ENOENT';
-      if (!workspaceMissing) problem('io_error', `cannot open workspace/: ${describeError(error)}`);
-    }
-  }
-  const artifacts: ManifestArtifact[] = [];
-  try {
-    for (const plan of plans) {
-      if (plan.kind === 'decided') {
-        artifacts.push(entry(plan, plan.path, plan.code, plan.message));
-        continue;
-      }
-      if (workspace === null && workspaceMissing) {
-        artifacts.push({ ...entry(plan, plan.path, null, ''), reason: 'dry_run: would write' });
-        continue;
-      }
-      if (workspace === null) {
-        artifacts.push(
-          entry(plan, plan.path, 'io_error', 'workspace/ could not be opened; see the ingest.error event'),
-        );
-        continue;
-      }
-      try {
-        const outcome = await workspace.write(plan.path, plan.bytes, { durability, dryRun });
-        switch (outcome.status) {
-          case 'written':
-            artifacts.push(entry(plan, plan.path, null, ''));
-            break;
-          case 'would_write':
-            artifacts.push({ ...entry(plan, plan.path, null, ''), reason: 'dry_run: would write' });
-            break;
-          case 'unchanged':
-            artifacts.push(entry(plan, plan.path, 'unchanged', 'the file already holds exactly these bytes'));
-            break;
-          case 'refused':
-            artifacts.push(entry(plan, null, outcome.code, outcome.message));
-            break;
-        }
-      } catch (error) {
-        problem('io_error', `writing workspace/${plan.path}: ${describeError(error)}`);
-        artifacts.push(entry(plan, plan.path, 'io_error', describeError(error)));
-      }
-    }
-  } finally {
-    await workspace?.close();
-  }
-  return artifacts.map((artifact) => ({ ...artifact, reason: redactSecrets(artifact.reason) }));
-}
-
-function entry(
-  plan: BlockPlan,
-  normalizedPath: string | null,
-  code: ReasonCode | null,
-  message: string,
-): ManifestArtifact {
-  return {
-    index: plan.block.index,
-    lang: plan.block.lang,
-    declared_file: plan.block.declaredFile,
-    workspace_path: normalizedPath === null ? '' : `workspace/${normalizedPath}`,
-    bytes: plan.bytes.byteLength,
-    sha256: createHash('sha256').update(plan.bytes).digest('hex'),
-    status: code === null ? 'written' : statusOfReason(code),
-    reason: code === null ? '' : `${code}: ${message}`,
-  };
 }
 
 function buildManifest(
@@ -313,34 +182,6 @@ function buildManifest(
   };
 }
 
-async function writeManifest(
-  projectDir: string,
-  runDir: string,
-  nodeId: string,
-  manifest: IngestManifest,
-  durability: 'fsync' | 'none',
-  problem: (code: IngestProblem['code'], message: string) => void,
-): Promise<string | null> {
-  const relative = path.posix.join(runDir, 'manifests', `${nodeId}.json`);
-  try {
-    const root = await openConfinedRoot(projectDir, { create: false });
-    try {
-      const bytes = new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`);
-      const outcome = await root.write(relative, bytes, { durability });
-      if (outcome.status === 'refused') {
-        problem('io_error', `manifest not written to ${relative}: ${outcome.code}: ${outcome.message}`);
-        return null;
-      }
-      return relative;
-    } finally {
-      await root.close();
-    }
-  } catch (error) {
-    problem('io_error', `manifest not written to ${relative}: ${describeError(error)}`);
-    return null;
-  }
-}
-
 function levelOf(artifact: ManifestArtifact): EventLevel {
   if (artifact.status === 'written') return 'INFO';
   if (artifact.status === 'rejected') return 'ERROR';
@@ -348,9 +189,13 @@ function levelOf(artifact: ManifestArtifact): EventLevel {
 }
 
 function projectRelative(projectDir: string, docPath: string): string {
-  const absolute = path.resolve(projectDir, docPath);
-  const relative = path.relative(projectDir, absolute);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
+  const relative = path.relative(projectDir, path.resolve(projectDir, docPath));
+  if (
+    relative === '' ||
+    relative === '..' ||
+    relative.startsWith(`..${path.sep}`) ||
+    path.isAbsolute(relative)
+  ) {
     throw new RangeError(
       `document ${docPath} is not inside the project ${projectDir}; pass --project or move the document`,
     );
@@ -364,10 +209,6 @@ function assertId(name: string, value: string): void {
       `${name} '${value}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ (letters, digits, . _ -)`,
     );
   }
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 async function closeQuietly(events: EventLog): Promise<void> {

@@ -228,6 +228,13 @@ describe('ingestDocument', () => {
       /not inside the project/,
     );
   });
+
+  it('accepts a document whose name merely starts with two dots', async () => {
+    const projectDir = await tempProject({ '..notes.md': fileBlock('txt', 'n.txt', 'n') });
+    const manifest = await ingestDocument({ projectDir, ...base, docPath: '..notes.md' });
+    expect(manifest.source.doc_path).toBe('..notes.md');
+    expect(manifest.summary.written).toBe(1);
+  });
 });
 
 describe('fail-open', () => {

@@ -1,0 +1,20 @@
+/** A problem that stopped part of an ingest: I/O, decoding, limits, schema or an internal exception. */
+export interface IngestProblem {
+  readonly code:
+    | 'document_unreadable'
+    | 'invalid_utf8'
+    | 'too_large'
+    | 'too_complex'
+    | 'io_error'
+    | 'schema_error'
+    | 'internal_error';
+  readonly message: string;
+}
+
+/** Records a problem (as an `ingest.error` event and in the result). */
+export type ReportProblem = (code: IngestProblem['code'], message: string) => void;
+
+/** The message of a thrown value, for a problem report. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
