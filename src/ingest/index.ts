@@ -18,8 +18,15 @@ export type { IngestLimits } from './ingest-limits.js';
 export { ConfigError } from './config-error.js';
 export type { ConfigIssue } from './config-error.js';
 export { loadProjectConfig, parseProjectConfig } from './load-config.js';
+export {
+  closestMatch,
+  parseYamlWithSchema,
+  type AllowedKeys,
+  type YamlIssueParams,
+} from './parse-yaml-with-schema.js';
 export { DEFAULT_PROJECT_CONFIG, PROJECT_CONFIG_FILE, projectConfigSchema } from './project-config.js';
 export type { ProjectConfig } from './project-config.js';
 export { INGEST_ENV_VAR, parseIngestFlag, resolveIngestEnabled } from './resolve-ingest-enabled.js';
 export type { IngestEnabled, IngestEnabledInput, IngestEnabledSource } from './resolve-ingest-enabled.js';
 export { manifestJsonSchema } from './manifest-json-schema.js';
+export { describeValue } from './describe-value.js';

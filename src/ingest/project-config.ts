@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './ingest-limits.js';
+import { describeValue } from './describe-value.js';
 import { parseIngestFlag } from './resolve-ingest-enabled.js';
 
 /** Name of the optional config file in the project directory. */
@@ -28,16 +29,6 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = Object.freeze({
   }),
 });
 
-/** How a value from the file reads in a message: `"yes"`, `1.5`, `a list`, `nothing`. */
-export function describeConfigValue(value: unknown): string {
-  if (value === null || value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
-    return String(value);
-  return typeof value === 'object' ? 'a mapping' : typeof value;
-}
-
 const enabledSchema = z.unknown().transform((value, context): boolean => {
   if (typeof value === 'boolean') return value;
   // YAML 1.2 reads a bare 1 or 0 as a number and on/off as strings; all of them mean what they say.
@@ -47,7 +38,7 @@ const enabledSchema = z.unknown().transform((value, context): boolean => {
   context.addIssue({
     code: 'custom',
     input: value,
-    message: `expected true or false (or on/off, 1/0), got ${describeConfigValue(value)}; write "enabled: true" or "enabled: false"`,
+    message: `expected true or false (or on/off, 1/0), got ${describeValue(value)}; write "enabled: true" or "enabled: false"`,
   });
   return z.NEVER;
 });
@@ -56,15 +47,15 @@ function choiceSchema<const T extends readonly [string, ...string[]]>(key: strin
   const written = choices.map((choice) => `"${key}: ${choice}"`).join(' or ');
   return z.enum(choices, {
     error: (issue) =>
-      `expected one of ${choices.join(', ')}, got ${describeConfigValue(issue.input)}; write ${written}`,
+      `expected one of ${choices.join(', ')}, got ${describeValue(issue.input)}; write ${written}`,
   });
 }
 
 function limitSchema(key: string, unit: string, fallback: number) {
   const hint = `write a whole number of ${unit} of at least 1, such as "${key}: ${String(fallback)}" (the default)`;
   return z
-    .int({ error: (issue) => `expected a whole number, got ${describeConfigValue(issue.input)}; ${hint}` })
-    .min(1, { error: (issue) => `${describeConfigValue(issue.input)} is too small; ${hint}` });
+    .int({ error: (issue) => `expected a whole number, got ${describeValue(issue.input)}; ${hint}` })
+    .min(1, { error: (issue) => `${describeValue(issue.input)} is too small; ${hint}` });
 }
 
 const limitsShape = {
@@ -86,7 +77,12 @@ const ingestShape = {
   limits: mappingSchema('limits', limitsShape),
 };
 
-const fileShape = { ingest: mappingSchema('ingest', ingestShape) };
+const fileShape = {
+  ingest: mappingSchema('ingest', ingestShape),
+  // The graph runtime's sections: listed so they are not unknown keys here, checked by the runtime's loader.
+  agents: z.unknown().optional(),
+  runtime: z.unknown().optional(),
+};
 
 /** A strict mapping that may also be left empty (`ingest:` with nothing under it reads as null). */
 function mappingSchema<S extends z.core.$ZodLooseShape>(key: string, shape: S) {
@@ -95,7 +91,7 @@ function mappingSchema<S extends z.core.$ZodLooseShape>(key: string, shape: S) {
     .strictObject(shape, {
       error: (issue) =>
         issue.code === 'invalid_type'
-          ? `expected a mapping of ${keys}, got ${describeConfigValue(issue.input)}; indent those keys under "${key}:"`
+          ? `expected a mapping of ${keys}, got ${describeValue(issue.input)}; indent those keys under "${key}:"`
           : undefined,
     })
     .nullish();
@@ -109,22 +105,29 @@ export const PROJECT_CONFIG_KEYS: Readonly<Record<string, readonly string[]>> = 
 });
 
 /** Zod schema of the config file's contents (snake_case keys, all optional), producing a `ProjectConfig`. */
-export const projectConfigSchema = z.strictObject(fileShape).transform((file): ProjectConfig => {
-  const ingest = file.ingest ?? {};
-  const limits = ingest.limits ?? {};
-  const defaults = DEFAULT_PROJECT_CONFIG.ingest;
-  return {
-    ingest: {
-      enabled: ingest.enabled,
-      failMode: ingest.fail_mode ?? defaults.failMode,
-      durability: ingest.durability ?? defaults.durability,
-      limits: {
-        maxDocumentBytes: limits.max_document_bytes ?? defaults.limits.maxDocumentBytes,
-        maxBlockBytes: limits.max_block_bytes ?? defaults.limits.maxBlockBytes,
-        maxBlocks: limits.max_blocks ?? defaults.limits.maxBlocks,
-        maxTotalBytes: limits.max_total_bytes ?? defaults.limits.maxTotalBytes,
-        maxParseMs: limits.max_parse_ms ?? defaults.limits.maxParseMs,
+export const projectConfigSchema = z
+  .strictObject(fileShape, {
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? `expected a mapping with an "ingest:" key, got ${describeValue(issue.input)}; see docs/configuration.md`
+        : undefined,
+  })
+  .transform((file): ProjectConfig => {
+    const ingest = file.ingest ?? {};
+    const limits = ingest.limits ?? {};
+    const defaults = DEFAULT_PROJECT_CONFIG.ingest;
+    return {
+      ingest: {
+        enabled: ingest.enabled,
+        failMode: ingest.fail_mode ?? defaults.failMode,
+        durability: ingest.durability ?? defaults.durability,
+        limits: {
+          maxDocumentBytes: limits.max_document_bytes ?? defaults.limits.maxDocumentBytes,
+          maxBlockBytes: limits.max_block_bytes ?? defaults.limits.maxBlockBytes,
+          maxBlocks: limits.max_blocks ?? defaults.limits.maxBlocks,
+          maxTotalBytes: limits.max_total_bytes ?? defaults.limits.maxTotalBytes,
+          maxParseMs: limits.max_parse_ms ?? defaults.limits.maxParseMs,
+        },
       },
-    },
-  };
-});
+    };
+  });

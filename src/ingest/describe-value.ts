@@ -1,0 +1,9 @@
+/** How a value read from YAML reads in a message: `"yes"`, `1.5`, `a list`, `a mapping`, `nothing`. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return typeof value === 'object' ? 'a mapping' : typeof value;
+}

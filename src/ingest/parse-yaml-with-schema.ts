@@ -1,0 +1,224 @@
+import {
+  isMap,
+  isNode,
+  isScalar,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node as YamlNode,
+  type YAMLError,
+} from 'yaml';
+import type * as z from 'zod';
+import { ConfigError, type ConfigIssue } from './config-error.js';
+
+/** The keys allowed in one mapping: a fixed list, or one that depends on the mapping (its `kind:`, say). */
+export type AllowedKeys =
+  readonly string[] | ((mapping: Readonly<Record<string, unknown>>) => readonly string[]);
+
+/**
+ * `params` a schema's custom issue (`ctx.addIssue({ code: 'custom', path, message, params })`) may carry to
+ * point more precisely than at the value at `path`.
+ */
+export interface YamlIssueParams {
+  /** Point at this key of the mapping at `path` (an unexpected key, say). */
+  readonly key?: string;
+  /** Point at this text inside the scalar at `path` (a template variable, say). */
+  readonly token?: string;
+  /** Which occurrence of `token` in the scalar's value, counting from 0 (default 0). */
+  readonly occurrence?: number;
+}
+
+interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+type At = (offset: number) => Position;
+
+type IssuePath = readonly PropertyKey[];
+
+/**
+ * Parses YAML `text` and checks it with a zod `schema`, throwing a `ConfigError` that lists every issue
+ * with its line, column and fix; `allowedKeys` (by dotted path, `*` matching any one segment, `''` the top
+ * level) feeds the "did you mean" of unknown keys, and an empty document is checked as an empty mapping.
+ */
+export function parseYamlWithSchema<T>(
+  text: string,
+  source: string,
+  schema: z.ZodType<T>,
+  allowedKeys: Readonly<Record<string, AllowedKeys>>,
+): T {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at: At = (offset) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  if (document.errors.length > 0) {
+    throw new ConfigError(
+      source,
+      document.errors.map((error) => ({
+        path: '',
+        message: syntaxMessage(error, text),
+        ...at(error.pos[0]),
+      })),
+    );
+  }
+  let value: unknown;
+  try {
+    value = document.toJS();
+  } catch (error) {
+    // yaml refuses documents whose aliases expand without bound ("billion laughs").
+    throw new ConfigError(source, [
+      {
+        path: '',
+        message: `YAML could not be read: ${(error as Error).message}; remove the aliases (*name)`,
+      },
+    ]);
+  }
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues.flatMap((issue) =>
+    toConfigIssues(issue, { document, text, at, allowedKeys }),
+  );
+  issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  throw new ConfigError(source, issues);
+}
+
+/**
+ * The candidate a misspelt `word` most likely meant: the same letters ignoring case and `-`/`_`, or one or
+ * two edits away (one for words of up to 4 letters); undefined when nothing is that close.
+ */
+export function closestMatch(word: string, candidates: Iterable<string>): string | undefined {
+  const normalize = (text: string): string => text.toLowerCase().replace(/[-_\s]/g, '');
+  const wanted = normalize(word);
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(wanted, normalize(candidate));
+    if (best === undefined || distance < best.distance) best = { candidate, distance };
+  }
+  const tolerance = wanted.length <= 4 ? 1 : 2;
+  return best !== undefined && best.distance <= tolerance ? best.candidate : undefined;
+}
+
+function syntaxMessage(error: YAMLError, text: string): string {
+  if (error.code === 'DUPLICATE_KEY') {
+    // yaml points at the first character of the repeated key; the key runs to its colon.
+    const key = /^(?:"[^"\n]*"|'[^'\n]*'|[^:\n]*)/.exec(text.slice(error.pos[0]))?.[0].trim() ?? '';
+    return `key ${JSON.stringify(key.replace(/^["']|["']$/g, ''))} appears twice in the same mapping; keep only one of them`;
+  }
+  return `YAML syntax error (${error.code}): ${error.message}`;
+}
+
+interface IssueContext {
+  readonly document: Document;
+  readonly text: string;
+  readonly at: At;
+  readonly allowedKeys: Readonly<Record<string, AllowedKeys>>;
+}
+
+function toConfigIssues(issue: z.core.$ZodIssue, context: IssueContext): ConfigIssue[] {
+  const where = issue.path;
+  if (issue.code === 'unrecognized_keys') {
+    // One issue per key, placed on the key itself, so each misspelling gets its own line and suggestion.
+    const allowed = allowedKeysAt(context, where);
+    return issue.keys.map((key) => {
+      const suggestion = closestMatch(key, allowed);
+      const advice =
+        suggestion === undefined ? 'remove it' : `did you mean "${suggestion}"? Rename it, or remove it`;
+      const listed = allowed.length === 0 ? '' : ` (allowed here: ${allowed.join(', ')})`;
+      return {
+        path: formatPath([...where, key]),
+        message: `unknown key "${key}"; ${advice}${listed}`,
+        ...locate(context, where, { key }),
+      };
+    });
+  }
+  const params: YamlIssueParams = issue.code === 'custom' ? ((issue.params ?? {}) as YamlIssueParams) : {};
+  const path = params.key === undefined ? where : [...where, params.key];
+  return [{ path: formatPath(path), message: issue.message, ...locate(context, where, params) }];
+}
+
+/** `ingest.limits.max_blocks`, `nodes[2].depends_on[0]`. */
+function formatPath(path: IssuePath): string {
+  return path
+    .map((segment, index) =>
+      typeof segment === 'number' ? `[${String(segment)}]` : `${index === 0 ? '' : '.'}${String(segment)}`,
+    )
+    .join('');
+}
+
+function allowedKeysAt(context: IssueContext, where: IssuePath): readonly string[] {
+  const segments = where.map(String);
+  const entry = Object.entries(context.allowedKeys).find(([pattern]) => {
+    const parts = pattern === '' ? [] : pattern.split('.');
+    return parts.length === segments.length && parts.every((part, i) => part === '*' || part === segments[i]);
+  });
+  if (entry === undefined) return [];
+  const [, allowed] = entry;
+  if (typeof allowed !== 'function') return allowed;
+  const mapping: unknown = context.document.getIn(where, false);
+  const json: unknown = isNode(mapping) ? mapping.toJSON() : mapping;
+  return allowed(typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {});
+}
+
+/** Line and column of what `where` and `params` point at, or of the nearest enclosing node that exists. */
+function locate(
+  context: IssueContext,
+  where: IssuePath,
+  params: YamlIssueParams,
+): Position | Record<string, never> {
+  const { document, at } = context;
+  // Walk up until a node exists: a value may be missing when its parent has the wrong shape.
+  for (let depth = where.length; depth >= 0; depth -= 1) {
+    const node: unknown = depth === 0 ? document.contents : document.getIn(where.slice(0, depth), true);
+    if (!isNode(node)) continue;
+    if (depth === where.length) {
+      const precise =
+        params.key === undefined ? locateToken(context, node, params) : locateKey(node, params.key);
+      if (precise !== undefined) return at(precise);
+    }
+    if (node.range) return at(node.range[0]);
+  }
+  return {};
+}
+
+function locateKey(node: YamlNode, key: string): number | undefined {
+  if (!isMap(node)) return undefined;
+  const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
+  return isNode(pair?.key) ? pair.key.range?.[0] : undefined;
+}
+
+function locateToken(context: IssueContext, node: YamlNode, params: YamlIssueParams): number | undefined {
+  if (params.token === undefined || params.token === '' || !isScalar(node) || !node.range) return undefined;
+  // Plain and block scalars hold the value's characters as written, so the n-th occurrence in the value is
+  // the n-th in the source; escapes in quoted scalars can break that, and then the scalar's start is used.
+  const [start, end] = node.range;
+  const written = context.text.slice(start, end);
+  let index = -1;
+  for (let seen = 0; seen <= (params.occurrence ?? 0); seen += 1) {
+    index = written.indexOf(params.token, index + 1);
+    if (index === -1) return undefined;
+  }
+  return start + index;
+}
+
+/** Optimal string alignment distance: Levenshtein plus adjacent transpositions (`enabeld` is 1 from `enabled`). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const cell = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let distance = Math.min(cell(i - 1, j) + 1, cell(i, j - 1) + 1, cell(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        distance = Math.min(distance, cell(i - 2, j - 2) + 1);
+      }
+      const row = rows[i];
+      if (row !== undefined) row[j] = distance;
+    }
+  }
+  return cell(a.length, b.length);
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { describeValue } from '../../src/ingest/describe-value.js';
+
+describe('describeValue', () => {
+  it.each<[unknown, string]>([
+    [undefined, 'nothing'],
+    [null, 'nothing'],
+    ['yes', '"yes"'],
+    ['', '""'],
+    ['a"b', '"a\\"b"'],
+    ['x'.repeat(61), `"${'x'.repeat(60)}…"`],
+    [1.5, '1.5'],
+    [true, 'true'],
+    [10n, '10'],
+    [[1], 'a list'],
+    [{ a: 1 }, 'a mapping'],
+    [new Date(0), 'a mapping'],
+  ])('describes %o as %s', (value, expected) => {
+    expect(describeValue(value)).toBe(expected);
+  });
+});
