@@ -61,3 +61,38 @@ export type {
   ReasonCode,
   SourceKind,
 } from './ingest/index.js';
+
+// runtime: YAML graphs of agent nodes, runs that resume, the post-write ingest hook
+export {
+  AgentError,
+  BUILTIN_GRAPH_NAMES,
+  createAgent,
+  listRuns,
+  loadGraph,
+  loadRuntimeConfig,
+  parseGraph,
+  readRun,
+  RunError,
+  runGraph,
+  runIngestHook,
+  runStateSchema,
+} from './runtime/index.js';
+export type {
+  Agent,
+  AgentConfig,
+  AgentKind,
+  AgentRequest,
+  GraphDefinition,
+  GraphNode,
+  NodeIngestSummary,
+  NodeState,
+  NodeStatus,
+  RunDetails,
+  RunGraphOptions,
+  RunProgress,
+  RunResult,
+  RunState,
+  RunStatus,
+  RunSummary,
+  RuntimeConfig,
+} from './runtime/index.js';

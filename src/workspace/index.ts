@@ -5,3 +5,4 @@ export type { ConfinedRoot, ConfinedRootOptions, Confinement } from './confined-
 export type { ConfinedWriteOptions, WriteStep } from './confined-write-options.js';
 export { WorkspaceError } from './workspace-error.js';
 export type { FilesystemRefusalCode, PathRuleCode, PathVerdict, WriteOutcome } from './write-outcome.js';
+export { errnoOf } from './errno-of.js';

@@ -1,0 +1,5 @@
+export { AgentError, type Agent, type AgentConfig, type AgentKind, type AgentRequest } from './agent.js';
+export { createAgent } from './create-agent.js';
+export { createCommandAgent, type CommandAgentConfig, type CommandAgentOptions } from './command-agent.js';
+export { createOpenAiAgent, type OpenAiAgentConfig, type OpenAiAgentOptions } from './openai-agent.js';
+export { createReplayAgent, type ReplayAgentConfig } from './replay-agent.js';
