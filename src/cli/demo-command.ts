@@ -1,29 +1,39 @@
 import { cp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fg from 'fast-glob';
-import { deriveNodeId, defaultCliRunId, runIngest } from '../ingest/index.js';
-import type { IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
-import { renderIngestReport } from './render-ingest-report.js';
+import { runCommand } from './run-command.js';
 import { UsageError } from './usage-error.js';
 
 /** Help text of `artifact-ingest demo`. */
 export const DEMO_HELP = `Usage: artifact-ingest demo [--dir DIR] [--json]
 
-Copy the embedded demo documents (fixtures/demo/docs: agent replies with files, a nested
-README, a truncated block, hostile paths) into a fresh demo project, ingest them, and
-print what was written, skipped and rejected.
+Create a fresh demo project, then run the built-in team graph in it with the replay agent
+(the replies in fixtures/demo/replies: several files per node, a nested-fence README, hostile
+paths, a truncated reply) and ingest on. Prints the run table and where to look.
 
 Options:
   --dir DIR    demo project to (re)create (default: ./demo); an existing DIR is replaced
                only if an earlier demo created it
-  --json       print the manifests as JSON
+  --json       print the final run state as JSON
   -h, --help   show this help
 `;
 
 const MARKER = '.artifact-ingest-demo';
-const DEMO_DOCS = fileURLToPath(new URL('../../fixtures/demo/docs/', import.meta.url));
+const DEMO_REPLIES = fileURLToPath(new URL('../../fixtures/demo/replies/', import.meta.url));
+const DEMO_GOAL = 'a tiny URL shortener with tests and a README';
+
+// Every agent of the team graph replays the shipped replies; ingest is on for this project.
+const DEMO_CONFIG = `# Written by 'artifact-ingest demo'. Edit replies/*.md and run:
+#   artifact-ingest run team --project . --input goal="${DEMO_GOAL}"
+ingest:
+  enabled: true
+agents:
+  planner: { kind: replay, dir: replies }
+  builder: { kind: replay, dir: replies }
+  auditor: { kind: replay, dir: replies }
+  writer: { kind: replay, dir: replies }
+`;
 
 /** Runs `artifact-ingest demo`; returns the exit code. */
 export async function demoCommand(args: readonly string[]): Promise<number> {
@@ -38,42 +48,25 @@ export async function demoCommand(args: readonly string[]): Promise<number> {
   }
   const projectDir = path.resolve(values.dir ?? 'demo');
   await freshProject(projectDir);
-  await cp(DEMO_DOCS, path.join(projectDir, 'docs'), { recursive: true });
+  await cp(DEMO_REPLIES, path.join(projectDir, 'replies'), { recursive: true });
+  await writeFile(path.join(projectDir, 'artifact-ingest.config.yaml'), DEMO_CONFIG);
 
-  const runId = defaultCliRunId().replace(/^cli-/, 'demo-');
-  const documents = (await fg('docs/**/*.md', { cwd: projectDir, onlyFiles: true })).sort();
-  const results: IngestResult[] = [];
-  for (const docPath of documents) {
-    results.push(
-      await runIngest({
-        projectDir,
-        docPath,
-        runId,
-        nodeId: deriveNodeId(docPath),
-        sourceKind: 'cli',
-        mode: 'team',
-      }),
-    );
-  }
-
-  if (values.json === true) {
+  if (values.json !== true) process.stdout.write(`Demo project: ${projectDir}\n\n`);
+  const code = await runCommand([
+    'team',
+    '--project',
+    projectDir,
+    '--input',
+    `goal=${DEMO_GOAL}`,
+    ...(values.json === true ? ['--json'] : []),
+  ]);
+  if (values.json !== true) {
     process.stdout.write(
-      `${JSON.stringify(
-        results.map((result) => result.manifest),
-        null,
-        2,
-      )}\n`,
+      `\nLook at ${path.join(projectDir, 'workspace')} for the extracted files, docs/ for the documents,\n` +
+        `and list the runs with: npx artifact-ingest runs --project ${projectDir}\n`,
     );
-    return 0;
   }
-  process.stdout.write(`Demo project: ${projectDir}\n\n`);
-  process.stdout.write(renderIngestReport(results, { runId, dryRun: false }));
-  process.stdout.write(
-    `\nLook at:\n  ${path.join(projectDir, 'workspace')}  (the extracted files)\n` +
-      `  ${path.join(projectDir, '.agent', 'runs', runId)}  (manifests/ and events.jsonl)\n` +
-      `Run it again on your own documents: npx artifact-ingest ingest --project ${projectDir}\n`,
-  );
-  return 0;
+  return code;
 }
 
 async function freshProject(projectDir: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import {
@@ -12,6 +12,7 @@ import {
 import type { IngestMode, IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
+import { resolveProject } from './resolve-project.js';
 import { renderIngestReport } from './render-ingest-report.js';
 import { UsageError } from './usage-error.js';
 
@@ -61,7 +62,7 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
     return 0;
   }
 
-  const projectDir = await resolveProject(values.project);
+  const projectDir = await resolveProject(values.project, 'ingest');
   const runId = values['run-id'] ?? defaultCliRunId();
   if (!runIdSchema.safeParse(runId).success) {
     throw new UsageError(`--run-id '${runId}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, 'ingest');
@@ -107,19 +108,6 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
     }
   }
   return strict && results.some((result) => result.failed) ? 1 : 0;
-}
-
-async function resolveProject(project: string | undefined): Promise<string> {
-  const projectDir = path.resolve(project ?? '.');
-  try {
-    if ((await stat(projectDir)).isDirectory()) return await realpath(projectDir);
-  } catch {
-    // Reported below with the fix.
-  }
-  throw new UsageError(
-    `--project ${projectDir} is not a directory; create it or point --project at the project root`,
-    'ingest',
-  );
 }
 
 function parseMode(mode: string | undefined): IngestMode {

@@ -1,4 +1,4 @@
-import { lstat, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestManifestSchema } from '../../src/ingest/index.js';
@@ -169,36 +169,5 @@ describe('artifact-ingest ingest', () => {
     for (let n = 0; n < 4; n++) {
       expect(events.filter((e) => e.node_id === `d${n}` && e.event === 'ingest.block')).toHaveLength(50);
     }
-  });
-});
-
-describe('artifact-ingest demo', () => {
-  it('ingests the embedded demo documents into a fresh project and prints the table', async () => {
-    const parent = await tempProject({});
-    const dir = path.join(parent, 'demo');
-    const first = await runCli(['demo', '--dir', dir]);
-    expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^total\s+\d+/m);
-    expect(first.stdout).toContain('ambiguous_nesting');
-    expect(first.stdout).toContain('unterminated');
-    // The nested README survived intact; the last store.js version won; nothing escaped.
-    expect(await readFile(path.join(dir, 'workspace/README.md'), 'utf8')).toContain(
-      'curl -X POST localhost:3000/links -d \'{"url":"https://example.com"}\'\n```\n',
-    );
-    expect(await readFile(path.join(dir, 'workspace/src/store.js'), 'utf8')).toContain('MAX_LINKS');
-    await expect(lstat(path.join(dir, 'workspace/src/metrics.js'))).rejects.toThrow();
-    await expect(lstat(path.join(parent, '.bashrc'))).rejects.toThrow();
-
-    await writeFile(path.join(dir, 'stale.txt'), 'old');
-    expect((await runCli(['demo', '--dir', dir])).code).toBe(0);
-    await expect(lstat(path.join(dir, 'stale.txt'))).rejects.toThrow();
-  });
-
-  it('refuses to replace a folder the demo did not create', async () => {
-    const parent = await tempProject({ 'mine/keep.txt': 'precious' });
-    const { code, stderr } = await runCli(['demo', '--dir', path.join(parent, 'mine')]);
-    expect(code).toBe(2);
-    expect(stderr).toContain('was not made by the demo');
-    expect(await readFile(path.join(parent, 'mine/keep.txt'), 'utf8')).toBe('precious');
   });
 });

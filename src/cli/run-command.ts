@@ -1,0 +1,203 @@
+import {
+  ConfigError,
+  INGEST_ENV_VAR,
+  loadProjectConfig,
+  PROJECT_CONFIG_FILE,
+  resolveIngestEnabled,
+  runIdSchema,
+} from '../ingest/index.js';
+import { createAgent, loadGraph, loadRuntimeConfig, readRun, runGraph } from '../runtime/index.js';
+import type { Agent, RunProgress } from '../runtime/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { renderRunReport } from './render-run-report.js';
+import { resolveProject } from './resolve-project.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest run`. */
+export const RUN_HELP = `Usage: artifact-ingest run GRAPH [options]
+       artifact-ingest run --resume RUN_ID [options]
+
+Run a graph of agent nodes. Each node writes a markdown document under docs/ (or audits/);
+with ingest on, the document's \`\`\`<lang> file=<path> blocks are then extracted into workspace/.
+
+GRAPH is a built-in graph (single, self_critique, team) or the path of a YAML graph file.
+Agents are named in artifact-ingest.config.yaml (agents: <name>: { kind: replay | command | openai, ... }).
+
+Options:
+  --input KEY=VALUE   a run input, e.g. --input goal="a URL shortener" (repeatable)
+  --agent NAME        use this configured agent for every agent node
+  --ingest            ingest each node's document into workspace/ (overrides ${INGEST_ENV_VAR} and the config file)
+  --no-ingest         do not ingest (the default, unless ${INGEST_ENV_VAR}=1 or ingest.enabled: true)
+  --project DIR       project root (default: current directory)
+  --run-id ID         id of the new run (default: <graph>-<UTC time>)
+  --resume RUN_ID     finish a run that was interrupted: completed nodes are kept, the rest run again
+  --concurrency N     most nodes running at once (default: runtime.concurrency in the config, else 2)
+  --json              print the final run state as JSON
+  -h, --help          show this help
+
+Exit codes: 0 the run completed, 1 a node failed, 2 usage or configuration error.
+
+Examples:
+  artifact-ingest run team --input goal="a URL shortener" --ingest
+  artifact-ingest run ./graphs/review.yaml --input doc=README.md --agent local-llm
+  artifact-ingest run --resume team-20261121T203000000Z
+`;
+
+/** Runs `artifact-ingest run`; returns the exit code. */
+export async function runCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('run', args, {
+    input: { type: 'string', multiple: true },
+    agent: { type: 'string' },
+    ingest: { type: 'boolean' },
+    'no-ingest': { type: 'boolean' },
+    project: { type: 'string' },
+    'run-id': { type: 'string' },
+    resume: { type: 'string' },
+    concurrency: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(RUN_HELP);
+    return 0;
+  }
+  if (values.ingest === true && values['no-ingest'] === true) {
+    throw new UsageError('--ingest and --no-ingest contradict each other; pass one of them', 'run');
+  }
+  const projectDir = await resolveProject(values.project, 'run');
+  const resumeId = values.resume;
+  if (resumeId !== undefined && values['run-id'] !== undefined) {
+    throw new UsageError('--resume names the run to continue; drop --run-id', 'run');
+  }
+  const runId = resumeId ?? values['run-id'];
+  if (runId !== undefined && !runIdSchema.safeParse(runId).success) {
+    throw new UsageError(`run id '${runId}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, 'run');
+  }
+  if (positionals.length > 1) {
+    throw new UsageError(`run takes one GRAPH, got ${positionals.length}: ${positionals.join(' ')}`, 'run');
+  }
+  const graphRef =
+    positionals[0] ?? (resumeId === undefined ? undefined : await graphOfRun(projectDir, resumeId));
+  if (graphRef === undefined) {
+    throw new UsageError(
+      'name a GRAPH (single, self_critique, team or a YAML file), or --resume RUN_ID',
+      'run',
+    );
+  }
+
+  const graph = await loadGraph(graphRef, { cwd: process.cwd() });
+  const projectConfig = await loadProjectConfig(projectDir);
+  const runtimeConfig = await loadRuntimeConfig(projectDir);
+  const cliIngest = values.ingest === true ? true : values['no-ingest'] === true ? false : undefined;
+  const ingest = resolveIngestEnabled({ cli: cliIngest, env: process.env, config: projectConfig });
+  const agents = new Map<string, Agent>();
+  const agentFor = (name: string): Agent => {
+    const existing = agents.get(name);
+    if (existing !== undefined) return existing;
+    const config = runtimeConfig.agents.get(name);
+    if (config === undefined) {
+      const known = [...runtimeConfig.agents.keys()];
+      throw new ConfigError(PROJECT_CONFIG_FILE, [
+        {
+          path: `agents.${name}`,
+          message:
+            `no agent named "${name}"` +
+            (known.length > 0 ? ` (configured: ${known.join(', ')})` : ' (no agents are configured)') +
+            `; add it under agents:, e.g. "${name}: { kind: replay, dir: replies }", or pass --agent`,
+        },
+      ]);
+    }
+    const agent = createAgent(name, config);
+    agents.set(name, agent);
+    return agent;
+  };
+
+  // Agents run in their own process groups, so Ctrl-C must stop the run itself.
+  const controller = new AbortController();
+  const stop = (): void => {
+    controller.abort();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const result = await runGraph({
+      projectDir,
+      graph,
+      inputs: parseInputs(values.input ?? []),
+      agentFor,
+      ...(values.agent === undefined ? {} : { agentOverride: values.agent }),
+      ...(runId === undefined ? {} : { runId }),
+      resume: resumeId !== undefined,
+      concurrency: parseConcurrency(values.concurrency) ?? runtimeConfig.runtime.concurrency,
+      ingest: {
+        enabled: ingest.enabled,
+        limits: projectConfig.ingest.limits,
+        durability: projectConfig.ingest.durability,
+      },
+      onProgress: progressPrinter(process.stderr),
+      signal: controller.signal,
+    });
+    if (values.json === true) {
+      process.stdout.write(`${JSON.stringify(result.state, null, 2)}\n`);
+    } else {
+      process.stdout.write(renderRunReport(result.state, { ingestSource: ingest.source }));
+    }
+    return result.status === 'completed' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+async function graphOfRun(projectDir: string, runId: string): Promise<string> {
+  const { state } = await readRun(projectDir, runId);
+  return state.graph.source.replace(/^builtin:/, '');
+}
+
+function parseInputs(pairs: readonly string[]): Record<string, string> {
+  const inputs: Record<string, string> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) {
+      throw new UsageError(`--input '${pair}' must be KEY=VALUE, e.g. --input goal="a URL shortener"`, 'run');
+    }
+    const key = pair.slice(0, equals);
+    if (key in inputs) throw new UsageError(`--input ${key} is given twice; pass each input once`, 'run');
+    inputs[key] = pair.slice(equals + 1);
+  }
+  return inputs;
+}
+
+function parseConcurrency(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 64) {
+    throw new UsageError(`--concurrency '${text}' must be a whole number from 1 to 64`, 'run');
+  }
+  return value;
+}
+
+/** Prints one line per node transition on a terminal; nothing when stderr is not a TTY. */
+function progressPrinter(stream: NodeJS.WriteStream): (progress: RunProgress) => void {
+  return (progress) => {
+    if (!stream.isTTY) return;
+    const counter = `[${progress.done}/${progress.total}]`;
+    switch (progress.type) {
+      case 'node.started':
+        stream.write(`${counter} started    ${progress.nodeId}\n`);
+        break;
+      case 'node.completed': {
+        const ingest = progress.ingest;
+        const files =
+          ingest === undefined
+            ? ''
+            : `  files: ${ingest.written} written, ${ingest.skipped} skipped, ${ingest.rejected} rejected`;
+        stream.write(`${counter} completed  ${progress.nodeId}${files}\n`);
+        break;
+      }
+      case 'node.failed':
+        stream.write(`${counter} failed     ${progress.nodeId}: ${progress.message}\n`);
+        break;
+    }
+  };
+}

@@ -1,0 +1,53 @@
+import { listRuns } from '../runtime/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { renderTable } from './render-table.js';
+import { resolveProject } from './resolve-project.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest runs`. */
+export const RUNS_HELP = `Usage: artifact-ingest runs [--project DIR] [--json]
+
+List the runs of a project (.agent/runs/), oldest first: graph, status, nodes done, last update.
+A run marked "interrupted" was killed; finish it with 'artifact-ingest run --resume RUN_ID'.
+
+Options:
+  --project DIR   project root (default: current directory)
+  --json          print the list as JSON
+  -h, --help      show this help
+`;
+
+/** Runs `artifact-ingest runs`; returns the exit code. */
+export async function runsCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('runs', args, {
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(RUNS_HELP);
+    return 0;
+  }
+  if (positionals.length > 0)
+    throw new UsageError(`runs takes no arguments, got ${positionals.join(' ')}`, 'runs');
+  const runs = await listRuns(await resolveProject(values.project, 'runs'));
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    return 0;
+  }
+  if (runs.length === 0) {
+    process.stdout.write("no runs yet; start one with 'artifact-ingest run GRAPH'\n");
+    return 0;
+  }
+  const rows = runs.map((run) => [
+    run.run_id,
+    run.graph,
+    run.interrupted ? 'interrupted' : run.status,
+    `${run.nodes.completed}/${run.nodes.total}`,
+    run.updated_at,
+  ]);
+  process.stdout.write(`${renderTable(['run', 'graph', 'status', 'nodes', 'updated'], rows)}\n`);
+  for (const run of runs) {
+    if (run.error !== undefined) process.stdout.write(`${run.run_id}: ${run.error}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,63 @@
+import { readRun } from '../runtime/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { renderRunReport } from './render-run-report.js';
+import { renderTable } from './render-table.js';
+import { resolveProject } from './resolve-project.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest show`. */
+export const SHOW_HELP = `Usage: artifact-ingest show RUN_ID [--project DIR] [--json]
+
+Print one run: its nodes with their documents and ingested files, and its manifests.
+
+Options:
+  --project DIR   project root (default: current directory)
+  --json          print the run (state, counts, manifests) as JSON
+  -h, --help      show this help
+`;
+
+/** Runs `artifact-ingest show`; returns the exit code. */
+export async function showCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('show', args, {
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(SHOW_HELP);
+    return 0;
+  }
+  const [runId, ...extra] = positionals;
+  if (runId === undefined || extra.length > 0) {
+    throw new UsageError("show takes exactly one RUN_ID; list them with 'artifact-ingest runs'", 'show');
+  }
+  const details = await readRun(await resolveProject(values.project, 'show'), runId);
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
+    return 0;
+  }
+  const manifests = details.manifests.map((manifest) =>
+    'error' in manifest
+      ? [manifest.node_id, manifest.manifest_path, 'unreadable', '', '', '', manifest.error]
+      : [
+          manifest.node_id,
+          manifest.manifest_path,
+          manifest.doc_path,
+          manifest.summary.written,
+          manifest.summary.skipped,
+          manifest.summary.rejected,
+          '',
+        ],
+  );
+  process.stdout.write(renderRunReport(details.state));
+  if (details.interrupted)
+    process.stdout.write(
+      `\nThis run was interrupted; finish it with 'artifact-ingest run --resume ${runId}'.\n`,
+    );
+  process.stdout.write(
+    manifests.length === 0
+      ? '\nno manifests (ingest was off, or no node wrote a document yet)\n'
+      : `\n${renderTable(['node', 'manifest', 'document', 'written', 'skipped', 'rejected', 'error'], manifests)}\n`,
+  );
+  return 0;
+}
