@@ -1,12 +1,5 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../ingest/index.js';
-import { RunError } from '../runtime/index.js';
-import { demoCommand, DEMO_HELP } from './demo-command.js';
-import { ingestCommand, INGEST_HELP } from './ingest-command.js';
-import { runCommand, RUN_HELP } from './run-command.js';
-import { runsCommand, RUNS_HELP } from './runs-command.js';
-import { showCommand, SHOW_HELP } from './show-command.js';
 import { UsageError } from './usage-error.js';
 
 const MAIN_HELP = `Usage: artifact-ingest <command> [options]
@@ -29,12 +22,33 @@ Run 'artifact-ingest <command> --help' for a command's options.
 Documentation: docs/ in the package (README.md links every page).
 `;
 
-const COMMANDS: Record<string, { run: (args: readonly string[]) => Promise<number>; help: string }> = {
-  run: { run: runCommand, help: RUN_HELP },
-  runs: { run: runsCommand, help: RUNS_HELP },
-  show: { run: showCommand, help: SHOW_HELP },
-  ingest: { run: ingestCommand, help: INGEST_HELP },
-  demo: { run: demoCommand, help: DEMO_HELP },
+interface Command {
+  run(args: readonly string[]): Promise<number>;
+  readonly help: string;
+}
+
+// Commands load on demand, so `--help`, `--version` and each command pay only for what they use.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => {
+    const { runCommand, RUN_HELP } = await import('./run-command.js');
+    return { run: runCommand, help: RUN_HELP };
+  },
+  runs: async () => {
+    const { runsCommand, RUNS_HELP } = await import('./runs-command.js');
+    return { run: runsCommand, help: RUNS_HELP };
+  },
+  show: async () => {
+    const { showCommand, SHOW_HELP } = await import('./show-command.js');
+    return { run: showCommand, help: SHOW_HELP };
+  },
+  ingest: async () => {
+    const { ingestCommand, INGEST_HELP } = await import('./ingest-command.js');
+    return { run: ingestCommand, help: INGEST_HELP };
+  },
+  demo: async () => {
+    const { demoCommand, DEMO_HELP } = await import('./demo-command.js');
+    return { run: demoCommand, help: DEMO_HELP };
+  },
 };
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -51,46 +65,45 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (command === 'help') {
-    const topic = rest[0];
-    process.stdout.write(
-      topic !== undefined && topic in COMMANDS ? (COMMANDS[topic]?.help ?? MAIN_HELP) : MAIN_HELP,
-    );
+    const load = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
+    process.stdout.write(load === undefined ? MAIN_HELP : (await load()).help);
     return 0;
   }
-  const entry = COMMANDS[command];
-  if (entry === undefined) {
+  const load = COMMANDS[command];
+  if (load === undefined) {
     throw new UsageError(
       `unknown command '${command}'; commands are: ${Object.keys(COMMANDS).join(', ')}`,
       '',
     );
   }
-  return entry.run(rest);
+  return (await load()).run(rest);
+}
+
+/** Prints an error the way its kind asks for and returns the exit code: 2 for what the user can fix. */
+async function reportError(error: unknown): Promise<number> {
+  if (error instanceof UsageError) {
+    const hint = error.command === '' ? 'artifact-ingest --help' : `artifact-ingest ${error.command} --help`;
+    process.stderr.write(`artifact-ingest: ${error.message}\nRun '${hint}' for usage.\n`);
+    return 2;
+  }
+  const [{ ConfigError }, { RunError }] = await Promise.all([
+    import('../ingest/index.js'),
+    import('../runtime/index.js'),
+  ]);
+  if (error instanceof ConfigError || error instanceof RunError || error instanceof RangeError) {
+    process.stderr.write(`artifact-ingest: ${error.message}\n`);
+    return 2;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`artifact-ingest: internal error: ${detail}\n`);
+  return 1;
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      const hint =
-        error.command === '' ? 'artifact-ingest --help' : `artifact-ingest ${error.command} --help`;
-      process.stderr.write(`artifact-ingest: ${error.message}\nRun '${hint}' for usage.\n`);
-      process.exitCode = 2;
-    } else if (error instanceof RunError) {
-      process.stderr.write(`artifact-ingest: ${error.message}\n`);
-      process.exitCode = 2;
-    } else if (error instanceof ConfigError) {
-      process.stderr.write(`artifact-ingest: ${error.message}\n`);
-      process.exitCode = 2;
-    } else if (error instanceof RangeError) {
-      process.stderr.write(`artifact-ingest: ${error.message}\n`);
-      process.exitCode = 2;
-    } else {
-      process.stderr.write(
-        `artifact-ingest: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-      process.exitCode = 1;
-    }
+  async (error: unknown) => {
+    process.exitCode = await reportError(error);
   },
 );
