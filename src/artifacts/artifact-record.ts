@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const ID_MESSAGE = 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
+
+/** An artifact id: `art-` followed by 12 lowercase hex digits. */
+export const artifactIdSchema = z
+  .string()
+  .regex(/^art-[0-9a-f]{12}$/, 'must be art- followed by 12 hex digits');
+
+/** A content hash as records and the object store spell it: `sha256:` followed by 64 lowercase hex digits. */
+export const contentHashSchema = z
+  .string()
+  .regex(/^sha256:[0-9a-f]{64}$/, 'must be sha256: followed by 64 lowercase hex digits');
+
+/** The four kinds of output the product records (spec artifacts.md, "The record"). */
+export const artifactTypeSchema = z.enum(['file', 'design', 'message', 'trace']);
+
+/** Which path produced a record: ingest, register_artefacts, a contract submission or the runtime. */
+export const artifactSourceSchema = z.enum(['ingest', 'register', 'submit', 'runtime']);
+
+/** The metadata of one artifact version: size, line changes against the previous version, and where it came from. */
+export const artifactMetadataSchema = z
+  .object({
+    language: z.string().min(1).optional(),
+    bytes: z.number().int().nonnegative(),
+    linesAdded: z.number().int().nonnegative(),
+    linesRemoved: z.number().int().nonnegative(),
+    previous: artifactIdSchema.optional(),
+    source: artifactSourceSchema,
+  })
+  .strict();
+
+/** One artifact record, one line of `.agent/runs/<run_id>/artifacts.jsonl` (spec artifacts.md). */
+export const artifactRecordSchema = z
+  .object({
+    artifactId: artifactIdSchema,
+    runId: z.string().regex(ID_PATTERN, ID_MESSAGE),
+    taskId: z.string().regex(ID_PATTERN, ID_MESSAGE),
+    agentId: z.string().min(1),
+    type: artifactTypeSchema,
+    path: z.string().min(1),
+    contentHash: contentHashSchema,
+    createdAt: z.iso.datetime(),
+    metadata: artifactMetadataSchema,
+  })
+  .strict();
+
+/** One artifact record. */
+export type ArtifactRecord = z.infer<typeof artifactRecordSchema>;
+/** The metadata of one artifact record. */
+export type ArtifactMetadata = z.infer<typeof artifactMetadataSchema>;
+/** An artifact's type. */
+export type ArtifactType = z.infer<typeof artifactTypeSchema>;
+/** Which path produced an artifact record. */
+export type ArtifactSource = z.infer<typeof artifactSourceSchema>;
+
+/** The place and content an artifact id is derived from. */
+export interface ArtifactIdInput {
+  readonly runId: string;
+  readonly taskId: string;
+  readonly path: string;
+  readonly contentHash: string;
+}
+
+/** Derives the deterministic artifact id of a content at its place, so re-ingesting a document yields the same ids. */
+export function artifactIdOf(input: ArtifactIdInput): string {
+  // A JSON array keeps the encoding unambiguous: no choice of separator can make two inputs collide.
+  const canonical = JSON.stringify([
+    'artifact-id/v1',
+    input.runId,
+    input.taskId,
+    input.path,
+    input.contentHash,
+  ]);
+  return `art-${createHash('sha256').update(canonical, 'utf8').digest('hex').slice(0, 12)}`;
+}

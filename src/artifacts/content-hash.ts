@@ -1,0 +1,18 @@
+import { createHash } from 'node:crypto';
+
+const CONTENT_HASH_PATTERN = /^sha256:([0-9a-f]{64})$/;
+
+/** The `sha256:<64 hex>` content hash of `bytes`. */
+export function contentHashOf(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/** The 64 hex digits of a well-formed content hash, or undefined for anything else. */
+export function hexOfContentHash(hash: string): string | undefined {
+  return CONTENT_HASH_PATTERN.exec(hash)?.[1];
+}
+
+/** The object's path below `.agent/objects/` for a hash's hex digits: `sha256/<2 hex>/<62 hex>`. */
+export function objectPathOf(hex: string): string {
+  return `sha256/${hex.slice(0, 2)}/${hex.slice(2)}`;
+}
