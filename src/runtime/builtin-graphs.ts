@@ -23,6 +23,24 @@ const FILE_RULE =
 const NO_FILES_RULE =
   'Do not write files: quote code only in plain fenced blocks without file=, so nothing is created from your reply.';
 
+// Both builders of the team graph start from the same brief: the goal, the plan and the manager's notes.
+const BUILDER_BRIEF = [
+  'You are a builder on the team. The goal:',
+  '',
+  '{goal}',
+  '',
+  'The plan:',
+  '',
+  '{plan.output}',
+  '',
+  "The project manager's notes:",
+  '',
+  '{pm.output}',
+]
+  .join('\n')
+  // Indent the lines after the first to the block scalar's depth; blank lines stay empty, as YAML writes them.
+  .replace(/\n(?=.)/g, '\n      ');
+
 const single = `name: single
 version: "1"
 description: One agent reaches the goal in a single document.
@@ -183,17 +201,7 @@ nodes:
     agent: builder
     depends_on: [plan, pm]
     prompt: |
-      You are a builder on the team. The goal:
-
-      {goal}
-
-      The plan:
-
-      {plan.output}
-
-      The project manager's notes:
-
-      {pm.output}
+      ${BUILDER_BRIEF}
 
       Your task is "api": write the code that reaches the goal, with its tests. Explain briefly what each file
       does, then end with the commands that run the tests.
@@ -205,17 +213,7 @@ nodes:
     agent: builder
     depends_on: [plan, pm]
     prompt: |
-      You are a builder on the team. The goal:
-
-      {goal}
-
-      The plan:
-
-      {plan.output}
-
-      The project manager's notes:
-
-      {pm.output}
+      ${BUILDER_BRIEF}
 
       Your task is "readme": write the user documentation as README.md (what it is, how to install, run and
       test it, a short example). Another builder writes the code at the same time; follow the plan's names.
