@@ -16,10 +16,33 @@ export type {
 } from './artifact-record.js';
 export { contentHashOf } from './content-hash.js';
 export { OBJECTS_DIR, openObjectStore } from './object-store.js';
-export type { ObjectStore, ObjectVerdict, PutResult } from './object-store.js';
+export type { ObjectStore, ObjectStoreOptions, ObjectVerdict, PutResult } from './object-store.js';
 export { ObjectStoreError } from './object-store-error.js';
 export type { ObjectStoreErrorCode } from './object-store-error.js';
 export { countLineChanges } from './count-line-changes.js';
 export type { LineChanges } from './count-line-changes.js';
 export { appendArtifactRecords, artifactRecordsPath, readArtifactRecords } from './append-records.js';
-export type { ArtifactRecordsRead, RecordLineProblem, RecordLineProblemCode } from './append-records.js';
+export type { ArtifactRecordsRead, RecordLineProblem, RecordLineProblemCode } from './record-lines.js';
+export {
+  INDEX_DIR,
+  indexFileOf,
+  latestPathVersion,
+  readPathVersions,
+  rebuildArtifactIndex,
+} from './artifact-index.js';
+export type { IndexRebuild } from './artifact-index.js';
+export { listRecordedRuns } from './list-recorded-runs.js';
+export { classifyPath } from './classify-path.js';
+export type { PathClass } from './classify-path.js';
+export { traceContentSchema, tracePathOf } from './trace-content.js';
+export type { TraceContent } from './trace-content.js';
+export { openArtifactRecorder } from './record-artifacts.js';
+export type {
+  ArtifactRecorder,
+  ArtifactRecorderOptions,
+  ArtifactVersionInput,
+  TraceInput,
+} from './record-artifacts.js';
+export { readProjectRecords } from './read-project-records.js';
+export type { ProjectRecords } from './read-project-records.js';
+export { artifactRecordJsonSchema, traceContentJsonSchema } from './artifact-json-schemas.js';

@@ -35,8 +35,18 @@ export interface ObjectStore {
   close(): Promise<void>;
 }
 
+/** Options of {@link openObjectStore}. */
+export interface ObjectStoreOptions {
+  /** `fsync` (default): an object is on disk before `put` resolves. `none`: for generated data and benchmarks. */
+  readonly durability?: 'fsync' | 'none';
+}
+
 /** Opens (creating when missing) the object store under `<projectDir>/.agent/objects`. */
-export async function openObjectStore(projectDir: string): Promise<ObjectStore> {
+export async function openObjectStore(
+  projectDir: string,
+  options: ObjectStoreOptions = {},
+): Promise<ObjectStore> {
+  const durability = options.durability ?? 'fsync';
   const root = await openConfinedRoot(join(projectDir, OBJECTS_DIR), { create: true });
 
   /** The checked hex digits of `hash`; a malformed hash never reaches path building. */
@@ -75,7 +85,7 @@ export async function openObjectStore(projectDir: string): Promise<ObjectStore> 
     put: async (bytes) => {
       const hash = contentHashOf(bytes);
       const relative = objectPathOf(hexOf(hash));
-      const outcome = await root.write(relative, bytes);
+      const outcome = await root.write(relative, bytes, { durability });
       const path = `${OBJECTS_DIR}/${relative}`;
       switch (outcome.status) {
         case 'unchanged':

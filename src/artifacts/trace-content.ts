@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+const isoTime = z.iso.datetime();
+
+/**
+ * The content of a `trace` artifact: one node execution as the runtime saw it (spec artifacts.md, "The record":
+ * agent, rendered prompt hash, timings, exit, manifest summary). Stored in the object store as JSON.
+ */
+export const traceContentSchema = z
+  .object({
+    version: z.literal(1),
+    runId: z.string().min(1),
+    nodeId: z.string().min(1),
+    /** The agent's name; `write_file` nodes have none and say `runtime`. */
+    agent: z.string().min(1),
+    graph: z.object({ name: z.string().min(1), hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
+    /** sha256 hex of the rendered prompt (agent_task), or null (write_file). */
+    promptSha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
+    attempt: z.number().int().positive(),
+    startedAt: isoTime,
+    finishedAt: isoTime,
+    durationMs: z.number().nonnegative(),
+    outcome: z.enum(['completed', 'failed']),
+    error: z
+      .object({ code: z.string().min(1), message: z.string() })
+      .strict()
+      .optional(),
+    document: z
+      .object({
+        path: z.string().min(1),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        bytes: z.number().int().nonnegative(),
+      })
+      .strict()
+      .optional(),
+    ingest: z
+      .object({
+        total_blocks: z.number().int().nonnegative(),
+        written: z.number().int().nonnegative(),
+        skipped: z.number().int().nonnegative(),
+        rejected: z.number().int().nonnegative(),
+        manifest_path: z.string(),
+        problems: z.array(z.string()),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+/** One node execution, the content of a `trace` artifact. */
+export type TraceContent = z.infer<typeof traceContentSchema>;
+
+/** The project-relative logical path of a node's trace records: `.agent/runs/<run_id>/traces/<node_id>.json`. */
+export function tracePathOf(runId: string, nodeId: string): string {
+  return `.agent/runs/${runId}/traces/${nodeId}.json`;
+}
