@@ -54,6 +54,7 @@ export type {
   IngestManifest,
   IngestMode,
   IngestOptions,
+  IngestedContent,
   IngestProblem,
   IngestResult,
   ManifestArtifact,
@@ -84,6 +85,7 @@ export type {
   AgentRequest,
   GraphDefinition,
   GraphNode,
+  IngestHookResult,
   NodeIngestSummary,
   NodeState,
   NodeStatus,
@@ -96,3 +98,4 @@ export type {
   RunSummary,
   RuntimeConfig,
 } from './runtime/index.js';
+

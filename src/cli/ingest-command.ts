@@ -1,6 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
+import { openArtifactRecorder } from '../artifacts/index.js';
+import type { ArtifactRecorder } from '../artifacts/index.js';
+import { redactSecrets } from '../events/index.js';
 import {
   defaultCliRunId,
   deriveNodeId,
@@ -10,6 +13,7 @@ import {
   runIngest,
 } from '../ingest/index.js';
 import type { IngestMode, IngestResult } from '../ingest/index.js';
+import { versionsOfIngested } from '../runtime/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
 import { resolveProject } from './resolve-project.js';
@@ -21,6 +25,7 @@ export const INGEST_HELP = `Usage: artifact-ingest ingest [PATH|GLOB ...] [optio
 
 Extract the \`\`\`<lang> file=<path> blocks of markdown documents into workspace/,
 record a manifest per document and append events to the run's events.jsonl.
+Each file placed is recorded as an artifact (.agent/runs/<run_id>/artifacts.jsonl).
 
 Paths and globs are relative to the project directory. With none, docs/**/*.md is ingested.
 
@@ -76,21 +81,27 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
 
   const progress = progressLine();
   const results: IngestResult[] = [];
-  for (const [index, docPath] of documents.entries()) {
-    if (documents.length > 1) progress.update(index, documents.length, docPath);
-    results.push(
-      await runIngest({
+  const records = dryRun ? undefined : cliRecords(projectDir, runId, config.ingest.durability);
+  try {
+    for (const [index, docPath] of documents.entries()) {
+      if (documents.length > 1) progress.update(index, documents.length, docPath);
+      const nodeId = nodeIds[index] ?? deriveNodeId(docPath);
+      const result = await runIngest({
         projectDir,
         docPath,
         runId,
-        nodeId: nodeIds[index] ?? deriveNodeId(docPath),
+        nodeId,
         sourceKind: 'cli',
         mode,
         dryRun,
         durability: config.ingest.durability,
         limits: config.ingest.limits,
-      }),
-    );
+      });
+      results.push(result);
+      await records?.record(docPath, nodeId, result);
+    }
+  } finally {
+    await records?.close();
   }
   progress.clear();
 
@@ -108,6 +119,43 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
     }
   }
   return strict && results.some((result) => result.failed) ? 1 : 0;
+}
+
+/** The artifact records of one `ingest` invocation: one recorder, fail-open (a failure is a warning line). */
+interface CliRecords {
+  record(docPath: string, nodeId: string, result: IngestResult): Promise<void>;
+  close(): Promise<void>;
+}
+
+function cliRecords(projectDir: string, runId: string, durability: 'fsync' | 'none'): CliRecords {
+  let opening: Promise<ArtifactRecorder> | undefined;
+  const warn = (what: string, error: unknown): void => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(
+      `artifact-ingest: warning: ${redactSecrets(`${what}: ${message}`)}; check that .agent/ is a writable directory\n`,
+    );
+  };
+  return {
+    record: async (docPath, nodeId, result) => {
+      if (result.contents.length === 0) return;
+      try {
+        opening ??= openArtifactRecorder(projectDir, { durability });
+        const recorder = await opening;
+        await recorder.recordVersions(
+          versionsOfIngested(result.contents, { runId, taskId: nodeId, agentId: 'cli' }),
+        );
+      } catch (error) {
+        warn(`the files of ${docPath} were not recorded as artifacts`, error);
+      }
+    },
+    close: async () => {
+      try {
+        await (await opening?.catch(() => undefined))?.close();
+      } catch (error) {
+        warn('the artifact recorder did not close', error);
+      }
+    },
+  };
 }
 
 function parseMode(mode: string | undefined): IngestMode {

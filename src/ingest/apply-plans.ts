@@ -10,6 +10,24 @@ import type { BlockPlan } from './plan-blocks.js';
 import { statusOfReason } from './reason-code.js';
 import type { ReasonCode } from './reason-code.js';
 
+/** The bytes of one block that are now on disk in the workspace, written by this ingest or already there. */
+export interface IngestedContent {
+  /** Project-relative path: `workspace/<path>`. */
+  readonly workspacePath: string;
+  /** The fence's lang ('' when the fence named none). */
+  readonly lang: string;
+  readonly bytes: Uint8Array;
+  /** `written` by this ingest, or `unchanged`: the file already held exactly these bytes. */
+  readonly status: 'written' | 'unchanged';
+}
+
+/** Every plan's manifest entry, and the contents now on disk (cleared plans written or found unchanged). */
+export interface AppliedPlans {
+  readonly artifacts: ManifestArtifact[];
+  /** Bounded by max_total_bytes: only cleared plans count, and planBlocks caps their total. */
+  readonly contents: IngestedContent[];
+}
+
 /** How plans are carried out. */
 export interface ApplyOptions {
   readonly projectDir: string;
@@ -17,22 +35,36 @@ export interface ApplyOptions {
   readonly durability: 'fsync' | 'none';
 }
 
-/** Writes every cleared plan through the confined writer and turns every plan into its manifest entry. */
+/** Writes every cleared plan through the confined writer; returns every plan's manifest entry and the bytes now on disk. */
 export async function applyPlans(
   plans: readonly BlockPlan[],
   options: ApplyOptions,
   report: ReportProblem,
-): Promise<ManifestArtifact[]> {
+): Promise<AppliedPlans> {
   const { workspace, missing } = plans.some((plan) => plan.kind === 'write')
     ? await openWorkspace(options, report)
     : { workspace: null, missing: false };
   const artifacts: ManifestArtifact[] = [];
+  const contents: IngestedContent[] = [];
   try {
-    for (const plan of plans) artifacts.push(await applyPlan(plan, workspace, missing, options, report));
+    for (const plan of plans) {
+      const applied = await applyPlan(plan, workspace, missing, options, report);
+      artifacts.push(applied.artifact);
+      if (applied.content !== undefined) contents.push(applied.content);
+    }
   } finally {
     await workspace?.close();
   }
-  return artifacts.map((artifact) => ({ ...artifact, reason: redactSecrets(artifact.reason) }));
+  return {
+    artifacts: artifacts.map((artifact) => ({ ...artifact, reason: redactSecrets(artifact.reason) })),
+    contents,
+  };
+}
+
+/** One plan's manifest entry, and its content when its bytes are now on disk. */
+interface AppliedPlan {
+  readonly artifact: ManifestArtifact;
+  readonly content?: IngestedContent;
 }
 
 async function openWorkspace(
@@ -58,12 +90,14 @@ async function applyPlan(
   workspaceMissing: boolean,
   options: ApplyOptions,
   report: ReportProblem,
-): Promise<ManifestArtifact> {
-  if (plan.kind === 'decided') return entry(plan, plan.path, plan.code, plan.message);
+): Promise<AppliedPlan> {
+  if (plan.kind === 'decided') return { artifact: entry(plan, plan.path, plan.code, plan.message) };
   if (workspace === null) {
-    return workspaceMissing
-      ? wouldWrite(plan)
-      : entry(plan, plan.path, 'io_error', 'workspace/ could not be opened; see the ingest.error event');
+    return {
+      artifact: workspaceMissing
+        ? wouldWrite(plan)
+        : entry(plan, plan.path, 'io_error', 'workspace/ could not be opened; see the ingest.error event'),
+    };
   }
   try {
     const outcome = await workspace.write(plan.path, plan.bytes, {
@@ -72,18 +106,25 @@ async function applyPlan(
     });
     switch (outcome.status) {
       case 'written':
-        return entry(plan, plan.path, null, '');
+        return { artifact: entry(plan, plan.path, null, ''), content: contentOf(plan, 'written') };
       case 'would_write':
-        return wouldWrite(plan);
-      case 'unchanged':
-        return entry(plan, plan.path, 'unchanged', 'the file already holds exactly these bytes');
+        return { artifact: wouldWrite(plan) };
+      case 'unchanged': {
+        const artifact = entry(plan, plan.path, 'unchanged', 'the file already holds exactly these bytes');
+        // A dry run places nothing, so it reports no contents even where the bytes already match.
+        return options.dryRun ? { artifact } : { artifact, content: contentOf(plan, 'unchanged') };
+      }
       case 'refused':
-        return entry(plan, null, outcome.code, outcome.message);
+        return { artifact: entry(plan, null, outcome.code, outcome.message) };
     }
   } catch (error) {
     report('io_error', `writing workspace/${plan.path}: ${describeError(error)}`);
-    return entry(plan, plan.path, 'io_error', describeError(error));
+    return { artifact: entry(plan, plan.path, 'io_error', describeError(error)) };
   }
+}
+
+function contentOf(plan: BlockPlan & { kind: 'write' }, status: IngestedContent['status']): IngestedContent {
+  return { workspacePath: `workspace/${plan.path}`, lang: plan.block.lang, bytes: plan.bytes, status };
 }
 
 function wouldWrite(plan: BlockPlan & { kind: 'write' }): ManifestArtifact {

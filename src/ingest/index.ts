@@ -1,5 +1,5 @@
 export { ingestDocument, runIngest, IngestFailedError } from './ingest-document.js';
-export type { IngestOptions, IngestResult, IngestProblem } from './ingest-document.js';
+export type { IngestOptions, IngestResult, IngestProblem, IngestedContent } from './ingest-document.js';
 export {
   ingestManifestSchema,
   manifestArtifactSchema,

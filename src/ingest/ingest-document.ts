@@ -3,6 +3,7 @@ import { memoryEventLog, openEventLog, redactSecrets } from '../events/index.js'
 import type { EventLevel, EventLog } from '../events/index.js';
 import { parseFences } from '../fence/index.js';
 import { applyPlans } from './apply-plans.js';
+import type { AppliedPlans, IngestedContent } from './apply-plans.js';
 import { DEFAULT_INGEST_LIMITS } from './ingest-limits.js';
 import type { IngestLimits } from './ingest-limits.js';
 import { ingestManifestSchema, runIdSchema } from './ingest-manifest.js';
@@ -36,6 +37,7 @@ export interface IngestOptions {
 }
 
 export type { IngestProblem } from './ingest-problem.js';
+export type { IngestedContent } from './apply-plans.js';
 
 /** Everything one ingest produced: the manifest, where it was written, and the problems met on the way. */
 export interface IngestResult {
@@ -45,6 +47,11 @@ export interface IngestResult {
   readonly problems: readonly IngestProblem[];
   /** True when a block was rejected or a problem occurred: what `failMode: 'closed'` turns into failure. */
   readonly failed: boolean;
+  /**
+   * The bytes each manifest entry placed in the workspace (written, or already there: `unchanged`), in
+   * document order, for the layer above to record; empty on a dry run.
+   */
+  readonly contents: readonly IngestedContent[];
 }
 
 /** Thrown by {@link ingestDocument} under `failMode: 'closed'`, carrying the full result. */
@@ -89,10 +96,17 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   };
 
   let artifacts: ManifestArtifact[] = [];
+  let contents: IngestedContent[] = [];
   try {
     const text = await readDocument(projectDir, docPath, limits, report);
     if (text !== null)
-      artifacts = await ingestText(text, docPath, limits, { projectDir, dryRun, durability }, report);
+      ({ artifacts, contents } = await ingestText(
+        text,
+        docPath,
+        limits,
+        { projectDir, dryRun, durability },
+        report,
+      ));
   } catch (error) {
     report('internal_error', describeError(error));
   }
@@ -117,7 +131,13 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   events.write(level, 'ingest.summary', { ...summary, manifest_path: manifestPath ?? '', dry_run: dryRun });
   if (options.events === undefined) await closeQuietly(events);
 
-  return { manifest, manifestPath, problems, failed: problems.length > 0 || summary.rejected > 0 };
+  return {
+    manifest,
+    manifestPath,
+    problems,
+    failed: problems.length > 0 || summary.rejected > 0,
+    contents,
+  };
 }
 
 async function ingestText(
@@ -126,14 +146,14 @@ async function ingestText(
   limits: IngestLimits,
   apply: Parameters<typeof applyPlans>[1],
   report: ReportProblem,
-): Promise<ManifestArtifact[]> {
+): Promise<AppliedPlans> {
   const scan = parseFences(text, { timeLimitMs: limits.maxParseMs });
   if (scan.timedOut === true) {
     report(
       'too_complex',
       `${docPath} took over max_parse_ms (${limits.maxParseMs} ms) to parse; nothing was written`,
     );
-    return [];
+    return { artifacts: [], contents: [] };
   }
   return applyPlans(planBlocks(scan.blocks, limits), apply, report);
 }

@@ -18,7 +18,7 @@ export {
 export type { Agent, AgentConfig, AgentKind, AgentRequest } from './agents/index.js';
 export { runGraph } from './run-graph.js';
 export { runIngestHook } from './ingest-hook.js';
-export type { IngestHookOptions } from './ingest-hook.js';
+export type { IngestHookOptions, IngestHookResult } from './ingest-hook.js';
 export { RunError } from './run-error.js';
 export type { RunErrorCode } from './run-error.js';
 export { runStateSchema, readRunState } from './run-state.js';
@@ -35,3 +35,4 @@ export type {
   RunState,
   RunStatus,
 } from './run-types.js';
+export { versionsOfIngested } from './run-recorder.js';

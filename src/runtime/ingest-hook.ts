@@ -1,7 +1,7 @@
 import { redactSecrets } from '../events/index.js';
 import type { EventLog } from '../events/index.js';
 import { runIngest } from '../ingest/index.js';
-import type { IngestLimits, IngestMode } from '../ingest/index.js';
+import type { IngestedContent, IngestLimits, IngestMode } from '../ingest/index.js';
 import type { NodeIngestSummary } from './run-types.js';
 
 /** One written node document to hand to the ingest. */
@@ -18,12 +18,19 @@ export interface IngestHookOptions {
   readonly durability?: 'fsync' | 'none';
 }
 
+/** What the hook returns: the summary a node carries, and the bytes the ingest placed, for the records. */
+export interface IngestHookResult {
+  readonly summary: NodeIngestSummary;
+  /** One entry per block now on disk (`written` or `unchanged`); empty when the ingest threw. */
+  readonly contents: readonly IngestedContent[];
+}
+
 /**
  * The post-write hook (spec runtime.md): ingests one node document with `source.kind = graph_runtime` and
- * returns its summary. Fail-open (spec ingest.md section 6): it never throws; even a throw from the ingest
- * becomes an `ingest.error` event and a summary carrying `internal_error`.
+ * returns its summary and contents. Fail-open (spec ingest.md section 6): it never throws; even a throw from
+ * the ingest becomes an `ingest.error` event and a summary carrying `internal_error`.
  */
-export async function runIngestHook(options: IngestHookOptions): Promise<NodeIngestSummary> {
+export async function runIngestHook(options: IngestHookOptions): Promise<IngestHookResult> {
   try {
     const result = await runIngest({
       projectDir: options.projectDir,
@@ -38,22 +45,28 @@ export async function runIngestHook(options: IngestHookOptions): Promise<NodeIng
     });
     const { summary } = result.manifest;
     return {
-      total_blocks: summary.total_blocks,
-      written: summary.written,
-      skipped: summary.skipped,
-      rejected: summary.rejected,
-      manifest_path: result.manifestPath ?? '',
-      problems: [...new Set(result.problems.map((problem) => problem.code))],
+      summary: {
+        total_blocks: summary.total_blocks,
+        written: summary.written,
+        skipped: summary.skipped,
+        rejected: summary.rejected,
+        manifest_path: result.manifestPath ?? '',
+        problems: [...new Set(result.problems.map((problem) => problem.code))],
+      },
+      contents: result.contents,
     };
   } catch (error) {
     reportHookError(options, error);
     return {
-      total_blocks: 0,
-      written: 0,
-      skipped: 0,
-      rejected: 0,
-      manifest_path: '',
-      problems: ['internal_error'],
+      summary: {
+        total_blocks: 0,
+        written: 0,
+        skipped: 0,
+        rejected: 0,
+        manifest_path: '',
+        problems: ['internal_error'],
+      },
+      contents: [],
     };
   }
 }

@@ -19,6 +19,8 @@ import { planNewRun, planResume } from './plan-resume.js';
 import type { StartPlan } from './plan-resume.js';
 import { RunError } from './run-error.js';
 import { runNodes } from './run-nodes.js';
+import { openRunRecorder } from './run-recorder.js';
+import type { RunRecorder } from './run-recorder.js';
 import { readRunState, runDirOf, runStatePathOf } from './run-state.js';
 import { createRunStateStore } from './run-state-store.js';
 import type { RunGraphOptions, RunResult, RunState } from './run-types.js';
@@ -34,7 +36,8 @@ interface RunStart {
 /**
  * Runs (or, with `resume`, continues) a graph in `.agent/runs/<run_id>/`: nodes whose dependencies are
  * done run concurrently, state.json is rewritten atomically after every node transition, and each written
- * document goes through the post-write ingest hook when it is enabled. Throws ConfigError or RunError
+ * document goes through the post-write ingest hook when it is enabled. Every node execution is recorded as
+ * artifacts (its document as a `message`, the files its ingest placed, a `trace`), fail-open. Throws ConfigError or RunError
  * before anything is written when the options, inputs or resumed state do not allow the run.
  */
 export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
@@ -51,6 +54,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   const root = await openConfinedRoot(projectDir, { create: true });
   let lock: RunLock | undefined;
   let eventLog: EventLog | undefined;
+  let recorder: RunRecorder | undefined;
   try {
     lock = await acquireRunLock(projectDir, runId, now());
     // The lock makes this read authoritative: a runner that died after planStart may have gone further.
@@ -58,13 +62,23 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     const unresolved = new Set([...nodesToRun(start.plan)].filter((id) => !agents.has(id)));
     const allAgents = new Map<string, Agent>([...agents, ...resolveAgents(options, unresolved)]);
     eventLog = openEventLog(path.join(projectDir, runDirOf(runId), 'events.jsonl'));
+    // One recorder per run: its calls are serialized, so `previous` links between this run's nodes are exact.
+    recorder = openRunRecorder({
+      projectDir,
+      runId,
+      events: eventLog.child({ run_id: runId }),
+      now,
+      // Objects are workspace contents under another name: they follow the ingest's durability.
+      durability: options.ingest?.durability ?? 'fsync',
+    });
     return await execute(
       options,
-      { projectDir, root, lock, concurrency, now, agents: allAgents },
+      { projectDir, root, lock, concurrency, now, agents: allAgents, recorder },
       start,
       eventLog,
     );
   } finally {
+    await recorder?.close();
     if (eventLog !== undefined) await closeEvents(eventLog);
     await lock?.release();
     await root.close();
@@ -110,6 +124,7 @@ interface RunEnvironment {
   readonly concurrency: number;
   readonly now: () => Date;
   readonly agents: ReadonlyMap<string, Agent>;
+  readonly recorder: RunRecorder;
 }
 
 async function execute(
@@ -178,6 +193,7 @@ async function execute(
     root: environment.root,
     events,
     store,
+    recorder: environment.recorder,
     agents: environment.agents,
     concurrency: environment.concurrency,
     now: environment.now,

@@ -8,6 +8,7 @@ import { runIngestHook } from './ingest-hook.js';
 import { sha256Hex } from './plan-resume.js';
 import { renderNodeTemplate, renderOutputPath } from './render-node-template.js';
 import type { Rendered, TemplateLookup } from './render-node-template.js';
+import type { RunRecorder } from './run-recorder.js';
 import type { NodeIngestSummary, RunGraphOptions } from './run-types.js';
 
 /** Stable codes of `error.code` in a node's state and its `node.failed` / `node.skipped` events. */
@@ -31,6 +32,8 @@ export interface NodeRunContext {
   readonly root: ConfinedRoot;
   readonly events: EventLog;
   readonly ingest: RunGraphOptions['ingest'];
+  /** Where the node's document and ingested files are recorded as artifacts (fail-open). */
+  readonly recorder: RunRecorder;
   readonly signal: AbortSignal;
 }
 
@@ -93,12 +96,17 @@ export function prepareNode(
   return { ok: true, node, outputPath: outputPath.text, work: { kind: 'content', content: content.text } };
 }
 
-/** Runs a prepared node: asks its agent (agent_task), writes its document atomically, then the ingest hook. */
+/**
+ * Runs a prepared node: asks its agent (agent_task), writes its document atomically and records it as a
+ * `message`, then runs the ingest hook and records the files it placed.
+ */
 export async function performNode(
   context: NodeRunContext,
   prepared: Extract<PreparedNode, { ok: true }>,
 ): Promise<NodeOutcome> {
   const { node, outputPath, work } = prepared;
+  // Records name the agent that wrote the document; a write_file node's document comes from the runtime.
+  const agentId = work.kind === 'agent' ? work.agent.name : 'runtime';
   let documentText: string;
   if (work.kind === 'agent') {
     const reply = await askAgent(context, node, work.agent, work.prompt);
@@ -109,6 +117,7 @@ export async function performNode(
   }
 
   const bytes = new TextEncoder().encode(documentText);
+  let changed: boolean;
   try {
     // Temp file + rename: a rerun replaces an earlier (or interrupted) document atomically.
     const outcome = await context.root.write(outputPath, bytes, { durability: 'fsync' });
@@ -119,6 +128,7 @@ export async function performNode(
         message: `document ${outputPath} was not written: ${outcome.code}: ${outcome.message}`,
       };
     }
+    changed = outcome.status !== 'unchanged';
   } catch (error) {
     return {
       status: 'failed',
@@ -126,6 +136,8 @@ export async function performNode(
       message: `document ${outputPath} was not written: ${messageOf(error)}`,
     };
   }
+
+  await context.recorder.recordDocument({ nodeId: node.id, agentId, outputPath, bytes, changed });
 
   const written = {
     status: 'completed',
@@ -143,7 +155,7 @@ export async function performNode(
     });
     return written;
   }
-  const ingest = await runIngestHook({
+  const { summary, contents } = await runIngestHook({
     projectDir: context.projectDir,
     runId: context.runId,
     nodeId: node.id,
@@ -153,7 +165,8 @@ export async function performNode(
     ...(context.ingest.limits === undefined ? {} : { limits: context.ingest.limits }),
     ...(context.ingest.durability === undefined ? {} : { durability: context.ingest.durability }),
   });
-  return { ...written, ingest };
+  await context.recorder.recordIngested(node.id, agentId, contents);
+  return { ...written, ingest: summary };
 }
 
 async function askAgent(

@@ -3,8 +3,10 @@ import type { ConfinedRoot } from '../workspace/index.js';
 import type { Agent } from './agents/agent.js';
 import type { GraphNode } from './graph-definition.js';
 import { descendantsOf } from './graph-closure.js';
+import { nodeTraceOf } from './node-trace.js';
 import { performNode, prepareNode } from './run-node.js';
 import type { NodeOutcome, NodeRunContext } from './run-node.js';
+import type { RunRecorder } from './run-recorder.js';
 import type { RunStateStore } from './run-state-store.js';
 import type { NodeState, RunGraphOptions, RunProgress } from './run-types.js';
 import { scheduleNodes } from './schedule-nodes.js';
@@ -21,6 +23,8 @@ export interface RunNodesOptions {
   /** The run's events (bound to its run_id). */
   readonly events: EventLog;
   readonly store: RunStateStore;
+  /** Records each execution's document, ingested files and trace (fail-open). */
+  readonly recorder: RunRecorder;
   readonly agents: ReadonlyMap<string, Agent>;
   readonly concurrency: number;
   readonly now: () => Date;
@@ -61,6 +65,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
     root: run.root,
     events,
     ingest: options.ingest,
+    recorder: run.recorder,
     signal: controller.signal,
   };
   const total = options.graph.nodes.length;
@@ -92,11 +97,25 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
     });
     progress({ type: 'node.started', nodeId: node.id });
 
-    const startedMs = Date.now();
+    // Monotonic: a wall clock set back mid-node would give a negative duration, which a trace refuses.
+    const startedMs = performance.now();
     const outcome: NodeOutcome = prepared.ok
       ? await performNode(context, prepared)
       : { status: 'failed', code: prepared.code, message: prepared.message };
     const finishedAt = run.now().toISOString();
+    const durationMs = Math.round(performance.now() - startedMs);
+    // Before the node is reported done: whoever sees it completed (or failed) also finds its trace.
+    await run.recorder.recordTrace(
+      nodeTraceOf({
+        runId: run.runId,
+        graph: options.graph,
+        nodeId: node.id,
+        running,
+        finishedAt,
+        durationMs,
+        outcome,
+      }),
+    );
     if (outcome.status === 'completed') {
       run.outputs.set(node.id, outcome.text);
       store.setNode(node.id, {
@@ -113,7 +132,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
         output_path: outcome.outputPath,
         bytes: outcome.bytes,
         sha256: outcome.sha256,
-        duration_ms: Date.now() - startedMs,
+        duration_ms: durationMs,
         ...(outcome.ingest === undefined ? {} : { ingest: outcome.ingest }),
       });
       progress({
@@ -126,7 +145,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
     const error = { code: outcome.code, message: outcome.message };
     store.setNode(node.id, { ...running, status: 'failed', finished_at: finishedAt, error });
     await store.commit();
-    events.write('ERROR', 'node.failed', { node_id: node.id, ...error, duration_ms: Date.now() - startedMs });
+    events.write('ERROR', 'node.failed', { node_id: node.id, ...error, duration_ms: durationMs });
     progress({ type: 'node.failed', nodeId: node.id, message: outcome.message });
     await skipDependents(run, node.id);
   };

@@ -1,6 +1,8 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openObjectStore, readArtifactRecords } from '../../src/artifacts/index.js';
 import { ingestManifestSchema } from '../../src/ingest/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
@@ -169,5 +171,52 @@ describe('artifact-ingest ingest', () => {
     for (let n = 0; n < 4; n++) {
       expect(events.filter((e) => e.node_id === `d${n}` && e.event === 'ingest.block')).toHaveLength(50);
     }
+  });
+
+  it('records each file it places as an artifact, once per content', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': planDoc });
+    const ingest = (runId: string) =>
+      runCli(['ingest', 'docs/plan.md', '--project', projectDir, '--run-id', runId, '--node-id', 'plan']);
+
+    expect((await ingest('r1')).code).toBe(0);
+    expect((await ingest('r1')).code).toBe(0);
+    expect((await ingest('r2')).code).toBe(0);
+
+    const { records, problems } = await readArtifactRecords(projectDir, 'r1');
+    expect(problems).toEqual([]);
+    const hash = `sha256:${createHash('sha256').update('export {};\n').digest('hex')}`;
+    // The rejected block is not recorded, and re-ingesting the same content adds nothing.
+    expect(records).toEqual([
+      expect.objectContaining({
+        runId: 'r1',
+        taskId: 'plan',
+        agentId: 'cli',
+        type: 'file',
+        path: 'workspace/src/main.ts',
+        contentHash: hash,
+        metadata: { language: 'ts', bytes: 11, linesAdded: 1, linesRemoved: 0, source: 'ingest' },
+      }),
+    ]);
+    expect((await readArtifactRecords(projectDir, 'r2')).records).toEqual([]);
+    const store = await openObjectStore(projectDir);
+    try {
+      expect(new TextDecoder().decode(await store.get(hash))).toBe('export {};\n');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('warns on stderr and keeps its exit code when the artifacts cannot be recorded', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'src/a.ts', 'export {};') });
+    await mkdir(path.join(projectDir, '.agent'));
+    await writeFile(path.join(projectDir, '.agent/objects'), 'not a directory');
+
+    const { code, stderr } = await runCli(['ingest', '--project', projectDir, '--run-id', 'r1', '--strict']);
+
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^artifact-ingest: warning: the files of docs\/plan\.md were not recorded as artifacts: .*check that \.agent\/ is a writable directory$/m,
+    );
+    expect(await readFile(path.join(projectDir, 'workspace/src/a.ts'), 'utf8')).toBe('export {};\n');
   });
 });

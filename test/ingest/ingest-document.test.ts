@@ -87,6 +87,50 @@ describe('ingestDocument', () => {
     expect(await manifestOnDisk(projectDir)).toMatchObject({ ts: '2026-11-22T00:00:00.000Z' });
   });
 
+  it('returns the bytes it placed: written and unchanged files, never rejected, superseded or failed ones', async () => {
+    const doc = [
+      fileBlock('ts', 'old.ts', 'same'),
+      fileBlock('ts', 'new.ts', 'fresh'),
+      fileBlock('py', 'twice.py', 'first'),
+      fileBlock('py', 'twice.py', 'second'),
+      fileBlock('sh', '../out.sh', 'x'),
+      fileBlock('txt', 'dir/x.txt', 'x'),
+      '```ts\nno file\n```\n',
+    ].join('\n');
+    const projectDir = await tempProject({
+      'docs/plan.md': doc,
+      'workspace/old.ts': 'same\n',
+      'workspace/dir': 'a file',
+    });
+
+    const result = await runIngest({ projectDir, ...base });
+
+    const encode = (text: string) => new TextEncoder().encode(text);
+    expect(result.contents).toEqual([
+      { workspacePath: 'workspace/old.ts', lang: 'ts', bytes: encode('same\n'), status: 'unchanged' },
+      { workspacePath: 'workspace/new.ts', lang: 'ts', bytes: encode('fresh\n'), status: 'written' },
+      { workspacePath: 'workspace/twice.py', lang: 'py', bytes: encode('second\n'), status: 'written' },
+    ]);
+    expect(result.manifest.artifacts.map((a) => a.reason.split(':')[0] || a.status)).toEqual([
+      'unchanged',
+      'written',
+      'superseded',
+      'written',
+      'traversal',
+      'not_a_directory',
+    ]);
+  });
+
+  it('returns no contents from a dry run, even for bytes already on disk', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': `${fileBlock('ts', 'old.ts', 'same')}\n${fileBlock('ts', 'new.ts', 'x')}`,
+      'workspace/old.ts': 'same\n',
+    });
+    const result = await runIngest({ projectDir, ...base, dryRun: true });
+    expect(result.manifest.summary.total_blocks).toBe(2);
+    expect(result.contents).toEqual([]);
+  });
+
   it('lets the last valid block win and never lets a truncated repeat displace a complete one', async () => {
     const doc = `${fileBlock('ts', 'a.ts', 'one')}\n${fileBlock('ts', './a.ts', 'two')}\n\`\`\`ts file=a.ts\nthree (cut off`;
     const projectDir = await tempProject({ 'docs/plan.md': doc });

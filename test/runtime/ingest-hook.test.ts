@@ -50,7 +50,7 @@ describe('runIngestHook', () => {
     const projectDir = await tempProject({ 'docs/plan.md': doc });
     const events = memoryEventLog({ run_id: 'h1' });
 
-    const summary = await runIngestHook({
+    const { summary, contents } = await runIngestHook({
       projectDir,
       runId: 'h1',
       nodeId: 'plan',
@@ -67,6 +67,14 @@ describe('runIngestHook', () => {
       manifest_path: '.agent/runs/h1/manifests/plan.json',
       problems: [],
     });
+    expect(contents).toEqual([
+      {
+        workspacePath: 'workspace/src/a.ts',
+        lang: 'ts',
+        bytes: new TextEncoder().encode('export {};\n'),
+        status: 'written',
+      },
+    ]);
     const manifest = await manifestOf(projectDir, 'h1', 'plan');
     expect(manifest.source).toEqual({ kind: 'graph_runtime', mode: 'single', doc_path: 'docs/plan.md' });
     expect(await readFile(path.join(projectDir, 'workspace/src/a.ts'), 'utf8')).toBe('export {};\n');
@@ -83,7 +91,7 @@ describe('runIngestHook', () => {
     const events = memoryEventLog({ run_id: 'h2' });
 
     // A node id the layout refuses makes runIngest throw (misuse); the hook must still return.
-    const summary = await runIngestHook({
+    const { summary, contents } = await runIngestHook({
       projectDir,
       runId: 'h2',
       nodeId: 'bad id',
@@ -100,6 +108,7 @@ describe('runIngestHook', () => {
       manifest_path: '',
       problems: ['internal_error'],
     });
+    expect(contents).toEqual([]);
     expect(events.lines).toEqual([
       expect.objectContaining({
         level: 'ERROR',
@@ -117,7 +126,7 @@ describe('runIngestHook', () => {
     const events = memoryEventLog();
     await events.close();
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const summary = await runIngestHook({
+    const { summary } = await runIngestHook({
       projectDir,
       runId: 'h3',
       nodeId: 'bad id',
