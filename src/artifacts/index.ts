@@ -46,3 +46,39 @@ export type {
 export { readProjectRecords } from './read-project-records.js';
 export type { ProjectRecords } from './read-project-records.js';
 export { artifactRecordJsonSchema, traceContentJsonSchema } from './artifact-json-schemas.js';
+export { LineageError } from './lineage-error.js';
+export type { LineageErrorCode } from './lineage-error.js';
+export { resolveRecordPath, RECORD_TOP_FOLDERS } from './resolve-record-path.js';
+export { logPath } from './log-path.js';
+export type { PathLog, PathVersion } from './log-path.js';
+export { verifyArtifacts } from './verify-artifacts.js';
+export type { VerifyOptions, VerifyProblem, VerifyProblemCode, VerifyReport } from './verify-artifacts.js';
+export { readRunTimeline } from './read-run-timeline.js';
+export type {
+  RunTimeline,
+  TimelineStep,
+  TimelineProblem,
+  UnreadableTrace,
+  UnreadableTraceReason,
+} from './read-run-timeline.js';
+export { replayRun } from './replay-run.js';
+export type {
+  ReplayOptions,
+  RunReplay,
+  ReplayStep,
+  ReplayArtifact,
+  ReplayProblem,
+  PriorVersion,
+  UnknownPrevious,
+} from './replay-run.js';
+export type { ReplayDiff, UnavailableDiffReason } from './diff-versions.js';
+export { checkoutWorkspace } from './checkout-workspace.js';
+export type { CheckoutOptions, Checkout, CheckoutCut, CheckedOutFile } from './checkout-workspace.js';
+export { BundleError } from './bundle-error.js';
+export type { BundleErrorCode } from './bundle-error.js';
+export { BUNDLE_MANIFEST_PATH, bundleManifestSchema } from './bundle-manifest.js';
+export type { BundleFile, BundleManifest } from './bundle-manifest.js';
+export { bundleRun } from './bundle-run.js';
+export type { BundleOptions, BundleSummary } from './bundle-run.js';
+export { importBundle } from './import-bundle.js';
+export type { ImportOptions, ImportSummary } from './import-bundle.js';

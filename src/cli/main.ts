@@ -12,6 +12,16 @@ Commands:
   show RUN_ID              show one run: nodes, documents, manifests
   ingest [PATH|GLOB ...]   extract \`\`\`<lang> file=<path> blocks into workspace/
   demo                     run the team graph on the embedded demo replies, ingest on
+
+Artifacts (read-only: they never run a node or change a run):
+  replay RUN_ID            a run step by step: nodes, agents, artifacts (--backward: diffs)
+  checkout                 rebuild the workspace as it was (--step N | --at TIME) into a folder
+  log PATH                 every recorded version of a path across runs
+  verify [RUN_ID]          re-hash objects and the workspace; report corruption and drift
+  bundle RUN_ID -o FILE    pack a run and the objects it references into a .tar.gz
+  import FILE              verify a bundle and add its run and objects to the project
+  reindex                  rebuild the path index from the runs' artifacts.jsonl
+
   help [COMMAND]           show help for a command
 
 Options:
@@ -48,6 +58,34 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   demo: async () => {
     const { demoCommand, DEMO_HELP } = await import('./demo-command.js');
     return { run: demoCommand, help: DEMO_HELP };
+  },
+  replay: async () => {
+    const { replayCommand, REPLAY_HELP } = await import('./replay-command.js');
+    return { run: replayCommand, help: REPLAY_HELP };
+  },
+  checkout: async () => {
+    const { checkoutCommand, CHECKOUT_HELP } = await import('./checkout-command.js');
+    return { run: checkoutCommand, help: CHECKOUT_HELP };
+  },
+  log: async () => {
+    const { logCommand, LOG_HELP } = await import('./log-command.js');
+    return { run: logCommand, help: LOG_HELP };
+  },
+  verify: async () => {
+    const { verifyCommand, VERIFY_HELP } = await import('./verify-command.js');
+    return { run: verifyCommand, help: VERIFY_HELP };
+  },
+  reindex: async () => {
+    const { reindexCommand, REINDEX_HELP } = await import('./reindex-command.js');
+    return { run: reindexCommand, help: REINDEX_HELP };
+  },
+  bundle: async () => {
+    const { bundleCommand, BUNDLE_HELP } = await import('./bundle-command.js');
+    return { run: bundleCommand, help: BUNDLE_HELP };
+  },
+  import: async () => {
+    const { importCommand, IMPORT_HELP } = await import('./import-command.js');
+    return { run: importCommand, help: IMPORT_HELP };
   },
 };
 

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { contentHashSchema } from './artifact-record.js';
+
+/** The archive path of a bundle's manifest, always its first entry. */
+export const BUNDLE_MANIFEST_PATH = '.agent/bundle.json';
+
+const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+// The run lock and its take-over files (src/runtime/run-lock.ts) and the confined writer's temp files
+// (src/workspace/temp-file-name.ts): bookkeeping of a live process, never part of a run's record.
+const LOCK_FILE_PATTERN = /^lock(\.stale-\d+-[0-9a-f]+)?$/u;
+const TEMP_FILE_PATTERN = /^\.artifact-ingest-[0-9a-f]{16}\.tmp$/u;
+
+/** One file of the run folder as the manifest lists it. */
+export const bundleFileSchema = z
+  .object({
+    /** Project-relative, below `.agent/runs/<runId>/`. */
+    path: z.string().min(1),
+    /** sha256 of the file's bytes, 64 lowercase hex digits. */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits'),
+    bytes: z.number().int().nonnegative(),
+  })
+  .strict();
+
+/** `.agent/bundle.json`: what a bundle holds, so an import can check every entry against it. */
+export const bundleManifestSchema = z
+  .object({
+    version: z.literal(1),
+    runId: z.string().regex(RUN_ID_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$'),
+    createdAt: z.iso.datetime(),
+    /** Every file of `.agent/runs/<runId>/`, recursively, in archive order. */
+    files: z.array(bundleFileSchema),
+    /** Every distinct content hash the run's artifacts.jsonl references. */
+    objects: z.array(contentHashSchema),
+  })
+  .strict()
+  .superRefine((manifest, context) => {
+    const prefix = `${runFolderOf(manifest.runId)}/`;
+    const paths = new Set<string>();
+    manifest.files.forEach((file, index) => {
+      if (!file.path.startsWith(prefix) || file.path.length === prefix.length) {
+        context.addIssue({
+          code: 'custom',
+          path: ['files', index, 'path'],
+          message: `must be below ${prefix}`,
+        });
+      }
+      if (paths.has(file.path)) {
+        context.addIssue({ code: 'custom', path: ['files', index, 'path'], message: 'is listed twice' });
+      }
+      paths.add(file.path);
+    });
+    if (new Set(manifest.objects).size !== manifest.objects.length) {
+      context.addIssue({ code: 'custom', path: ['objects'], message: 'lists an object twice' });
+    }
+  });
+
+/** A bundle's manifest. */
+export type BundleManifest = z.infer<typeof bundleManifestSchema>;
+/** One run file listed in a bundle's manifest. */
+export type BundleFile = z.infer<typeof bundleFileSchema>;
+
+/** Whether `runId` can name a run folder. */
+export function isRunId(runId: string): boolean {
+  return RUN_ID_PATTERN.test(runId);
+}
+
+/** The project-relative run folder of `runId`: `.agent/runs/<runId>`. */
+export function runFolderOf(runId: string): string {
+  return `.agent/runs/${runId}`;
+}
+
+/**
+ * Whether a path inside a run folder (relative to it) is a live process's bookkeeping: the run lock, a lock
+ * being taken over, or a temp file of an interrupted atomic write. Bundles leave these out and refuse them.
+ */
+export function isRunBookkeeping(relativeToRun: string): boolean {
+  const name = relativeToRun.slice(relativeToRun.lastIndexOf('/') + 1);
+  if (name === relativeToRun && LOCK_FILE_PATTERN.test(name)) return true;
+  return TEMP_FILE_PATTERN.test(name);
+}

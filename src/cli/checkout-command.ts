@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { checkoutWorkspace, LineageError } from '../artifacts/index.js';
+import type { Checkout, CheckoutCut } from '../artifacts/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { renderTable } from './render-table.js';
+import { resolveProject } from './resolve-project.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest checkout`. */
+export const CHECKOUT_HELP = `Usage: artifact-ingest checkout (--step N | --at TIME) [--run RUN_ID] --to DIR [--project DIR] [--json]
+
+Rebuild the workspace as it was into DIR, from the recorded versions in .agent/objects (every object's
+hash is verified before the first file is written). It never writes into the live workspace, never runs
+a node and never changes a run. DIR receives the files at their paths relative to workspace/.
+
+  --step N    the state after the run's N-th completed step (counting from 1; 0: before the run): the
+              versions of its completed steps 1..N, plus every other run's versions recorded up to step
+              N's trace (step 0: recorded before the run started). Failed and interrupted executions
+              are not steps. The run is --run, or by default the most recently started one.
+  --at TIME   the state at an instant (ISO 8601 with a zone: 2026-02-24T10:30:00Z): every run's versions
+              recorded at or before TIME. With --run: that run's versions up to TIME, plus other runs'
+              versions recorded before it started (and not after TIME).
+For each path the newest included version wins.
+
+Options:
+  --step N        a step of the run (0 to its number of completed steps)
+  --at TIME       an ISO 8601 date-time with a zone
+  --run RUN_ID    the run (default for --step: the run started last)
+  --to DIR        the folder to fill: missing or empty, outside the project's workspace/ and .agent/
+  --project DIR   project root (default: current directory)
+  --json          print the checkout (cut, files) as JSON
+  -h, --help      show this help
+
+Exit codes: 0 checked out; 1 refused (unknown run, step out of range, invalid time, DIR not empty or
+inside the project, missing or corrupt object: nothing is written); 2 usage.
+`;
+
+/** Runs `artifact-ingest checkout`; returns the exit code. */
+export async function checkoutCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('checkout', args, {
+    step: { type: 'string' },
+    at: { type: 'string' },
+    run: { type: 'string' },
+    to: { type: 'string' },
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(CHECKOUT_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `checkout takes no arguments, got ${positionals.join(' ')}; pick the point with --step N or --at TIME`,
+      'checkout',
+    );
+  }
+  if ((values.step === undefined) === (values.at === undefined))
+    throw new UsageError('give exactly one of --step N and --at TIME', 'checkout');
+  if (values.to === undefined || values.to === '')
+    throw new UsageError('--to DIR is required: the folder to rebuild the workspace into', 'checkout');
+  if (values.step !== undefined && !/^\d+$/.test(values.step))
+    throw new UsageError(`--step takes a whole number (0: before the run), got ${values.step}`, 'checkout');
+  const projectDir = await resolveProject(values.project, 'checkout');
+  let checkout: Checkout;
+  try {
+    checkout = await checkoutWorkspace(projectDir, {
+      to: path.resolve(values.to),
+      ...(values.step === undefined ? {} : { step: Number(values.step) }),
+      ...(values.at === undefined ? {} : { at: values.at }),
+      ...(values.run === undefined ? {} : { runId: values.run }),
+    });
+  } catch (error) {
+    if (!(error instanceof LineageError)) throw error;
+    process.stderr.write(`artifact-ingest: ${error.code}: ${error.message}\n`);
+    return 1;
+  }
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(checkout, null, 2)}\n`);
+    return 0;
+  }
+  const count = checkout.files.length;
+  process.stdout.write(
+    `checked out ${count} ${count === 1 ? 'file' : 'files'} into ${checkout.to}: ${describeCut(checkout.cut)}\n`,
+  );
+  if (count > 0) {
+    const rows = checkout.files.map((file) => [
+      file.path,
+      file.runId,
+      file.taskId,
+      file.bytes,
+      file.artifactId,
+    ]);
+    process.stdout.write(`${renderTable(['path', 'run', 'task', 'bytes', 'artifact'], rows)}\n`);
+  }
+  for (const problem of checkout.problems)
+    process.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
+  return 0;
+}
+
+function describeCut(cut: CheckoutCut): string {
+  switch (cut.kind) {
+    case 'step':
+      if (cut.step === 0)
+        return `before run ${cut.runId}${cut.time === null ? '' : ` (started ${cut.time})`}`;
+      return `run ${cut.runId} after step ${cut.step}${cut.time === null ? '' : ` (${cut.time})`}`;
+    case 'at':
+      return cut.runId === undefined
+        ? `at ${cut.time}`
+        : `run ${cut.runId} at ${cut.time} (other runs: what they recorded before it started)`;
+  }
+}

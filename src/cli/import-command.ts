@@ -1,0 +1,59 @@
+import { BundleError, importBundle } from '../artifacts/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { resolveProject } from './resolve-project.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest import`. */
+export const IMPORT_HELP = `Usage: artifact-ingest import FILE.tar.gz [--project DIR] [--json]
+
+Add a run bundled by 'artifact-ingest bundle' to this project. The whole archive is checked first: only
+.agent/bundle.json, the run's folder and objects are allowed, as plain files and folders (no links, no
+absolute paths, no '..'), and every file and object must match its hash. Only then are the objects stored,
+the run folder moved into place as a whole, and its versions added to the path index (so 'log' sees them).
+Importing the same bundle again writes nothing, unless the project lost some of the run's objects or
+index lines, which it restores. Any refusal writes nothing.
+
+Options:
+  --project DIR   project root (default: current directory)
+  --json          print the summary (runId, files, objects, objectsStored, alreadyImported) as JSON
+  -h, --help      show this help
+
+Exit codes: 0 imported (or already imported), 1 refused (nothing written; the message says why),
+2 usage error.
+`;
+
+/** Runs `artifact-ingest import`; returns the exit code. */
+export async function importCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('import', args, {
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(IMPORT_HELP);
+    return 0;
+  }
+  const [bundleFile, ...extra] = positionals;
+  if (bundleFile === undefined || extra.length > 0) {
+    throw new UsageError('import takes exactly one FILE.tar.gz made by artifact-ingest bundle', 'import');
+  }
+  const projectDir = await resolveProject(values.project, 'import');
+  try {
+    const summary = await importBundle(projectDir, bundleFile);
+    if (values.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    else if (summary.alreadyImported) {
+      process.stdout.write(
+        `run ${summary.runId} is already imported: its ${summary.files} files are identical; ${summary.objectsStored} missing objects stored\n`,
+      );
+    } else {
+      process.stdout.write(
+        `imported run ${summary.runId}: ${summary.files} files, ${summary.objects} objects (${summary.objectsStored} new to this project)\n`,
+      );
+    }
+    return 0;
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error;
+    process.stderr.write(`artifact-ingest: import refused: ${error.code}: ${error.message}\n`);
+    return 1;
+  }
+}

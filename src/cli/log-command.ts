@@ -1,0 +1,96 @@
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { LineageError, logPath } from '../artifacts/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { renderTable } from './render-table.js';
+import { resolveProject } from './resolve-project.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest log`. */
+export const LOG_HELP = `Usage: artifact-ingest log PATH [--project DIR] [--json]
+
+Print every recorded version of a path across the project's runs, oldest first: time, run, node, agent,
+type, lines added and removed, content hash and artifact id. Reads only the path's index file.
+
+PATH is relative to the project (workspace/src/a.ts, docs/plan.md) or to workspace/ (src/a.ts is read as
+workspace/src/a.ts); an absolute path inside the project works too. '\\' is read as '/'.
+
+Options:
+  --project DIR   project root (default: current directory)
+  --json          print the versions as JSON
+  -h, --help      show this help
+
+Exit codes: 0 versions listed, 1 no recorded version of PATH (or PATH outside the project), 2 usage error.
+`;
+
+/** Runs `artifact-ingest log`; returns the exit code. */
+export async function logCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('log', args, {
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(LOG_HELP);
+    return 0;
+  }
+  const [path, ...extra] = positionals;
+  if (path === undefined || extra.length > 0) {
+    throw new UsageError('log takes exactly one PATH, such as workspace/src/a.ts or docs/plan.md', 'log');
+  }
+  const projectDir = await resolveProject(values.project, 'log');
+  let log;
+  try {
+    log = await logPath(projectDir, await realAbsolutePath(path));
+  } catch (error) {
+    if (!(error instanceof LineageError)) throw error;
+    process.stderr.write(`artifact-ingest: ${error.message}\n`);
+    return 1;
+  }
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
+  } else if (log.versions.length > 0) {
+    const rows = log.versions.map((version) => [
+      version.createdAt,
+      version.runId,
+      version.taskId,
+      version.agentId,
+      version.type,
+      `+${version.linesAdded} -${version.linesRemoved}`,
+      version.contentHash.replace(/^sha256:/, '').slice(0, 12),
+      version.artifactId,
+    ]);
+    process.stdout.write(
+      `${log.path}: ${log.versions.length} version(s)\n${renderTable(['time', 'run', 'node', 'agent', 'type', 'lines', 'hash', 'artifact'], rows)}\n`,
+    );
+  }
+  for (const problem of log.problems) {
+    process.stderr.write(
+      `artifact-ingest: ${problem.message}; run 'artifact-ingest reindex' to rebuild the index\n`,
+    );
+  }
+  if (log.versions.length > 0) return 0;
+  process.stderr.write(
+    `artifact-ingest: no recorded versions of ${log.path}; paths look like workspace/src/a.ts or docs/plan.md (see 'artifact-ingest replay RUN_ID'), and if runs were recorded before the index existed, run 'artifact-ingest reindex'\n`,
+  );
+  return 1;
+}
+
+/**
+ * An absolute path with its nearest existing folder resolved by realpath, as `--project` is, so a path typed
+ * through a symlinked folder (macOS /tmp, a linked home) still lies inside the project.
+ */
+async function realAbsolutePath(path: string): Promise<string> {
+  if (!isAbsolute(path)) return path;
+  // Never the last component: a recorded file that is now a symlink must still be looked up by its own name.
+  let folder = dirname(path);
+  let rest = basename(path);
+  for (;;) {
+    const real = await realpath(folder).catch(() => undefined);
+    if (real !== undefined) return join(real, rest);
+    const parent = dirname(folder);
+    if (parent === folder) return path;
+    rest = join(basename(folder), rest);
+    folder = parent;
+  }
+}

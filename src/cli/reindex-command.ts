@@ -1,0 +1,49 @@
+import { rebuildArtifactIndex } from '../artifacts/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { resolveProject } from './resolve-project.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest reindex`. */
+export const REINDEX_HELP = `Usage: artifact-ingest reindex [--project DIR] [--json]
+
+Rebuild the path index (.agent/index/paths/) from every run's artifacts.jsonl, the source of truth, and
+swap it in at once. Run it when 'artifact-ingest verify' reports index_missing_record or
+index_unknown_record, or after copying run folders by hand. Unreadable record lines are listed and left out.
+It writes only .agent/index/; runs and objects are not changed.
+
+Options:
+  --project DIR   project root (default: current directory)
+  --json          print what was rebuilt (runs, records, paths, problems) as JSON
+  -h, --help      show this help
+
+Exit codes: 0 rebuilt (even with unreadable lines, which are listed), 2 usage error.
+`;
+
+/** Runs `artifact-ingest reindex`; returns the exit code. */
+export async function reindexCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('reindex', args, {
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(REINDEX_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`reindex takes no arguments, got ${positionals.join(' ')}`, 'reindex');
+  }
+  const rebuilt = await rebuildArtifactIndex(await resolveProject(values.project, 'reindex'));
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(rebuilt, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(
+    `reindexed ${rebuilt.runs} run(s): ${rebuilt.records} version record(s) of ${rebuilt.paths} path(s)\n`,
+  );
+  if (rebuilt.problems.length > 0) {
+    process.stdout.write(`${rebuilt.problems.length} unreadable line(s) left out:\n`);
+    for (const problem of rebuilt.problems) process.stdout.write(`  ${problem.code}: ${problem.message}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,148 @@
+import { LineageError, replayRun } from '../artifacts/index.js';
+import type { ReplayArtifact, ReplayStep, RunReplay } from '../artifacts/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { resolveProject } from './resolve-project.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest replay`. */
+export const REPLAY_HELP = `Usage: artifact-ingest replay RUN_ID [--backward] [--path P] [--project DIR] [--json]
+
+Show a run step by step from its records, read-only: it never runs a node or changes a file.
+Forward (default): each node execution in the order it finished, with its agent, rendered-prompt hash,
+duration, outcome, ingest summary, and the files it created (+) or changed (~) with lines added/removed.
+Steps count completed executions from 1; a failed execution shows as "step -". Versions of an
+interrupted execution (no trace followed them) are listed as unfinished.
+
+Backward: from the final state back, each version's unified diff from its previous version (a first
+version is diffed from empty; binary content is named, not diffed), then the versions the run's paths
+had before it.
+
+Options:
+  --backward      newest first, with diffs, ending with the paths' versions before the run
+  --path P        only this path: workspace/src/a.ts, src/a.ts (inside workspace/) or docs/plan.md
+  --project DIR   project root (default: current directory)
+  --json          print the replay as JSON
+  -h, --help      show this help
+
+Exit codes: 0 shown; 1 the run or path is unknown (list runs with 'artifact-ingest runs'); 2 usage.
+`;
+
+/** Runs `artifact-ingest replay`; returns the exit code. */
+export async function replayCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('replay', args, {
+    backward: { type: 'boolean' },
+    path: { type: 'string' },
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(REPLAY_HELP);
+    return 0;
+  }
+  const [runId, ...extra] = positionals;
+  if (runId === undefined || extra.length > 0) {
+    throw new UsageError("replay takes exactly one RUN_ID; list them with 'artifact-ingest runs'", 'replay');
+  }
+  if (values.path === '') throw new UsageError('--path needs a path, such as src/a.ts', 'replay');
+  const projectDir = await resolveProject(values.project, 'replay');
+  let replay: RunReplay;
+  try {
+    replay = await replayRun(projectDir, runId, {
+      backward: values.backward === true,
+      ...(values.path === undefined ? {} : { path: values.path }),
+    });
+  } catch (error) {
+    if (!(error instanceof LineageError)) throw error;
+    process.stderr.write(`artifact-ingest: ${error.code}: ${error.message}\n`);
+    return 1;
+  }
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(replay, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(renderReplay(replay));
+  for (const problem of replay.problems)
+    process.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
+  return 0;
+}
+
+function renderReplay(replay: RunReplay): string {
+  const backward = replay.direction === 'backward';
+  const lines: string[] = [
+    [
+      `run ${replay.runId}`,
+      ...(replay.graph === null ? [] : [`graph ${replay.graph.name} ${replay.graph.hash.slice(0, 8)}`]),
+      ...(replay.startedAt === null ? [] : [`started ${replay.startedAt}`]),
+      ...(replay.path === null ? [] : [`path ${replay.path}`]),
+      ...(backward ? ['backward from the final state'] : []),
+    ].join('  '),
+  ];
+  if (replay.steps.length === 0 && replay.unfinished.length === 0) lines.push('no recorded steps');
+  const unfinished = (): void => {
+    if (replay.unfinished.length === 0) return;
+    lines.push('', 'unfinished (interrupted: no trace followed these versions)');
+    for (const artifact of replay.unfinished) lines.push(...renderArtifact(artifact, true));
+  };
+  if (backward) unfinished();
+  for (const step of replay.steps) lines.push('', ...renderStep(step));
+  if (!backward) unfinished();
+  if (replay.before !== undefined) {
+    lines.push('');
+    if (replay.before.length === 0) {
+      lines.push(`before run ${replay.runId}: no earlier versions (the run created every path it touched)`);
+    } else {
+      lines.push(`before run ${replay.runId}:`);
+      for (const version of replay.before)
+        lines.push(
+          `  ${version.path}  ${version.artifactId}  run ${version.runId}  task ${version.taskId}  ${version.createdAt}`,
+        );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function renderStep(step: ReplayStep): string[] {
+  const lines = [
+    [
+      `step ${step.step ?? '-'}`,
+      step.taskId,
+      `agent ${step.agentId}`,
+      step.outcome,
+      formatDuration(step.durationMs),
+      `prompt ${step.promptSha256 === null ? 'none' : step.promptSha256.slice(0, 8)}`,
+      ...(step.attempt > 1 ? [`attempt ${step.attempt}`] : []),
+    ].join('  '),
+  ];
+  if (step.error !== undefined) lines.push(`  error ${step.error.code}: ${step.error.message}`);
+  if (step.ingest !== undefined) {
+    const { total_blocks, written, skipped, rejected } = step.ingest;
+    lines.push(
+      `  ingest  ${total_blocks} ${total_blocks === 1 ? 'block' : 'blocks'}: ${written} written, ${skipped} skipped, ${rejected} rejected`,
+    );
+  }
+  for (const artifact of step.artifacts) lines.push(...renderArtifact(artifact, false));
+  return lines;
+}
+
+function renderArtifact(artifact: ReplayArtifact, withTask: boolean): string[] {
+  const mark = artifact.change === 'created' ? '+' : '~';
+  const task = withTask ? `  task ${artifact.taskId}` : '';
+  const lines = [`  ${mark} ${artifact.path}  +${artifact.linesAdded} -${artifact.linesRemoved}${task}`];
+  const { diff } = artifact;
+  if (diff === undefined) return lines;
+  switch (diff.kind) {
+    case 'text':
+      lines.push(diff.patch.replace(/\n$/, ''));
+      break;
+    case 'binary':
+    case 'unavailable':
+      lines.push(`    ${diff.message}`);
+      break;
+  }
+  return lines;
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
+}

@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ArtifactRecord } from '../../src/artifacts/artifact-record.js';
+import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
+import type { TraceContent } from '../../src/artifacts/trace-content.js';
+
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** A small PNG-like binary (not UTF-8), recorded as a `design`. */
+export const DIAGRAM = Uint8Array.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00, 0xfe, 0x01,
+]);
+
+/**
+ * Records a realistic three-node run into `projectDir` through the real recorder (versions, a changed file
+ * with a `previous` link, a binary design, traces), plus the plain run files the runtime writes: state.json,
+ * events.jsonl and manifests/. Returns the records in file order.
+ */
+export async function recordRun(
+  projectDir: string,
+  runId: string,
+  options: { readonly startAt?: string; readonly apiText?: string } = {},
+): Promise<ArtifactRecord[]> {
+  let tick = Date.parse(options.startAt ?? '2026-02-24T10:00:00.000Z');
+  const now = (): Date => new Date((tick += 1000));
+  const recorder = await openArtifactRecorder(projectDir, { now, durability: 'none' });
+  const records: ArtifactRecord[] = [];
+  const trace = (
+    nodeId: string,
+    agent: string,
+    attempt: number,
+    outcome: TraceContent['outcome'],
+  ): TraceContent => ({
+    version: 1,
+    runId,
+    nodeId,
+    agent,
+    graph: { name: 'team', hash: sha('graph team v1') },
+    promptSha256: sha(`prompt of ${nodeId}`),
+    attempt,
+    startedAt: new Date(tick).toISOString(),
+    finishedAt: new Date(tick + 500).toISOString(),
+    durationMs: 500,
+    outcome,
+    ...(outcome === 'failed' ? { error: { code: 'agent_failed', message: 'exit code 1' } } : {}),
+    document: { path: `docs/${nodeId}.md`, sha256: sha(nodeId), bytes: 42 },
+    ingest: {
+      total_blocks: 2,
+      written: 2,
+      skipped: 0,
+      rejected: 0,
+      manifest_path: `.agent/runs/${runId}/manifests/${nodeId}.json`,
+      problems: [],
+    },
+  });
+  try {
+    const version = (
+      taskId: string,
+      agentId: string,
+      kind: 'file' | 'message',
+      file: string,
+      bytes: Uint8Array,
+    ) => ({
+      runId,
+      taskId,
+      agentId,
+      kind,
+      path: file,
+      bytes,
+      source: kind === 'message' ? ('runtime' as const) : ('ingest' as const),
+    });
+    records.push(
+      ...(await recorder.recordVersions([
+        version('plan', 'planner', 'message', 'docs/plan.md', bytesOf('# Plan\n\nBuild the API.\n')),
+      ])),
+      await recorder.recordTrace({
+        runId,
+        taskId: 'plan',
+        agentId: 'planner',
+        trace: trace('plan', 'planner', 1, 'completed'),
+      }),
+      ...(await recorder.recordVersions([
+        version(
+          'build',
+          'builder',
+          'file',
+          'workspace/src/api.ts',
+          bytesOf(options.apiText ?? 'export const api = 1;\n'),
+        ),
+        version('build', 'builder', 'file', 'workspace/docs/arch.png', DIAGRAM),
+        version('build', 'builder', 'message', 'docs/build.md', bytesOf('# Build\n')),
+      ])),
+      await recorder.recordTrace({
+        runId,
+        taskId: 'build',
+        agentId: 'builder',
+        trace: trace('build', 'builder', 1, 'completed'),
+      }),
+      ...(await recorder.recordVersions([
+        version(
+          'fix',
+          'builder',
+          'file',
+          'workspace/src/api.ts',
+          bytesOf('export const api = 2;\nexport const ok = true;\n'),
+        ),
+      ])),
+      await recorder.recordTrace({
+        runId,
+        taskId: 'fix',
+        agentId: 'builder',
+        trace: trace('fix', 'builder', 2, 'failed'),
+      }),
+    );
+  } finally {
+    await recorder.close();
+  }
+  const runDir = path.join(projectDir, '.agent', 'runs', runId);
+  await mkdir(path.join(runDir, 'manifests'), { recursive: true });
+  await writeFile(
+    path.join(runDir, 'state.json'),
+    `${JSON.stringify({ version: 1, run_id: runId, status: 'failed', graph: { name: 'team', hash: sha('graph team v1'), source: 'builtin' } }, null, 2)}\n`,
+  );
+  await writeFile(
+    path.join(runDir, 'events.jsonl'),
+    `{"level":"info","event":"run.started","run_id":"${runId}"}\n{"level":"error","event":"node.failed","node_id":"fix"}\n`,
+  );
+  for (const node of ['plan', 'build']) {
+    await writeFile(
+      path.join(runDir, 'manifests', `${node}.json`),
+      `${JSON.stringify({ run_id: runId, node_id: node, summary: { written: 2, skipped: 0, rejected: 0 } })}\n`,
+    );
+  }
+  return records;
+}
+
+/**
+ * A digest of everything below `dir` (paths, kinds, modes, bytes, link targets), to show that a refused
+ * operation wrote nothing anywhere in a project, `.agent/` included.
+ */
+export async function treeDigest(dir: string): Promise<string> {
+  const hash = createHash('sha256');
+  const walk = async (relative: string): Promise<void> => {
+    const names = (await readdir(path.join(dir, relative))).sort();
+    for (const name of names) {
+      const child = relative === '' ? name : `${relative}/${name}`;
+      const absolute = path.join(dir, child);
+      const info = await lstat(absolute);
+      const mode = (info.mode & 0o7777).toString(8);
+      if (info.isDirectory()) {
+        hash.update(`d ${child} ${mode}\n`);
+        await walk(child);
+      } else if (info.isSymbolicLink()) hash.update(`l ${child} -> ${await readlink(absolute)}\n`);
+      else if (info.isFile())
+        hash.update(
+          `f ${child} ${mode} ${createHash('sha256')
+            .update(await readFile(absolute))
+            .digest('hex')}\n`,
+        );
+      else hash.update(`o ${child}\n`);
+    }
+  };
+  await walk('');
+  return hash.digest('hex');
+}
+
+/** Every regular file below `dir` as relative path -> bytes (hex), for byte-for-byte folder comparisons. */
+export async function folderFiles(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const absolute = path.join(entry.parentPath, entry.name);
+    files[path.relative(dir, absolute).split(path.sep).join('/')] = (await readFile(absolute)).toString(
+      'hex',
+    );
+  }
+  return files;
+}
