@@ -1,8 +1,7 @@
+import { ID_PATTERN } from './artifact-record.js';
 import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import type { ArtifactRecordsRead } from './record-lines.js';
-
-const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The path of a run's artifacts.jsonl relative to the project root. */
 export function artifactRecordsPath(runId: string): string {
@@ -33,7 +32,7 @@ export async function readArtifactRecords(projectDir: string, runId: string): Pr
 
 /** Throws for a run id that cannot name a run folder. */
 export function checkRunId(runId: string): void {
-  if (!RUN_ID_PATTERN.test(runId)) {
+  if (!ID_PATTERN.test(runId)) {
     throw new Error(`run id ${JSON.stringify(runId)} must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`);
   }
 }

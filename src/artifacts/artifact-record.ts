@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** A run, task or node id as the project layout allows it in a folder name. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const ID_MESSAGE = 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
 
 /** An artifact id: `art-` followed by 12 lowercase hex digits. */

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { contentHashSchema } from './artifact-record.js';
+import { TEMP_FILE_PATTERN } from '../workspace/index.js';
+import { ID_PATTERN, contentHashSchema } from './artifact-record.js';
 
 /** The archive path of a bundle's manifest, always its first entry. */
 export const BUNDLE_MANIFEST_PATH = '.agent/bundle.json';
 
-const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 // The run lock and its take-over files (src/runtime/run-lock.ts) and the confined writer's temp files
-// (src/workspace/temp-file-name.ts): bookkeeping of a live process, never part of a run's record.
+// (TEMP_FILE_PATTERN of src/workspace): bookkeeping of a live process, never part of a run's record.
 const LOCK_FILE_PATTERN = /^lock(\.stale-\d+-[0-9a-f]+)?$/u;
-const TEMP_FILE_PATTERN = /^\.artifact-ingest-[0-9a-f]{16}\.tmp$/u;
 
 /** One file of the run folder as the manifest lists it. */
 export const bundleFileSchema = z
@@ -25,7 +24,7 @@ export const bundleFileSchema = z
 export const bundleManifestSchema = z
   .object({
     version: z.literal(1),
-    runId: z.string().regex(RUN_ID_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$'),
+    runId: z.string().regex(ID_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$'),
     createdAt: z.iso.datetime(),
     /** Every file of `.agent/runs/<runId>/`, recursively, in archive order. */
     files: z.array(bundleFileSchema),
@@ -61,7 +60,7 @@ export type BundleFile = z.infer<typeof bundleFileSchema>;
 
 /** Whether `runId` can name a run folder. */
 export function isRunId(runId: string): boolean {
-  return RUN_ID_PATTERN.test(runId);
+  return ID_PATTERN.test(runId);
 }
 
 /** The project-relative run folder of `runId`: `.agent/runs/<runId>`. */

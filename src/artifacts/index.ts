@@ -36,11 +36,12 @@ export { classifyPath } from './classify-path.js';
 export type { PathClass } from './classify-path.js';
 export { traceContentSchema, tracePathOf } from './trace-content.js';
 export type { TraceContent } from './trace-content.js';
-export { openArtifactRecorder } from './record-artifacts.js';
+export { openArtifactRecorder, versionsOfIngested } from './record-artifacts.js';
 export type {
   ArtifactRecorder,
   ArtifactRecorderOptions,
   ArtifactVersionInput,
+  PlacedFile,
   TraceInput,
 } from './record-artifacts.js';
 export { readProjectRecords } from './read-project-records.js';

@@ -1,8 +1,7 @@
+import { ID_PATTERN } from './artifact-record.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoOf } from '../workspace/index.js';
-
-const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The ids of the project's run folders under `.agent/runs/`, sorted; folders that cannot be run ids are left out. */
 export async function listRecordedRuns(projectDir: string): Promise<string[]> {
@@ -14,7 +13,7 @@ export async function listRecordedRuns(projectDir: string): Promise<string[]> {
     throw error;
   }
   return entries
-    .filter((entry) => entry.isDirectory() && RUN_ID_PATTERN.test(entry.name))
+    .filter((entry) => entry.isDirectory() && ID_PATTERN.test(entry.name))
     .map((entry) => entry.name)
     .sort();
 }

@@ -1,3 +1,4 @@
+import { ID_PATTERN } from './artifact-record.js';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoOf } from '../workspace/index.js';
@@ -11,8 +12,6 @@ import { ObjectStoreError } from './object-store-error.js';
 import type { RecordLineProblem } from './record-lines.js';
 import { traceContentSchema } from './trace-content.js';
 import type { TraceContent } from './trace-content.js';
-
-const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** One node execution of a run: its trace and the version records it produced. */
 export interface TimelineStep {
@@ -126,7 +125,7 @@ async function checkRunFolder(projectDir: string, runId: string): Promise<void> 
       code: 'unknown_run',
       message: `run ${JSON.stringify(runId)} has no folder in .agent/runs/; list the runs with 'artifact-ingest runs'`,
     });
-  if (!RUN_ID_PATTERN.test(runId)) throw unknown();
+  if (!ID_PATTERN.test(runId)) throw unknown();
   try {
     if (!(await stat(join(projectDir, '.agent', 'runs', runId))).isDirectory()) throw unknown();
   } catch (error) {

@@ -30,6 +30,35 @@ export interface ArtifactVersionInput {
   readonly changed?: boolean;
 }
 
+/** A file an ingest left on disk, as `IngestResult.contents` lists it (the shape, so artifacts need not import ingest). */
+export interface PlacedFile {
+  /** `workspace/<path>`. */
+  readonly workspacePath: string;
+  readonly lang: string;
+  readonly bytes: Uint8Array;
+  /** `unchanged` when the file already held these bytes. */
+  readonly status: 'written' | 'unchanged';
+}
+
+/**
+ * The file versions one ingest placed, ready for {@link ArtifactRecorder.recordVersions}: a file the ingest
+ * found `unchanged` is recorded only when the path's last recorded version differs (`changed: false`).
+ */
+export function versionsOfIngested(
+  files: readonly PlacedFile[],
+  place: { readonly runId: string; readonly taskId: string; readonly agentId: string },
+): ArtifactVersionInput[] {
+  return files.map((file) => ({
+    ...place,
+    kind: 'file',
+    path: file.workspacePath,
+    bytes: file.bytes,
+    language: file.lang,
+    source: 'ingest',
+    changed: file.status === 'written',
+  }));
+}
+
 /** One node execution to record as a `trace` artifact. */
 export interface TraceInput {
   readonly runId: string;

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { openArtifactRecorder } from '../artifacts/index.js';
+import { openArtifactRecorder, versionsOfIngested } from '../artifacts/index.js';
 import type { ArtifactRecorder } from '../artifacts/index.js';
 import { redactSecrets } from '../events/index.js';
 import {
@@ -13,7 +13,6 @@ import {
   runIngest,
 } from '../ingest/index.js';
 import type { IngestMode, IngestResult } from '../ingest/index.js';
-import { versionsOfIngested } from '../runtime/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
 import { resolveProject } from './resolve-project.js';

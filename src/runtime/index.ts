@@ -35,4 +35,3 @@ export type {
   RunState,
   RunStatus,
 } from './run-types.js';
-export { versionsOfIngested } from './run-recorder.js';

@@ -1,5 +1,5 @@
-import { openArtifactRecorder } from '../artifacts/index.js';
-import type { ArtifactRecorder, ArtifactVersionInput, TraceContent } from '../artifacts/index.js';
+import { openArtifactRecorder, versionsOfIngested } from '../artifacts/index.js';
+import type { ArtifactRecorder, TraceContent } from '../artifacts/index.js';
 import { redactSecrets } from '../events/index.js';
 import type { EventLog } from '../events/index.js';
 import type { IngestedContent } from '../ingest/index.js';
@@ -26,25 +26,6 @@ export interface RunRecorder {
   recordTrace(trace: TraceContent): Promise<void>;
   /** Waits for recording in flight and releases the object store; never throws. */
   close(): Promise<void>;
-}
-
-/**
- * The file versions one ingest placed, ready for the recorder: a block the ingest found `unchanged` is recorded
- * only when the path's last recorded version differs (the recorder's `changed: false` rule).
- */
-export function versionsOfIngested(
-  contents: readonly IngestedContent[],
-  place: { readonly runId: string; readonly taskId: string; readonly agentId: string },
-): ArtifactVersionInput[] {
-  return contents.map((content) => ({
-    ...place,
-    kind: 'file',
-    path: content.workspacePath,
-    bytes: content.bytes,
-    language: content.lang,
-    source: 'ingest',
-    changed: content.status === 'written',
-  }));
 }
 
 /** Options of {@link openRunRecorder}. */

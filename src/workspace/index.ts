@@ -6,3 +6,4 @@ export type { ConfinedWriteOptions, WriteStep } from './confined-write-options.j
 export { WorkspaceError } from './workspace-error.js';
 export type { FilesystemRefusalCode, PathRuleCode, PathVerdict, WriteOutcome } from './write-outcome.js';
 export { errnoOf } from './errno-of.js';
+export { TEMP_FILE_PATTERN } from './temp-file-name.js';

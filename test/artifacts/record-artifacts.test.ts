@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readArtifactRecords } from '../../src/artifacts/append-records.js';
 import { listIndexFiles, readPathVersions } from '../../src/artifacts/artifact-index.js';
 import { openObjectStore } from '../../src/artifacts/object-store.js';
-import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
+import { openArtifactRecorder, versionsOfIngested } from '../../src/artifacts/record-artifacts.js';
 import type { ArtifactVersionInput } from '../../src/artifacts/record-artifacts.js';
 import { traceContentSchema, tracePathOf } from '../../src/artifacts/trace-content.js';
 import type { TraceContent } from '../../src/artifacts/trace-content.js';
@@ -236,5 +236,42 @@ describe('openArtifactRecorder', () => {
     const recorded = await recorder.recordVersions([version({ bytes: text('x\n') })]);
     await recorder.close();
     expect(recorded).toHaveLength(1);
+  });
+});
+
+describe('versionsOfIngested', () => {
+  it('turns the files an ingest placed into file versions, unchanged ones with changed: false', () => {
+    const bytes = new TextEncoder().encode('x\n');
+    const versions = versionsOfIngested(
+      [
+        { workspacePath: 'workspace/a.ts', lang: 'ts', bytes, status: 'written' },
+        { workspacePath: 'workspace/b.ts', lang: '', bytes, status: 'unchanged' },
+      ],
+      { runId: 'run-1', taskId: 'build', agentId: 'cli' },
+    );
+    expect(versions).toEqual([
+      {
+        runId: 'run-1',
+        taskId: 'build',
+        agentId: 'cli',
+        kind: 'file',
+        path: 'workspace/a.ts',
+        bytes,
+        language: 'ts',
+        source: 'ingest',
+        changed: true,
+      },
+      {
+        runId: 'run-1',
+        taskId: 'build',
+        agentId: 'cli',
+        kind: 'file',
+        path: 'workspace/b.ts',
+        bytes,
+        language: '',
+        source: 'ingest',
+        changed: false,
+      },
+    ]);
   });
 });
