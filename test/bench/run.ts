@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename. Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, and the artifacts at scale (artifacts-scale.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { micromark } from 'micromark';
 import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
+import { artifactScaleSection } from './artifacts-scale.js';
 
 interface Sample {
   readonly seconds: number;
@@ -253,6 +254,7 @@ async function ingestRows(): Promise<string[]> {
 }
 
 const ingest = await ingestRows();
+const artifacts = await artifactScaleSection();
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const report = `# Benchmarks
 
@@ -298,6 +300,7 @@ End-to-end ingest costs 3-6 times the floor per file: each file is written by th
 descriptor walk through /proc/self/fd per directory component, an lstat of the target, an exclusive temp
 file, fchmod, rename, two location checks), and each block also appends an event line with its own write(2).
 With fsync, both sides are dominated by the syncs, so the gap narrows.
-`;
+
+${artifacts}`;
 await writeFile(new URL('../../docs/benchmarks.md', import.meta.url), report);
 console.log('\nwrote docs/benchmarks.md');
