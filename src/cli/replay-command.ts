@@ -89,13 +89,19 @@ function renderReplay(replay: RunReplay): string {
   if (!backward) unfinished();
   if (replay.before !== undefined) {
     lines.push('');
-    if (replay.before.length === 0) {
+    const unknown = replay.problems.filter((problem) => problem.code === 'unknown_previous').length;
+    if (replay.before.length === 0 && unknown === 0) {
       lines.push(`before run ${replay.runId}: no earlier versions (the run created every path it touched)`);
     } else {
       lines.push(`before run ${replay.runId}:`);
       for (const version of replay.before)
         lines.push(
           `  ${version.path}  ${version.artifactId}  run ${version.runId}  task ${version.taskId}  ${version.createdAt}`,
+        );
+      // A previous version no run holds (a run imported without the one before it) is not "created by the run".
+      if (unknown > 0)
+        lines.push(
+          `  ${unknown} earlier version(s) are in no run of this project; import the runs that made them`,
         );
     }
   }

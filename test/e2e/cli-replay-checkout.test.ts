@@ -66,6 +66,20 @@ describe('artifact-ingest replay', () => {
     );
   });
 
+  it('says which earlier versions are in no run when a run was imported without the one before it', async () => {
+    const { projectDir } = await twoRunProject();
+    const bundle = path.join(await tempProject(), 'run-002.tar.gz');
+    expect((await runCli(['bundle', 'run-002', '-o', bundle, '--project', projectDir])).code).toBe(0);
+    const fresh = await tempProject();
+    expect((await runCli(['import', bundle, '--project', fresh])).code).toBe(0);
+    const { code, stdout } = await runCli(['replay', 'run-002', '--backward', '--project', fresh]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /\nbefore run run-002:\n {2}\d+ earlier version\(s\) are in no run of this project; import the runs that made them\n$/,
+    );
+    expect(stdout).not.toContain('the run created every path it touched');
+  });
+
   it('filters to one path with --path, workspace-relative', async () => {
     const { projectDir } = await twoRunProject();
     const { code, stdout } = await runCli(['replay', 'run-002', '--backward', '--path', 'src/api.ts'], {
