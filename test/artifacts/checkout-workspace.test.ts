@@ -7,13 +7,13 @@ import { readRunTimeline } from '../../src/artifacts/read-run-timeline.js';
 import {
   LOGO_PNG,
   TEXT,
-  hashTree,
   lineageWriter,
   readTree,
   treeOf,
   twoRunProject,
 } from '../helpers/lineage-project.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { treeDigest } from '../helpers/tree-digest.js';
 
 const RUN_1_FINAL = {
   'README.md': TEXT.readme1,
@@ -212,12 +212,12 @@ describe('checkoutWorkspace refusals', () => {
     ['a folder inside .agent', '.agent/checkout'],
   ])('refuses %s as target_inside_project', async (_name, relative) => {
     const { projectDir } = await twoRunProject();
-    const agent = await hashTree(path.join(projectDir, '.agent'));
+    const agent = await treeDigest(path.join(projectDir, '.agent'));
     const error = await refusal(
       checkoutWorkspace(projectDir, { to: path.join(projectDir, relative), runId: 'run-001', step: 1 }),
     );
     expect(error.code).toBe('target_inside_project');
-    expect(await hashTree(path.join(projectDir, '.agent'))).toBe(agent);
+    expect(await treeDigest(path.join(projectDir, '.agent'))).toBe(agent);
   });
 
   it('refuses a target that reaches the workspace through a symlink', async () => {
@@ -385,13 +385,13 @@ describe('checkoutWorkspace with damaged objects', () => {
 describe('checkoutWorkspace is read-only for the project', () => {
   it('leaves .agent/ and the workspace byte-identical', async () => {
     const { projectDir, times } = await twoRunProject();
-    const agent = await hashTree(path.join(projectDir, '.agent'));
-    const workspace = await hashTree(path.join(projectDir, 'workspace'));
+    const agent = await treeDigest(path.join(projectDir, '.agent'));
+    const workspace = await treeDigest(path.join(projectDir, 'workspace'));
     for (const [runId, step] of STEPS)
       await checkoutWorkspace(projectDir, { to: await outsideDir(), runId, step });
     await checkoutWorkspace(projectDir, { to: await outsideDir(), at: times.betweenRuns });
     await refusal(checkoutWorkspace(projectDir, { to: path.join(projectDir, 'workspace'), step: 1 }));
-    expect(await hashTree(path.join(projectDir, '.agent'))).toBe(agent);
-    expect(await hashTree(path.join(projectDir, 'workspace'))).toBe(workspace);
+    expect(await treeDigest(path.join(projectDir, '.agent'))).toBe(agent);
+    expect(await treeDigest(path.join(projectDir, 'workspace'))).toBe(workspace);
   });
 });

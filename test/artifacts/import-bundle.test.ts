@@ -12,8 +12,9 @@ import { importBundle } from '../../src/artifacts/import-bundle.js';
 import { openObjectStore } from '../../src/artifacts/object-store.js';
 import { gzipTar, rawTar, readTarEntries } from '../helpers/raw-tar.js';
 import type { RawEntry } from '../helpers/raw-tar.js';
-import { folderFiles, recordRun, treeDigest } from '../helpers/recorded-run.js';
+import { folderFiles, recordRun } from '../helpers/recorded-run.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { treeDigest } from '../helpers/tree-digest.js';
 
 const RUN = 'run-2026-02-24';
 const RUN_DIR = `.agent/runs/${RUN}`;

@@ -4,36 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { indexFileOf } from '../../src/artifacts/artifact-index.js';
 import { LineageError } from '../../src/artifacts/lineage-error.js';
 import { logPath } from '../../src/artifacts/log-path.js';
-import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
+import { recordSteps } from '../helpers/record-steps.js';
 import { tempProject } from '../helpers/temp-project.js';
-
-const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 
 /** Two runs: run-001 creates a.ts and the plan, run-002 rewrites a.ts; one second per record. */
 async function twoRunProject(): Promise<string> {
   const project = await tempProject();
-  let tick = 0;
-  const recorder = await openArtifactRecorder(project, {
-    now: () => new Date(Date.parse('2026-03-01T10:00:00.000Z') + 1000 * tick++),
-    durability: 'none',
-  });
-  const base = { taskId: 'build', agentId: 'builder-01', source: 'ingest' as const };
-  await recorder.recordVersions([
-    { ...base, runId: 'run-001', kind: 'file', path: 'workspace/src/a.ts', bytes: text('a\nb\nc\n') },
-    { ...base, runId: 'run-001', kind: 'message', path: 'docs/plan.md', bytes: text('# Plan\n') },
+  await recordSteps(project, [
+    { runId: 'run-001', files: { 'workspace/src/a.ts': 'a\nb\nc\n', 'docs/plan.md': '# Plan\n' } },
+    { runId: 'run-002', taskId: 'fix', agentId: 'fixer-02', files: { 'workspace/src/a.ts': 'a\nB\nc\nd\n' } },
   ]);
-  await recorder.recordVersions([
-    {
-      ...base,
-      runId: 'run-002',
-      taskId: 'fix',
-      agentId: 'fixer-02',
-      kind: 'file',
-      path: 'workspace/src/a.ts',
-      bytes: text('a\nB\nc\nd\n'),
-    },
-  ]);
-  await recorder.close();
   return project;
 }
 

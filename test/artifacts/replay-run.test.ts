@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { LineageError } from '../../src/artifacts/lineage-error.js';
 import { replayRun } from '../../src/artifacts/replay-run.js';
 import type { ReplayArtifact, RunReplay } from '../../src/artifacts/replay-run.js';
-import { TEXT, hashTree, twoRunProject } from '../helpers/lineage-project.js';
+import { TEXT, twoRunProject } from '../helpers/lineage-project.js';
+import { treeDigest } from '../helpers/tree-digest.js';
 
 function objectFileOf(projectDir: string, hash: string): string {
   const hex = hash.slice('sha256:'.length);
@@ -240,14 +241,14 @@ describe('replayRun backward', () => {
 describe('replayRun is read-only', () => {
   it('leaves .agent/ and the workspace byte-identical, forward and backward', async () => {
     const { projectDir } = await twoRunProject();
-    const agent = await hashTree(path.join(projectDir, '.agent'));
-    const workspace = await hashTree(path.join(projectDir, 'workspace'));
+    const agent = await treeDigest(path.join(projectDir, '.agent'));
+    const workspace = await treeDigest(path.join(projectDir, 'workspace'));
     for (const runId of ['run-001', 'run-002']) {
       await replayRun(projectDir, runId);
       await replayRun(projectDir, runId, { backward: true });
       await replayRun(projectDir, runId, { backward: true, path: 'src/api.ts' });
     }
-    expect(await hashTree(path.join(projectDir, '.agent'))).toBe(agent);
-    expect(await hashTree(path.join(projectDir, 'workspace'))).toBe(workspace);
+    expect(await treeDigest(path.join(projectDir, '.agent'))).toBe(agent);
+    expect(await treeDigest(path.join(projectDir, 'workspace'))).toBe(workspace);
   });
 });

@@ -1,18 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  appendFile,
-  chmod,
-  lstat,
-  mkdir,
-  readdir,
-  readFile,
-  readlink,
-  rename,
-  rm,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
+import { appendFile, chmod, lstat, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { indexFileOf, rebuildArtifactIndex } from '../../src/artifacts/artifact-index.js';
@@ -24,7 +11,9 @@ import { LineageError } from '../../src/artifacts/lineage-error.js';
 import { logPath } from '../../src/artifacts/log-path.js';
 import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
 import { verifyArtifacts } from '../../src/artifacts/verify-artifacts.js';
+import { recordSteps } from '../helpers/record-steps.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { treeDigest } from '../helpers/tree-digest.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 
@@ -44,51 +33,18 @@ async function twoRunProject(): Promise<string> {
     'docs/plan.md': '# Plan\n',
   };
   const project = await tempProject(files);
-  let tick = 0;
-  const recorder = await openArtifactRecorder(project, {
-    now: () => new Date(Date.parse('2026-03-01T10:00:00.000Z') + 1000 * tick++),
-    durability: 'none',
-  });
-  const base = { taskId: 'build', agentId: 'builder-01', source: 'ingest' as const };
-  await recorder.recordVersions([
+  await recordSteps(project, [
     {
-      ...base,
       runId: 'run-001',
-      kind: 'file',
-      path: 'workspace/src/a.ts',
-      bytes: text('export const a = 1;\n'),
+      files: { ...files, 'workspace/src/a.ts': 'export const a = 1;\n' },
+      trace: traceOf('run-001'),
     },
     {
-      ...base,
-      runId: 'run-001',
-      kind: 'file',
-      path: 'workspace/src/b.ts',
-      bytes: text(files['workspace/src/b.ts']),
-    },
-    { ...base, runId: 'run-001', kind: 'message', path: 'docs/plan.md', bytes: text(files['docs/plan.md']) },
-  ]);
-  await recorder.recordTrace({
-    runId: 'run-001',
-    taskId: 'build',
-    agentId: 'builder-01',
-    trace: traceOf('run-001'),
-  });
-  await recorder.recordVersions([
-    {
-      ...base,
       runId: 'run-002',
-      kind: 'file',
-      path: 'workspace/src/a.ts',
-      bytes: text(files['workspace/src/a.ts']),
+      files: { 'workspace/src/a.ts': files['workspace/src/a.ts'] },
+      trace: traceOf('run-002'),
     },
   ]);
-  await recorder.recordTrace({
-    runId: 'run-002',
-    taskId: 'build',
-    agentId: 'builder-01',
-    trace: traceOf('run-002'),
-  });
-  await recorder.close();
   return project;
 }
 
@@ -106,27 +62,6 @@ function traceOf(runId: string) {
     durationMs: 1000,
     outcome: 'completed' as const,
   };
-}
-
-/** Every entry below `dir` (files with their sha256, links with their target), for byte-identity checks. */
-async function treeDigest(dir: string, prefix = ''): Promise<string[]> {
-  const lines: string[] = [];
-  for (const entry of (await readdir(join(dir, prefix), { withFileTypes: true })).sort((a, b) =>
-    a.name.localeCompare(b.name),
-  )) {
-    const relative = join(prefix, entry.name);
-    const full = join(dir, relative);
-    const info = await lstat(full);
-    if (entry.isDirectory()) lines.push(`${relative}/ ${info.mode}`, ...(await treeDigest(dir, relative)));
-    else if (entry.isSymbolicLink()) lines.push(`${relative} -> ${await readlink(full)}`);
-    else
-      lines.push(
-        `${relative} ${info.mode} ${createHash('sha256')
-          .update(await readFile(full))
-          .digest('hex')}`,
-      );
-  }
-  return lines;
 }
 
 describe('verifyArtifacts', () => {

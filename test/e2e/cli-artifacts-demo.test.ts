@@ -3,8 +3,9 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashTree, readTree } from '../helpers/lineage-project.js';
+import { readTree } from '../helpers/lineage-project.js';
 import { runCli } from '../helpers/run-cli.js';
+import { treeDigest } from '../helpers/tree-digest.js';
 
 // Two runs of the embedded demo (the team graph, replay agent, ingest on) through the real CLI; the second
 // run's replies change one line of src/server.js and add src/version.js (in pm's reply). Every lineage command is then
@@ -149,8 +150,8 @@ describe('artifacts of two demo runs, through the CLI', () => {
   });
 
   it('never changes a run: .agent/runs and the workspace hash the same before and after every command', async () => {
-    const runsBefore = await hashTree(path.join(project, '.agent', 'runs'));
-    const workspaceBefore = await hashTree(path.join(project, 'workspace'));
+    const runsBefore = await treeDigest(path.join(project, '.agent', 'runs'));
+    const workspaceBefore = await treeDigest(path.join(project, 'workspace'));
     for (const args of [
       ['replay', runs[0]!],
       ['replay', runs[1]!, '--backward'],
@@ -164,8 +165,8 @@ describe('artifacts of two demo runs, through the CLI', () => {
       const result = await cli(args);
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
     }
-    expect(await hashTree(path.join(project, '.agent', 'runs'))).toBe(runsBefore);
-    expect(await hashTree(path.join(project, 'workspace'))).toBe(workspaceBefore);
+    expect(await treeDigest(path.join(project, '.agent', 'runs'))).toBe(runsBefore);
+    expect(await treeDigest(path.join(project, 'workspace'))).toBe(workspaceBefore);
   });
 
   it('bundles both runs, and a fresh project that imports them replays and logs identically', async () => {

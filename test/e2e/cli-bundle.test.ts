@@ -2,9 +2,10 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
-import { folderFiles, recordRun, treeDigest } from '../helpers/recorded-run.js';
+import { folderFiles, recordRun } from '../helpers/recorded-run.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { treeDigest } from '../helpers/tree-digest.js';
 
 const RUN = 'run-cli-1';
 

@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
-import { chmod, lstat, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { artifactIdOf } from '../../src/artifacts/artifact-record.js';
 import { appendArtifactRecords } from '../../src/artifacts/append-records.js';
 import { contentHashOf } from '../../src/artifacts/content-hash.js';
-import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
 import { runCli } from '../helpers/run-cli.js';
+import { recordSteps } from '../helpers/record-steps.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { treeDigest } from '../helpers/tree-digest.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 
@@ -18,47 +18,14 @@ async function twoRunProject(): Promise<string> {
     'workspace/src/b.ts': 'b\n',
     'docs/plan.md': '# Plan\n',
   });
-  let tick = 0;
-  const recorder = await openArtifactRecorder(project, {
-    now: () => new Date(Date.parse('2026-03-01T10:00:00.000Z') + 1000 * tick++),
-    durability: 'none',
-  });
-  const base = { taskId: 'build', agentId: 'builder-01', source: 'ingest' as const };
-  await recorder.recordVersions([
-    { ...base, runId: 'run-001', kind: 'file', path: 'workspace/src/a.ts', bytes: text('a\nb\nc\n') },
-    { ...base, runId: 'run-001', kind: 'file', path: 'workspace/src/b.ts', bytes: text('b\n') },
-    { ...base, runId: 'run-001', kind: 'message', path: 'docs/plan.md', bytes: text('# Plan\n') },
-  ]);
-  await recorder.recordVersions([
+  await recordSteps(project, [
     {
-      ...base,
-      runId: 'run-002',
-      taskId: 'fix',
-      agentId: 'fixer-02',
-      kind: 'file',
-      path: 'workspace/src/a.ts',
-      bytes: text('a\nB\nc\nd\n'),
+      runId: 'run-001',
+      files: { 'workspace/src/a.ts': 'a\nb\nc\n', 'workspace/src/b.ts': 'b\n', 'docs/plan.md': '# Plan\n' },
     },
+    { runId: 'run-002', taskId: 'fix', agentId: 'fixer-02', files: { 'workspace/src/a.ts': 'a\nB\nc\nd\n' } },
   ]);
-  await recorder.close();
   return project;
-}
-
-async function treeDigest(dir: string, prefix = ''): Promise<string[]> {
-  const lines: string[] = [];
-  for (const entry of (await readdir(join(dir, prefix), { withFileTypes: true })).sort((a, b) =>
-    a.name.localeCompare(b.name),
-  )) {
-    const relative = join(prefix, entry.name);
-    if (entry.isDirectory()) lines.push(`${relative}/`, ...(await treeDigest(dir, relative)));
-    else {
-      const bytes = await readFile(join(dir, relative));
-      lines.push(
-        `${relative} ${(await lstat(join(dir, relative))).mode} ${createHash('sha256').update(bytes).digest('hex')}`,
-      );
-    }
-  }
-  return lines;
 }
 
 describe('artifact-ingest log', () => {

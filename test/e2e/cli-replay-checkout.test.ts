@@ -3,9 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Checkout } from '../../src/artifacts/checkout-workspace.js';
 import { replayRun } from '../../src/artifacts/replay-run.js';
-import { TEXT, hashTree, readTree, treeOf, twoRunProject } from '../helpers/lineage-project.js';
+import { TEXT, readTree, treeOf, twoRunProject } from '../helpers/lineage-project.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { treeDigest } from '../helpers/tree-digest.js';
 
 describe('artifact-ingest replay', () => {
   it('prints one block per step with its artifacts, failed steps as "step -"', async () => {
@@ -237,8 +238,8 @@ describe('artifact-ingest checkout', () => {
 describe('replay and checkout through the CLI are read-only', () => {
   it('leave .agent/ and the workspace byte-identical', async () => {
     const { projectDir, times } = await twoRunProject();
-    const agent = await hashTree(path.join(projectDir, '.agent'));
-    const workspace = await hashTree(path.join(projectDir, 'workspace'));
+    const agent = await treeDigest(path.join(projectDir, '.agent'));
+    const workspace = await treeDigest(path.join(projectDir, 'workspace'));
     const outside = await tempProject();
     const runs = [
       ['replay', 'run-001'],
@@ -249,7 +250,7 @@ describe('replay and checkout through the CLI are read-only', () => {
       ['checkout', '--step', '1', '--to', 'workspace'],
     ];
     for (const args of runs) await runCli([...args, '--project', projectDir], { cwd: projectDir });
-    expect(await hashTree(path.join(projectDir, '.agent'))).toBe(agent);
-    expect(await hashTree(path.join(projectDir, 'workspace'))).toBe(workspace);
+    expect(await treeDigest(path.join(projectDir, '.agent'))).toBe(agent);
+    expect(await treeDigest(path.join(projectDir, 'workspace'))).toBe(workspace);
   });
 });

@@ -213,22 +213,3 @@ export function treeOf(files: Record<string, string | Uint8Array>): Map<string, 
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
 }
-
-/** A sha256 of every file and directory name below `dir` (paths, kinds and bytes), to prove nothing changed. */
-export async function hashTree(dir: string): Promise<string> {
-  const hash = createHash('sha256');
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const lines = await Promise.all(
-    entries.map(async (entry) => {
-      const full = path.join(entry.parentPath, entry.name);
-      const relative = path.relative(dir, full);
-      if (entry.isFile())
-        return `f ${relative} ${createHash('sha256')
-          .update(await readFile(full))
-          .digest('hex')}`;
-      return `${entry.isDirectory() ? 'd' : 'o'} ${relative}`;
-    }),
-  );
-  for (const line of lines.sort()) hash.update(`${line}\n`);
-  return hash.digest('hex');
-}
