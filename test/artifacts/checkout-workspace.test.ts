@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkoutWorkspace } from '../../src/artifacts/checkout-workspace.js';
@@ -139,6 +139,45 @@ describe('checkoutWorkspace --step', () => {
     // run-b's versions were recorded before run-a's first trace, though run-b was still running.
     expect(await step(1)).toEqual(treeOf({ 'a.txt': 'a1\n', 'b.txt': 'b1\n', 'shared.txt': 'from b\n' }));
     expect(await step(2)).toEqual(treeOf({ 'a.txt': 'a1\n', 'b.txt': 'b1\n', 'shared.txt': 'from a\n' }));
+  });
+});
+
+describe('checkoutWorkspace reads only the objects it needs', () => {
+  /** Deletes every object of the project except `keep`, and returns how many were deleted. */
+  async function deleteObjectsExcept(projectDir: string, keep: ReadonlySet<string>): Promise<number> {
+    let deleted = 0;
+    const root = path.join(projectDir, '.agent', 'objects', 'sha256');
+    for (const fanout of await readdir(root)) {
+      for (const name of await readdir(path.join(root, fanout))) {
+        if (keep.has(`sha256:${fanout}${name}`)) continue;
+        await rm(path.join(root, fanout, name));
+        deleted += 1;
+      }
+    }
+    return deleted;
+  }
+
+  it("rebuilds a step with every other object gone but the run's traces", async () => {
+    const { projectDir } = await twoRunProject();
+    const first = await checkoutWorkspace(projectDir, { runId: 'run-002', step: 1, to: await outsideDir() });
+    const timeline = await readRunTimeline(projectDir, 'run-002');
+    const keep = new Set([
+      ...first.files.map((file) => file.contentHash),
+      ...timeline.steps.map((step) => step.trace.contentHash),
+    ]);
+    expect(await deleteObjectsExcept(projectDir, keep)).toBeGreaterThan(0);
+    const again = await checkoutWorkspace(projectDir, { runId: 'run-002', step: 1, to: await outsideDir() });
+    expect(again.files).toEqual(first.files);
+    expect(await readTree(again.to)).toEqual(await readTree(first.to));
+  });
+
+  it('rebuilds a time with every object gone but the ones it writes', async () => {
+    const { projectDir, times } = await twoRunProject();
+    const first = await checkoutWorkspace(projectDir, { at: times.betweenRuns, to: await outsideDir() });
+    const keep = new Set(first.files.map((file) => file.contentHash));
+    expect(await deleteObjectsExcept(projectDir, keep)).toBeGreaterThan(0);
+    const again = await checkoutWorkspace(projectDir, { at: times.betweenRuns, to: await outsideDir() });
+    expect(await readTree(again.to)).toEqual(await readTree(first.to));
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,13 +169,51 @@ describe('artifacts of two demo runs, through the CLI', () => {
     expect(await treeDigest(path.join(project, 'workspace'))).toBe(workspaceBefore);
   });
 
-  it('bundles both runs, and a fresh project that imports them replays and logs identically', async () => {
-    const fresh = path.join(root, 'fresh');
+  it('reports a corrupted object and a hand-edited workspace file, and --strict makes them fail', async () => {
+    // On a copy, so the project stays intact for the bundle test that follows.
+    const copy = path.join(root, 'corrupted');
+    await cp(project, copy, { recursive: true });
+    const inCopy = (args: readonly string[]) => runCli([...args, '--project', copy]);
+    const clean = await inCopy(['verify', '--json']);
+    expect((JSON.parse(clean.stdout) as { problems: unknown[] }).problems).toEqual([]);
+    const server = await json<{ versions: { contentHash: string }[] }>(['log', 'src/server.js']);
+    const hex = server.versions[0]!.contentHash.slice('sha256:'.length);
+    const object = path.join(copy, '.agent', 'objects', 'sha256', hex.slice(0, 2), hex.slice(2));
+    await chmod(object, 0o644);
+    await writeFile(object, 'tampered\n');
+    const readme = path.join(copy, 'workspace', 'README.md');
+    await writeFile(readme, `${await readFile(readme, 'utf8')}hand edit\n`);
+
+    const report = JSON.parse((await inCopy(['verify', '--json'])).stdout) as {
+      problems: { code: string; path?: string; contentHash?: string }[];
+    };
+    expect(report.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'corrupt_object', contentHash: server.versions[0]!.contentHash }),
+        expect.objectContaining({ code: 'workspace_modified', path: 'workspace/README.md' }),
+      ]),
+    );
+    const strict = await inCopy(['verify', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('corrupt_object');
+    expect(strict.stdout).toContain('workspace_modified');
+  });
+
+  it('bundles both runs, deletes the project, and a fresh project that imports them replays identically', async () => {
+    const expected = new Map<string, unknown>();
+    for (const runId of runs) {
+      for (const extra of [[], ['--backward']]) {
+        expected.set([runId, ...extra].join(' '), await json(['replay', runId, ...extra]));
+      }
+    }
+    const logBefore = await json(['log', 'src/server.js']);
     const bundles = runs.map((runId) => path.join(root, `${runId}.tar.gz`));
     for (const [index, runId] of runs.entries()) {
       expect((await cli(['bundle', runId, '-o', bundles[index]!])).code).toBe(0);
     }
-    await rm(fresh, { recursive: true, force: true });
+    await rm(project, { recursive: true, force: true });
+
+    const fresh = path.join(root, 'fresh');
     await mkdir(fresh);
     for (const bundle of bundles) {
       const imported = await runCli(['import', bundle, '--project', fresh]);
@@ -184,40 +222,18 @@ describe('artifacts of two demo runs, through the CLI', () => {
     }
     for (const runId of runs) {
       for (const extra of [[], ['--backward']]) {
-        const here = await cli(['replay', runId, ...extra, '--json']);
         const there = await runCli(['replay', runId, ...extra, '--json', '--project', fresh]);
         expect(there.code).toBe(0);
-        expect(JSON.parse(there.stdout)).toEqual(JSON.parse(here.stdout));
+        expect(JSON.parse(there.stdout)).toEqual(expected.get([runId, ...extra].join(' ')));
       }
     }
-    const logHere = await cli(['log', 'src/server.js', '--json']);
     const logThere = await runCli(['log', 'src/server.js', '--json', '--project', fresh]);
-    expect(JSON.parse(logThere.stdout)).toEqual(JSON.parse(logHere.stdout));
-  });
-
-  it('reports a corrupted object and a hand-edited workspace file, and --strict makes them fail', async () => {
-    const clean = await json<{ problems: unknown[] }>(['verify']);
-    expect(clean.problems).toEqual([]);
-    const server = await json<{ versions: { contentHash: string }[] }>(['log', 'src/server.js']);
-    const hex = server.versions[0]!.contentHash.slice('sha256:'.length);
-    const object = path.join(project, '.agent', 'objects', 'sha256', hex.slice(0, 2), hex.slice(2));
-    await chmod(object, 0o644);
-    await writeFile(object, 'tampered\n');
-    const readme = path.join(project, 'workspace', 'README.md');
-    await writeFile(readme, `${await readFile(readme, 'utf8')}hand edit\n`);
-
-    const report = await json<{ problems: { code: string; path?: string; contentHash?: string }[] }>([
-      'verify',
-    ]);
-    expect(report.problems).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ code: 'corrupt_object', contentHash: server.versions[0]!.contentHash }),
-        expect.objectContaining({ code: 'workspace_modified', path: 'workspace/README.md' }),
-      ]),
+    expect(JSON.parse(logThere.stdout)).toEqual(logBefore);
+    // Every object arrived intact; only the workspace, which a bundle does not carry, is missing.
+    const verified = await runCli(['verify', '--json', '--project', fresh]);
+    const codes = new Set(
+      (JSON.parse(verified.stdout) as { problems: { code: string }[] }).problems.map((p) => p.code),
     );
-    const strict = await cli(['verify', '--strict']);
-    expect(strict.code).toBe(1);
-    expect(strict.stdout).toContain('corrupt_object');
-    expect(strict.stdout).toContain('workspace_modified');
+    expect([...codes]).toEqual(['workspace_missing']);
   });
 });
