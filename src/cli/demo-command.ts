@@ -1,6 +1,7 @@
 import { cp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultRunId } from '../runtime/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { runCommand } from './run-command.js';
 import { UsageError } from './usage-error.js';
@@ -52,8 +53,12 @@ export async function demoCommand(args: readonly string[]): Promise<number> {
   await writeFile(path.join(projectDir, 'artifact-ingest.config.yaml'), DEMO_CONFIG);
 
   if (values.json !== true) process.stdout.write(`Demo project: ${projectDir}\n\n`);
+  // The run id is chosen here so the closing hint can name it.
+  const runId = defaultRunId('team');
   const code = await runCommand([
     'team',
+    '--run-id',
+    runId,
     '--project',
     projectDir,
     '--input',
@@ -63,7 +68,9 @@ export async function demoCommand(args: readonly string[]): Promise<number> {
   if (values.json !== true) {
     process.stdout.write(
       `\nLook at ${path.join(projectDir, 'workspace')} for the extracted files, docs/ for the documents,\n` +
-        `and list the runs with: npx artifact-ingest runs --project ${projectDir}\n`,
+        `and list the runs with: npx artifact-ingest runs --project ${projectDir}\n` +
+        `Replay the run step by step, read-only: npx artifact-ingest replay ${runId} --project ${projectDir}\n` +
+        `(then log, checkout, verify, bundle: docs/artifacts.md)\n`,
     );
   }
   return code;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,8 @@ describe('artifact-ingest demo', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/COMPLETED/);
     expect(first.stdout).toMatch(/^total\s+7\/7 completed\s+7 documents\s+20\s+8\s+7\s+5$/m);
+    const [runId] = await readdir(path.join(dir, '.agent', 'runs'));
+    expect(first.stdout).toContain(`npx artifact-ingest replay ${runId!} --project ${dir}\n`);
     // The nested README survived intact; the last store.js version won; nothing escaped or was half-written.
     expect(await readFile(path.join(dir, 'workspace/README.md'), 'utf8')).toContain(
       'curl -X POST localhost:3000/links -d \'{"url":"https://example.com"}\'\n```\n',
