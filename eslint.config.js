@@ -1,46 +1,55 @@
 // @ts-check
+import { existsSync } from 'node:fs';
 import eslint from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /**
- * Imports point down the data flow (STYLE.md): cli, mcp -> runtime, workflow -> ingest, artifacts,
- * contracts -> workspace, fence, events. Another folder is reached only through its index.ts.
- * Each entry lists the folders a layer must not import.
+ * Imports point down the data flow (STYLE.md): a folder imports only folders of a lower tier, never one of
+ * its own tier or above. Another folder, or a subfolder, is reached only through its index.ts.
  */
-const layers = {
-  fence: ['workspace', 'events', 'ingest', 'artifacts', 'runtime', 'workflow', 'contracts', 'mcp', 'cli'],
-  workspace: ['fence', 'events', 'ingest', 'artifacts', 'runtime', 'workflow', 'contracts', 'mcp', 'cli'],
-  events: ['fence', 'workspace', 'ingest', 'artifacts', 'runtime', 'workflow', 'contracts', 'mcp', 'cli'],
-  ingest: ['artifacts', 'runtime', 'workflow', 'contracts', 'mcp', 'cli'],
-  artifacts: ['ingest', 'runtime', 'workflow', 'contracts', 'mcp', 'cli'],
-  contracts: ['runtime', 'workflow', 'mcp', 'cli'],
-  runtime: ['workflow', 'mcp', 'cli'],
-  workflow: ['runtime', 'mcp', 'cli'],
-  mcp: ['cli'],
-  cli: ['mcp'],
-};
+const tiers = [
+  ['project'],
+  ['config'],
+  ['fence', 'workspace', 'events'],
+  ['ingest', 'artifacts'],
+  ['contracts'],
+  ['runtime', 'workflow'],
+  ['mcp', 'cli'],
+];
+// fence is pure: markdown text in, blocks out; it reads no configuration either.
+const alsoForbidden = { fence: ['config'] };
 
-const folders = Object.keys(layers);
+// Rules name only the folders that exist, so none stands for code that is not there yet.
+const folders = tiers.flat().filter((folder) => existsSync(`src/${folder}`));
+const tierOf = (folder) => tiers.findIndex((tier) => tier.includes(folder));
+const forbiddenFor = (layer) =>
+  folders.filter(
+    (folder) =>
+      folder !== layer && (tierOf(folder) >= tierOf(layer) || (alsoForbidden[layer] ?? []).includes(folder)),
+  );
 
-const boundaryConfigs = Object.entries(layers).map(([layer, forbidden]) => ({
+const boundaryConfigs = folders.map((layer) => ({
   files: [`src/${layer}/**/*.ts`],
   rules: {
     'no-restricted-imports': [
       'error',
       {
         patterns: [
-          ...forbidden.map((folder) => ({
-            group: [`../${folder}`, `../${folder}/**`, `../../${folder}`, `../../${folder}/**`],
+          ...forbiddenFor(layer).map((folder) => ({
+            regex: `^(?:\\.\\./)+${folder}(?:/|$)`,
             message: `src/${layer} must not import src/${folder}: imports point down the data flow (STYLE.md).`,
           })),
           {
-            regex: `^\\.\\./(?:\\.\\./)?(?:${folders.join('|')})/(?!index\\.js$).+`,
-            message: 'Reach another folder only through its index.js.',
+            // Up and into another folder or subfolder, or down into a subfolder, ends at its index.js.
+            regex: '^(?:(?:\\.\\./)+|\\./)[^./][^/]*/(?!index\\.js$).+',
+            message: 'Reach another folder or subfolder only through its index.js.',
           },
-          { group: ['node:*', 'fs', 'path', 'os'], message: 'src/fence is pure: no node:* imports.' },
-        ].filter((pattern) => layer === 'fence' || !('group' in pattern && pattern.group[0] === 'node:*')),
+          ...(layer === 'fence'
+            ? [{ group: ['node:*', 'fs', 'path', 'os'], message: 'src/fence is pure: no node:* imports.' }]
+            : []),
+        ],
       },
     ],
   },

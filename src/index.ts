@@ -28,29 +28,47 @@ export type {
 export { EventLogError, memoryEventLog, openEventLog, redactSecrets } from './events/index.js';
 export type { EventFields, EventLevel, EventLine, EventLog, MemoryEventLog } from './events/index.js';
 
-// ingest: one document -> files, manifest v1 and events; configuration and the feature flag
+// project: ids and the on-disk layout
+export { InvalidIdError, ID_PATTERN, parseNodeId, parseRunId, UnknownRunError } from './project/index.js';
+export type { NodeId, RunId } from './project/index.js';
+
+// config: the one config file, YAML + zod with line/column errors
 export {
   ConfigError,
   DEFAULT_INGEST_LIMITS,
+  DEFAULT_PROJECT_CONFIG,
+  loadProjectConfig,
+  parseIngestFlag,
+  parseProjectConfig,
+  projectConfigJsonSchema,
+} from './config/index.js';
+export type {
+  AgentConfig,
+  AgentKind,
+  ConfigIssue,
+  IngestLimits,
+  IngestSettings,
+  ProjectConfig,
+  RuntimeSettings,
+} from './config/index.js';
+
+// ingest: one document -> files, manifest v1 and events; the feature flag
+export {
   IngestFailedError,
   INGEST_ENV_VAR,
   REASON_CODES,
   deriveNodeId,
   ingestDocument,
   ingestManifestSchema,
-  loadProjectConfig,
   manifestArtifactSchema,
-  parseIngestFlag,
   resolveIngestEnabled,
   runIngest,
   statusOfReason,
 } from './ingest/index.js';
 export type {
   ArtifactStatus,
-  ConfigIssue,
   IngestEnabled,
   IngestEnabledInput,
-  IngestLimits,
   IngestManifest,
   IngestMode,
   IngestOptions,
@@ -58,7 +76,6 @@ export type {
   IngestProblem,
   IngestResult,
   ManifestArtifact,
-  ProjectConfig,
   ReasonCode,
   SourceKind,
 } from './ingest/index.js';
@@ -70,7 +87,6 @@ export {
   createAgent,
   listRuns,
   loadGraph,
-  loadRuntimeConfig,
   parseGraph,
   readRun,
   RunError,
@@ -80,8 +96,6 @@ export {
 } from './runtime/index.js';
 export type {
   Agent,
-  AgentConfig,
-  AgentKind,
   AgentRequest,
   GraphDefinition,
   GraphNode,
@@ -96,7 +110,6 @@ export type {
   RunState,
   RunStatus,
   RunSummary,
-  RuntimeConfig,
 } from './runtime/index.js';
 
 // artifacts: records with content hashes, the object store, lineage, replay, checkout, verify, bundles

@@ -1,4 +1,4 @@
-import { ID_PATTERN } from './artifact-record.js';
+import { parseRunId } from '../project/index.js';
 import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import type { ArtifactRecordsRead } from './record-lines.js';
@@ -32,7 +32,5 @@ export async function readArtifactRecords(projectDir: string, runId: string): Pr
 
 /** Throws for a run id that cannot name a run folder. */
 export function checkRunId(runId: string): void {
-  if (!ID_PATTERN.test(runId)) {
-    throw new Error(`run id ${JSON.stringify(runId)} must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`);
-  }
+  parseRunId(runId);
 }

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { nodeIdSchema, runIdSchema } from '../project/index.js';
 
 /** A run, task or node id as the project layout allows it in a folder name. */
-export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const ID_MESSAGE = 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
 
 /** An artifact id: `art-` followed by 12 lowercase hex digits. */
 export const artifactIdSchema = z
@@ -37,8 +36,8 @@ export const artifactMetadataSchema = z
 export const artifactRecordSchema = z
   .object({
     artifactId: artifactIdSchema,
-    runId: z.string().regex(ID_PATTERN, ID_MESSAGE),
-    taskId: z.string().regex(ID_PATTERN, ID_MESSAGE),
+    runId: runIdSchema,
+    taskId: nodeIdSchema,
     agentId: z.string().min(1),
     type: artifactTypeSchema,
     path: z.string().min(1),

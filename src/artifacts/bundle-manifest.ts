@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { TEMP_FILE_PATTERN } from '../workspace/index.js';
-import { ID_PATTERN, contentHashSchema } from './artifact-record.js';
+import { BUNDLE_MANIFEST_PATH, runDir, runIdSchema } from '../project/index.js';
+import { contentHashSchema } from './artifact-record.js';
 
 /** The archive path of a bundle's manifest, always its first entry. */
-export const BUNDLE_MANIFEST_PATH = '.agent/bundle.json';
+export { BUNDLE_MANIFEST_PATH };
 
 // The run lock and its take-over files (src/runtime/run-lock.ts) and the confined writer's temp files
 // (TEMP_FILE_PATTERN of src/workspace): bookkeeping of a live process, never part of a run's record.
@@ -24,7 +25,7 @@ export const bundleFileSchema = z
 export const bundleManifestSchema = z
   .object({
     version: z.literal(1),
-    runId: z.string().regex(ID_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$'),
+    runId: runIdSchema,
     createdAt: z.iso.datetime(),
     /** Every file of `.agent/runs/<runId>/`, recursively, in archive order. */
     files: z.array(bundleFileSchema),
@@ -33,7 +34,7 @@ export const bundleManifestSchema = z
   })
   .strict()
   .superRefine((manifest, context) => {
-    const prefix = `${runFolderOf(manifest.runId)}/`;
+    const prefix = `${runDir(manifest.runId)}/`;
     const paths = new Set<string>();
     manifest.files.forEach((file, index) => {
       if (!file.path.startsWith(prefix) || file.path.length === prefix.length) {
@@ -57,16 +58,6 @@ export const bundleManifestSchema = z
 export type BundleManifest = z.infer<typeof bundleManifestSchema>;
 /** One run file listed in a bundle's manifest. */
 export type BundleFile = z.infer<typeof bundleFileSchema>;
-
-/** Whether `runId` can name a run folder. */
-export function isRunId(runId: string): boolean {
-  return ID_PATTERN.test(runId);
-}
-
-/** The project-relative run folder of `runId`: `.agent/runs/<runId>`. */
-export function runFolderOf(runId: string): string {
-  return `.agent/runs/${runId}`;
-}
 
 /**
  * Whether a path inside a run folder (relative to it) is a live process's bookkeeping: the run lock, a lock

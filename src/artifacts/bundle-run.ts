@@ -7,7 +7,8 @@ import { Writable } from 'node:stream';
 import { Header, Pack, ReadEntry } from 'tar';
 import { errnoOf } from '../workspace/index.js';
 import { BundleError } from './bundle-error.js';
-import { BUNDLE_MANIFEST_PATH, isRunId, runFolderOf } from './bundle-manifest.js';
+import { isRunId, UnknownRunError } from '../project/index.js';
+import { BUNDLE_MANIFEST_PATH } from './bundle-manifest.js';
 import type { BundleManifest } from './bundle-manifest.js';
 import { hexOfContentHash, objectPathOf } from './content-hash.js';
 import { whyPathUnsafe } from './judge-bundle-entry.js';
@@ -55,13 +56,9 @@ export async function bundleRun(
   options: BundleOptions = {},
 ): Promise<BundleSummary> {
   const target = resolve(outFile);
-  const folder = isRunId(runId) ? await readRunFolder(projectDir, runId) : undefined;
-  if (folder === undefined) {
-    throw new BundleError({
-      code: 'unknown_run',
-      message: `run ${JSON.stringify(runId)} not found: ${isRunId(runId) ? `${runFolderOf(runId)} does not exist` : 'it is not a run id'}; list the runs with 'artifact-ingest runs'`,
-    });
-  }
+  if (!isRunId(runId)) throw new UnknownRunError(runId);
+  const folder = await readRunFolder(projectDir, runId);
+  if (folder === undefined) throw new UnknownRunError(runId);
   checkPaths(folder.files.map((file) => file.path));
   const objects = referencedObjects(recordsOfRun(runId, folder.files));
   await checkOutput(target, options.force === true);

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { errnoOf } from '../workspace/index.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import { BundleError } from './bundle-error.js';
-import { isRunBookkeeping, runFolderOf } from './bundle-manifest.js';
+import { runDir } from '../project/index.js';
+import { isRunBookkeeping } from './bundle-manifest.js';
 import { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
 import { OBJECTS_DIR } from './object-store.js';
 import { parseRecordLines } from './record-lines.js';
+import type { RunId } from '../project/index.js';
 
 /** One regular file of a run folder, read whole. */
 export interface RunFolderFile {
@@ -36,8 +38,8 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
  * out), or returns undefined when the run folder does not exist. A symlink or special file anywhere in it
  * is a {@link BundleError} (`link_entry`, `unsupported_entry`): a bundle holds regular files only.
  */
-export async function readRunFolder(projectDir: string, runId: string): Promise<RunFolder | undefined> {
-  const root = runFolderOf(runId);
+export async function readRunFolder(projectDir: string, runId: RunId): Promise<RunFolder | undefined> {
+  const root = runDir(runId);
   let info;
   try {
     info = await lstat(join(projectDir, root));
@@ -72,8 +74,8 @@ export async function readRunFolder(projectDir: string, runId: string): Promise<
  * line (an interrupted append, which every reader skips) is allowed; any other bad line is `invalid_records`,
  * and a record of another run is `foreign_record`.
  */
-export function recordsOfRun(runId: string, files: readonly RunFolderFile[]): ArtifactRecord[] {
-  const path = `${runFolderOf(runId)}/artifacts.jsonl`;
+export function recordsOfRun(runId: RunId, files: readonly RunFolderFile[]): ArtifactRecord[] {
+  const path = `${runDir(runId)}/artifacts.jsonl`;
   const file = files.find((candidate) => candidate.path === path);
   if (file === undefined) return [];
   const read = parseRecordLines(new TextDecoder().decode(file.bytes), path);

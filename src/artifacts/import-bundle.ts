@@ -5,7 +5,7 @@ import { errnoOf, openConfinedRoot } from '../workspace/index.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import { appendToIndex, isVersionRecord, readPathVersions } from './artifact-index.js';
 import { BundleError } from './bundle-error.js';
-import { runFolderOf } from './bundle-manifest.js';
+import { runDir } from '../project/index.js';
 import type { BundleManifest } from './bundle-manifest.js';
 import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
 import type { RunFolder } from './bundle-sources.js';
@@ -157,7 +157,7 @@ async function checkProjectFolders(projectDir: string): Promise<void> {
 
 /** Whether the run is already here with exactly the bundle's files; refuses `run_exists` when it differs. */
 async function isAlreadyImported(projectDir: string, manifest: BundleManifest): Promise<boolean> {
-  const runFolder = runFolderOf(manifest.runId);
+  const runFolder = runDir(manifest.runId);
   let existing: RunFolder | undefined;
   try {
     existing = await readRunFolder(projectDir, manifest.runId);
@@ -202,7 +202,7 @@ async function storeObjects(projectDir: string, objects: ReadonlyMap<string, Uin
  */
 async function placeRun(projectDir: string, archive: BundleArchive): Promise<void> {
   const { runId } = archive.manifest;
-  const runFolder = runFolderOf(runId);
+  const runFolder = runDir(runId);
   const runsDir = join(projectDir, '.agent', 'runs');
   // A leading '.' keeps the staging folder out of listRecordedRuns, which reads run ids only.
   const staging = join(runsDir, `.import-${runId}-${process.pid}`);

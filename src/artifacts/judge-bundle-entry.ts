@@ -1,6 +1,8 @@
 import { checkDeclaredPath } from '../workspace/index.js';
 import { BundleError } from './bundle-error.js';
-import { BUNDLE_MANIFEST_PATH, isRunBookkeeping, runFolderOf } from './bundle-manifest.js';
+import { runDir } from '../project/index.js';
+import { BUNDLE_MANIFEST_PATH, isRunBookkeeping } from './bundle-manifest.js';
+import type { RunId } from '../project/index.js';
 
 /** Where an accepted bundle entry (after the manifest) goes in the project. */
 export type BundleEntryVerdict =
@@ -19,7 +21,7 @@ export function judgeBundleEntry(
   raw: string,
   type: string,
   linkpath: string | undefined,
-  runId: string,
+  runId: RunId | undefined,
 ): BundleEntryVerdict | BundleError {
   const shown = JSON.stringify(raw);
   if (type === 'SymbolicLink' || type === 'Link') {
@@ -47,11 +49,16 @@ export function judgeBundleEntry(
       message: `entry ${shown} ${unsafe}; a bundle holds plain paths below .agent/ only, so it was refused`,
     });
   }
-  const runFolder = runFolderOf(runId);
-  if (type === 'Directory' && (path === runFolder || path.startsWith(`${runFolder}/`))) {
+  // Before the manifest is read no run folder is known, so no entry can belong to it.
+  const runFolder = runId === undefined ? undefined : runDir(runId);
+  if (
+    runFolder !== undefined &&
+    type === 'Directory' &&
+    (path === runFolder || path.startsWith(`${runFolder}/`))
+  ) {
     return { kind: 'runDirectory', path };
   }
-  if (type === 'File' && path.startsWith(`${runFolder}/`)) {
+  if (runFolder !== undefined && type === 'File' && path.startsWith(`${runFolder}/`)) {
     if (isRunBookkeeping(path.slice(runFolder.length + 1))) {
       return unexpected(raw, 'is a run lock or temp file, which bundles never hold');
     }
@@ -63,7 +70,7 @@ export function judgeBundleEntry(
     return unexpected(raw, 'repeats the manifest, which comes once and first');
   return unexpected(
     raw,
-    `is outside the bundle's places (${runFolder}/ and .agent/objects/sha256/<2 hex>/<62 hex>)`,
+    `is outside the bundle's places (${runFolder ?? '.agent/runs/<run_id>'}/ and .agent/objects/sha256/<2 hex>/<62 hex>)`,
   );
 }
 

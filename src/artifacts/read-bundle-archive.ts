@@ -138,7 +138,7 @@ class ArchiveState {
     const verdict =
       index === 0
         ? ({ kind: 'manifest' } as const)
-        : judgeBundleEntry(raw, entry.type, entry.linkpath, this.manifest?.runId ?? '');
+        : judgeBundleEntry(raw, entry.type, entry.linkpath, this.manifest?.runId);
     if (verdict instanceof BundleError) {
       this.fail(verdict);
       entry.resume();

@@ -1,4 +1,4 @@
-import { ID_PATTERN } from './artifact-record.js';
+import { ID_PATTERN } from '../project/index.js';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoOf } from '../workspace/index.js';

@@ -8,12 +8,13 @@ import { openObjectStore } from './object-store.js';
 import type { ObjectStore } from './object-store.js';
 import { traceContentSchema, tracePathOf } from './trace-content.js';
 import type { TraceContent } from './trace-content.js';
+import type { NodeId, RunId } from '../project/index.js';
 
 /** One version of a file or document to record: its bytes and its place. */
 export interface ArtifactVersionInput {
-  readonly runId: string;
+  readonly runId: RunId;
   /** The node (or workflow step) id. */
-  readonly taskId: string;
+  readonly taskId: NodeId;
   readonly agentId: string;
   /** `message` for a node's document; otherwise `file` or `design` is chosen from the path's media type. */
   readonly kind: 'file' | 'message';
@@ -46,7 +47,7 @@ export interface PlacedFile {
  */
 export function versionsOfIngested(
   files: readonly PlacedFile[],
-  place: { readonly runId: string; readonly taskId: string; readonly agentId: string },
+  place: { readonly runId: RunId; readonly taskId: NodeId; readonly agentId: string },
 ): ArtifactVersionInput[] {
   return files.map((file) => ({
     ...place,
@@ -61,8 +62,8 @@ export function versionsOfIngested(
 
 /** One node execution to record as a `trace` artifact. */
 export interface TraceInput {
-  readonly runId: string;
-  readonly taskId: string;
+  readonly runId: RunId;
+  readonly taskId: NodeId;
   readonly agentId: string;
   readonly trace: TraceContent;
 }

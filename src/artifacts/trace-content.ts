@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { nodeIdSchema, runIdSchema, tracePath } from '../project/index.js';
+import type { NodeId, RunId } from '../project/index.js';
 
 const isoTime = z.iso.datetime();
 
@@ -9,8 +11,8 @@ const isoTime = z.iso.datetime();
 export const traceContentSchema = z
   .object({
     version: z.literal(1),
-    runId: z.string().min(1),
-    nodeId: z.string().min(1),
+    runId: runIdSchema,
+    nodeId: nodeIdSchema,
     /** The agent's name; `write_file` nodes have none and say `runtime`. */
     agent: z.string().min(1),
     graph: z.object({ name: z.string().min(1), hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
@@ -54,6 +56,6 @@ export const traceContentSchema = z
 export type TraceContent = z.infer<typeof traceContentSchema>;
 
 /** The project-relative logical path of a node's trace records: `.agent/runs/<run_id>/traces/<node_id>.json`. */
-export function tracePathOf(runId: string, nodeId: string): string {
-  return `.agent/runs/${runId}/traces/${nodeId}.json`;
+export function tracePathOf(runId: RunId, nodeId: NodeId): string {
+  return tracePath(runId, nodeId);
 }

@@ -4,14 +4,10 @@ import fg from 'fast-glob';
 import { openArtifactRecorder, versionsOfIngested } from '../artifacts/index.js';
 import type { ArtifactRecorder } from '../artifacts/index.js';
 import { redactSecrets } from '../events/index.js';
-import {
-  defaultCliRunId,
-  deriveNodeId,
-  ingestModeSchema,
-  loadProjectConfig,
-  runIdSchema,
-  runIngest,
-} from '../ingest/index.js';
+import { loadProjectConfig } from '../config/index.js';
+import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../ingest/index.js';
+import { parseNodeId, parseRunId } from '../project/index.js';
+import type { NodeId, RunId } from '../project/index.js';
 import type { IngestMode, IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
@@ -67,10 +63,8 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
   }
 
   const projectDir = await resolveProject(values.project, 'ingest');
-  const runId = values['run-id'] ?? defaultCliRunId();
-  if (!runIdSchema.safeParse(runId).success) {
-    throw new UsageError(`--run-id '${runId}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, 'ingest');
-  }
+  const runIdText = values['run-id'];
+  const runId = runIdText === undefined ? defaultCliRunId() : parseRunId(runIdText, '--run-id');
   const mode = parseMode(values.mode);
   const config = await loadProjectConfig(projectDir);
   const documents = await findDocuments(projectDir, positionals);
@@ -122,11 +116,11 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
 
 /** The artifact records of one `ingest` invocation: one recorder, fail-open (a failure is a warning line). */
 interface CliRecords {
-  record(docPath: string, nodeId: string, result: IngestResult): Promise<void>;
+  record(docPath: string, nodeId: NodeId, result: IngestResult): Promise<void>;
   close(): Promise<void>;
 }
 
-function cliRecords(projectDir: string, runId: string, durability: 'fsync' | 'none'): CliRecords {
+function cliRecords(projectDir: string, runId: RunId, durability: 'fsync' | 'none'): CliRecords {
   let opening: Promise<ArtifactRecorder> | undefined;
   const warn = (what: string, error: unknown): void => {
     const message = error instanceof Error ? error.message : String(error);
@@ -215,7 +209,7 @@ async function findDocuments(projectDir: string, inputs: readonly string[]): Pro
   return [...found];
 }
 
-function assignNodeIds(documents: readonly string[], nodeId: string | undefined): string[] {
+function assignNodeIds(documents: readonly string[], nodeId: string | undefined): NodeId[] {
   if (nodeId !== undefined) {
     if (documents.length > 1) {
       throw new UsageError(
@@ -223,10 +217,7 @@ function assignNodeIds(documents: readonly string[], nodeId: string | undefined)
         'ingest',
       );
     }
-    if (!runIdSchema.safeParse(nodeId).success) {
-      throw new UsageError(`--node-id '${nodeId}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, 'ingest');
-    }
-    return [nodeId];
+    return [parseNodeId(nodeId, '--node-id')];
   }
   const ids = documents.map(deriveNodeId);
   const seen = new Map<string, string>();

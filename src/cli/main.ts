@@ -124,11 +124,18 @@ async function reportError(error: unknown): Promise<number> {
     process.stderr.write(`artifact-ingest: ${error.message}\nRun '${hint}' for usage.\n`);
     return 2;
   }
-  const [{ ConfigError }, { RunError }] = await Promise.all([
-    import('../ingest/index.js'),
+  const [{ ConfigError }, { InvalidIdError, UnknownRunError }, { RunError }] = await Promise.all([
+    import('../config/index.js'),
+    import('../project/index.js'),
     import('../runtime/index.js'),
   ]);
-  if (error instanceof ConfigError || error instanceof RunError || error instanceof RangeError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof RunError ||
+    error instanceof InvalidIdError ||
+    error instanceof UnknownRunError ||
+    error instanceof RangeError
+  ) {
     process.stderr.write(`artifact-ingest: ${error.message}\n`);
     return 2;
   }

@@ -1,12 +1,7 @@
-import {
-  ConfigError,
-  INGEST_ENV_VAR,
-  loadProjectConfig,
-  PROJECT_CONFIG_FILE,
-  resolveIngestEnabled,
-  runIdSchema,
-} from '../ingest/index.js';
-import { createAgent, loadGraph, loadRuntimeConfig, readRun, runGraph } from '../runtime/index.js';
+import { ConfigError, loadProjectConfig } from '../config/index.js';
+import { INGEST_ENV_VAR, resolveIngestEnabled } from '../ingest/index.js';
+import { parseRunId, PROJECT_CONFIG_FILE } from '../project/index.js';
+import { createAgent, loadGraph, readRun, runGraph } from '../runtime/index.js';
 import type { Agent, RunProgress } from '../runtime/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { renderRunReport } from './render-run-report.js';
@@ -69,10 +64,11 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   if (resumeId !== undefined && values['run-id'] !== undefined) {
     throw new UsageError('--resume names the run to continue; drop --run-id', 'run');
   }
-  const runId = resumeId ?? values['run-id'];
-  if (runId !== undefined && !runIdSchema.safeParse(runId).success) {
-    throw new UsageError(`run id '${runId}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, 'run');
-  }
+  const runIdText = resumeId ?? values['run-id'];
+  const runId =
+    runIdText === undefined
+      ? undefined
+      : parseRunId(runIdText, resumeId === undefined ? '--run-id' : '--resume');
   if (positionals.length > 1) {
     throw new UsageError(`run takes one GRAPH, got ${positionals.length}: ${positionals.join(' ')}`, 'run');
   }
@@ -87,16 +83,15 @@ export async function runCommand(args: readonly string[]): Promise<number> {
 
   const graph = await loadGraph(graphRef, { cwd: process.cwd() });
   const projectConfig = await loadProjectConfig(projectDir);
-  const runtimeConfig = await loadRuntimeConfig(projectDir);
   const cliIngest = values.ingest === true ? true : values['no-ingest'] === true ? false : undefined;
   const ingest = resolveIngestEnabled({ cli: cliIngest, env: process.env, config: projectConfig });
   const agents = new Map<string, Agent>();
   const agentFor = (name: string): Agent => {
     const existing = agents.get(name);
     if (existing !== undefined) return existing;
-    const config = runtimeConfig.agents.get(name);
+    const config = projectConfig.agents.get(name);
     if (config === undefined) {
-      const known = [...runtimeConfig.agents.keys()];
+      const known = [...projectConfig.agents.keys()];
       throw new ConfigError(PROJECT_CONFIG_FILE, [
         {
           path: `agents.${name}`,
@@ -128,7 +123,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
       ...(values.agent === undefined ? {} : { agentOverride: values.agent }),
       ...(runId === undefined ? {} : { runId }),
       resume: resumeId !== undefined,
-      concurrency: parseConcurrency(values.concurrency) ?? runtimeConfig.runtime.concurrency,
+      concurrency: parseConcurrency(values.concurrency) ?? projectConfig.runtime.concurrency,
       ingest: {
         enabled: ingest.enabled,
         limits: projectConfig.ingest.limits,

@@ -4,7 +4,7 @@ import { redactSecrets } from '../events/index.js';
 import { openConfinedRoot, WorkspaceError } from '../workspace/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
 import type { ManifestArtifact } from './ingest-manifest.js';
-import { describeError } from './ingest-problem.js';
+import { describeError } from '../project/index.js';
 import type { ReportProblem } from './ingest-problem.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { statusOfReason } from './reason-code.js';

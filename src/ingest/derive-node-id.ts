@@ -1,20 +1,17 @@
+import { parseNodeId, parseRunId, sanitizeId } from '../project/index.js';
+import type { NodeId, RunId } from '../project/index.js';
+
 /**
  * Derives a node id from a project-relative document path: `docs/tasks/api.md` -> `tasks.api`.
  * Characters an id cannot hold become `-`; the result always matches the layout's id pattern.
  */
-export function deriveNodeId(docPath: string): string {
+export function deriveNodeId(docPath: string): NodeId {
   const withoutRoot = docPath.replace(/^docs\//, '');
   const withoutExtension = withoutRoot.replace(/\.(md|markdown|mdx)$/i, '');
-  const id = withoutExtension
-    .split('/')
-    .join('.')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, 128);
-  return id === '' ? 'doc' : id;
+  return parseNodeId(sanitizeId(withoutExtension.split('/').join('.'), 'doc'));
 }
 
 /** A default run id for command-line ingests: `cli-` and the UTC time to the millisecond. */
-export function defaultCliRunId(now: Date = new Date()): string {
-  return `cli-${now.toISOString().replace(/[-:]/g, '').replace('.', '')}`;
+export function defaultCliRunId(now: Date = new Date()): RunId {
+  return parseRunId(`cli-${now.toISOString().replace(/[-:]/g, '').replace('.', '')}`);
 }

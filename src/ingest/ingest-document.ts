@@ -4,11 +4,12 @@ import type { EventLevel, EventLog } from '../events/index.js';
 import { parseFences } from '../fence/index.js';
 import { applyPlans } from './apply-plans.js';
 import type { AppliedPlans, IngestedContent } from './apply-plans.js';
-import { DEFAULT_INGEST_LIMITS } from './ingest-limits.js';
-import type { IngestLimits } from './ingest-limits.js';
-import { ingestManifestSchema, runIdSchema } from './ingest-manifest.js';
+import { DEFAULT_INGEST_LIMITS } from '../config/index.js';
+import type { IngestLimits } from '../config/index.js';
+import { ingestManifestSchema } from './ingest-manifest.js';
 import type { IngestManifest, IngestMode, ManifestArtifact, SourceKind } from './ingest-manifest.js';
-import { describeError } from './ingest-problem.js';
+import { describeError, parseNodeId, parseRunId, runEventsPath } from '../project/index.js';
+import type { NodeId, RunId } from '../project/index.js';
 import type { IngestProblem, ReportProblem } from './ingest-problem.js';
 import { planBlocks } from './plan-blocks.js';
 import { readDocument } from './read-document.js';
@@ -20,6 +21,7 @@ export interface IngestOptions {
   readonly projectDir: string;
   /** The document, relative to the project root (or absolute inside it). */
   readonly docPath: string;
+  /** Checked against the id pattern on entry ({@link InvalidIdError} when it does not match). */
   readonly runId: string;
   readonly nodeId: string;
   readonly sourceKind?: SourceKind;
@@ -77,16 +79,16 @@ export async function ingestDocument(options: IngestOptions): Promise<IngestMani
 export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   const projectDir = path.resolve(options.projectDir);
   const docPath = projectRelative(projectDir, options.docPath);
-  assertId('runId', options.runId);
-  assertId('nodeId', options.nodeId);
+  const runId = parseRunId(options.runId, 'runId');
+  const nodeId = parseNodeId(options.nodeId, 'nodeId');
   const limits = { ...DEFAULT_INGEST_LIMITS, ...options.limits };
   const dryRun = options.dryRun === true;
   const durability = options.durability ?? 'fsync';
   const problems: IngestProblem[] = [];
 
-  const events = openRunEvents(options, projectDir, dryRun, problems).child({
-    run_id: options.runId,
-    node_id: options.nodeId,
+  const events = openRunEvents(options, runId, projectDir, dryRun, problems).child({
+    run_id: runId,
+    node_id: nodeId,
     doc_path: docPath,
   });
   const report: ReportProblem = (code, message) => {
@@ -112,7 +114,13 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   }
   for (const artifact of artifacts) events.write(levelOf(artifact), 'ingest.block', { ...artifact });
 
-  const manifest = buildManifest(options, docPath, artifacts, (options.now ?? (() => new Date()))());
+  const manifest = buildManifest(
+    options,
+    { runId, nodeId },
+    docPath,
+    artifacts,
+    (options.now ?? (() => new Date()))(),
+  );
   const checked = ingestManifestSchema.safeParse(manifest);
   if (!checked.success) report('schema_error', checked.error.message);
   // Spec 1 (decided): an undecodable document writes nothing, not even a manifest.
@@ -160,13 +168,14 @@ async function ingestText(
 
 function openRunEvents(
   options: IngestOptions,
+  runId: RunId,
   projectDir: string,
   dryRun: boolean,
   problems: IngestProblem[],
 ): EventLog {
   if (options.events !== undefined) return options.events;
   if (dryRun) return memoryEventLog();
-  const eventsPath = path.posix.join('.agent', 'runs', options.runId, 'events.jsonl');
+  const eventsPath = runEventsPath(runId);
   try {
     return openEventLog(path.join(projectDir, eventsPath));
   } catch (error) {
@@ -180,6 +189,7 @@ function openRunEvents(
 
 function buildManifest(
   options: IngestOptions,
+  ids: { readonly runId: RunId; readonly nodeId: NodeId },
   docPath: string,
   artifacts: ManifestArtifact[],
   ts: Date,
@@ -188,8 +198,8 @@ function buildManifest(
     artifacts.filter((a) => a.status === status).length;
   return {
     version: '1',
-    run_id: options.runId,
-    node_id: options.nodeId,
+    run_id: ids.runId,
+    node_id: ids.nodeId,
     source: { kind: options.sourceKind ?? 'cli', mode: options.mode ?? 'unknown', doc_path: docPath },
     artifacts,
     summary: {
@@ -221,14 +231,6 @@ function projectRelative(projectDir: string, docPath: string): string {
     );
   }
   return relative.split(path.sep).join('/');
-}
-
-function assertId(name: string, value: string): void {
-  if (!runIdSchema.safeParse(value).success) {
-    throw new RangeError(
-      `${name} '${value}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ (letters, digits, . _ -)`,
-    );
-  }
 }
 
 async function closeQuietly(events: EventLog): Promise<void> {

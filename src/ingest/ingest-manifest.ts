@@ -1,9 +1,5 @@
 import { z } from 'zod';
-
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-/** A run or node id as the project layout allows it in a folder name. */
-export const runIdSchema = z.string().regex(ID_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$');
+import { nodeIdSchema, runIdSchema } from '../project/index.js';
 
 /** Graph mode recorded in a manifest's source. */
 export const ingestModeSchema = z.enum(['single', 'self_critique', 'team', 'unknown']);
@@ -30,7 +26,7 @@ export const ingestManifestSchema = z
   .object({
     version: z.literal('1'),
     run_id: runIdSchema,
-    node_id: runIdSchema,
+    node_id: nodeIdSchema,
     source: z
       .object({
         kind: sourceKindSchema,

@@ -13,8 +13,3 @@ export interface IngestProblem {
 
 /** Records a problem (as an `ingest.error` event and in the result). */
 export type ReportProblem = (code: IngestProblem['code'], message: string) => void;
-
-/** The message of a thrown value, for a problem report. */
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,6 +1,6 @@
 import type { FenceBlock } from '../fence/index.js';
 import { checkDeclaredPath, pathCollisionKey } from '../workspace/index.js';
-import type { IngestLimits } from './ingest-limits.js';
+import type { IngestLimits } from '../config/index.js';
 import type { ReasonCode } from './reason-code.js';
 
 /** A candidate block after every rule that needs no filesystem: either decided, or cleared for writing. */

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { IngestLimits } from './ingest-limits.js';
-import { describeError } from './ingest-problem.js';
+import type { IngestLimits } from '../config/index.js';
+import { describeError } from '../project/index.js';
 import type { ReportProblem } from './ingest-problem.js';
 
 /** Reads and decodes a project-relative document, or reports why not and returns null. */

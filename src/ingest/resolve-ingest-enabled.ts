@@ -1,5 +1,5 @@
-import { ConfigError } from './config-error.js';
-import type { ProjectConfig } from './project-config.js';
+import { ConfigError, parseIngestFlag } from '../config/index.js';
+import type { ProjectConfig } from '../config/index.js';
 
 /** The environment variable that turns the runtime's post-write ingest on or off. */
 export const INGEST_ENV_VAR = 'ARTIFACT_INGEST';
@@ -21,22 +21,6 @@ export interface IngestEnabledInput {
 export interface IngestEnabled {
   readonly enabled: boolean;
   readonly source: IngestEnabledSource;
-}
-
-/** Reads `1|true|on` as true and `0|false|off` as false (trimmed, any case); anything else is undefined. */
-export function parseIngestFlag(text: string): boolean | undefined {
-  switch (text.trim().toLowerCase()) {
-    case '1':
-    case 'true':
-    case 'on':
-      return true;
-    case '0':
-    case 'false':
-    case 'off':
-      return false;
-    default:
-      return undefined;
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openConfinedRoot } from '../workspace/index.js';
 import type { IngestManifest } from './ingest-manifest.js';
-import { describeError } from './ingest-problem.js';
+import { describeError } from '../project/index.js';
 import type { ReportProblem } from './ingest-problem.js';
 
 /**

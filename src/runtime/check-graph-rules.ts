@@ -1,9 +1,9 @@
-import { closestMatch, type YamlIssueParams } from '../ingest/index.js';
+import { closestMatch, type YamlIssueParams } from '../config/index.js';
 import { pathCollisionKey } from '../workspace/index.js';
 import { checkNodeTemplates } from './check-node-templates.js';
 import { findDependencyCycles } from './find-dependency-cycles.js';
 import type { GraphNodeType } from './graph-definition.js';
-import { GRAPH_ID_PATTERN } from './graph-id-pattern.js';
+import { isId } from '../project/index.js';
 import { asRecord, listNodeIds, nodeLabel, stringsOf, viewNodes, type NodeView } from './graph-node-view.js';
 import { checkOutputPathTemplate, resolveOutputPath } from './resolve-output-path.js';
 import { parseTemplate, renderTemplate } from './template.js';
@@ -126,7 +126,7 @@ function checkDependencies(node: NodeView, firstById: ReadonlyMap<string, NodeVi
   const raw = Array.isArray(node.fields.depends_on) ? (node.fields.depends_on as unknown[]) : [];
   for (const [index, dependency] of raw.entries()) {
     // Entries that are no id at all are the schema's to report.
-    if (typeof dependency !== 'string' || !GRAPH_ID_PATTERN.test(dependency)) continue;
+    if (typeof dependency !== 'string' || !isId(dependency)) continue;
     const path = ['nodes', node.index, 'depends_on', index];
     if (listed.has(dependency)) {
       issues.push({ path, message: `"${dependency}" is listed twice in depends_on; keep one` });

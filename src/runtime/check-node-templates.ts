@@ -1,4 +1,4 @@
-import { closestMatch } from '../ingest/index.js';
+import { closestMatch } from '../config/index.js';
 import type { GraphRuleIssue } from './check-graph-rules.js';
 import { listNodeIds, type NodeView } from './graph-node-view.js';
 import { parseTemplate, type TemplateVariable } from './template.js';

@@ -1,6 +1,7 @@
-import { ConfigError, runIdSchema } from '../ingest/index.js';
-import type { ConfigIssue } from '../ingest/index.js';
-import type { Agent } from './agents/agent.js';
+import { ConfigError } from '../config/index.js';
+import { ID_RULE, runIdSchema } from '../project/index.js';
+import type { ConfigIssue } from '../config/index.js';
+import type { Agent } from './agents/index.js';
 import type { GraphDefinition } from './graph-definition.js';
 import { findDependencyCycles } from './find-dependency-cycles.js';
 import { RunError } from './run-error.js';
@@ -24,7 +25,7 @@ export function checkRunOptions(options: RunGraphOptions): number {
   if (options.runId !== undefined && !runIdSchema.safeParse(options.runId).success) {
     issues.push({
       path: 'run_id',
-      message: `'${options.runId}' must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ (letters, digits, . _ -)`,
+      message: `'${options.runId}' ${ID_RULE}`,
     });
   }
   if (options.resume === true && options.runId === undefined) {
@@ -109,7 +110,7 @@ function graphIssues(graph: GraphDefinition): ConfigIssue[] {
     if (!runIdSchema.safeParse(node.id).success) {
       issues.push({
         path: `nodes.${node.id}`,
-        message: 'node id must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$',
+        message: `node id ${ID_RULE}`,
       });
     }
     if (ids.has(node.id)) issues.push({ path: `nodes.${node.id}`, message: 'duplicate node id' });

@@ -1,9 +1,10 @@
 import type { GraphDefinition } from './graph-definition.js';
+import type { NodeId } from '../project/index.js';
 
 /** Ids of every node `nodeId` waits for, directly or through other nodes. */
-export function ancestorsOf(graph: GraphDefinition, nodeId: string): ReadonlySet<string> {
+export function ancestorsOf(graph: GraphDefinition, nodeId: NodeId): ReadonlySet<string> {
   const byId = new Map(graph.nodes.map((node) => [node.id, node]));
-  const found = new Set<string>();
+  const found = new Set<NodeId>();
   const stack = [...(byId.get(nodeId)?.dependsOn ?? [])];
   for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
     if (found.has(id)) continue;
@@ -14,7 +15,7 @@ export function ancestorsOf(graph: GraphDefinition, nodeId: string): ReadonlySet
 }
 
 /** Ids of every node that waits, directly or through other nodes, for one of `nodeIds`, in graph order. */
-export function descendantsOf(graph: GraphDefinition, nodeIds: Iterable<string>): readonly string[] {
+export function descendantsOf(graph: GraphDefinition, nodeIds: Iterable<string>): readonly NodeId[] {
   const found = new Set<string>();
   const frontier = new Set(nodeIds);
   let grew = true;

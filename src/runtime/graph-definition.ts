@@ -1,14 +1,15 @@
 import type { IngestMode } from '../ingest/index.js';
+import type { NodeId } from '../project/index.js';
 
 /** Node types of a graph (spec runtime.md). */
 export type GraphNodeType = 'agent_task' | 'write_file';
 
 /** One node of a loaded, validated graph. Templates are kept as written and rendered at run time. */
 export interface GraphNode {
-  readonly id: string;
+  readonly id: NodeId;
   readonly type: GraphNodeType;
   /** Ids of the nodes this one waits for (a DAG; validated at load time). */
-  readonly dependsOn: readonly string[];
+  readonly dependsOn: readonly NodeId[];
   /** agent_task: the agent name from the run's agent configuration. */
   readonly agent?: string;
   /** agent_task: the prompt template. */

@@ -1,8 +1,9 @@
 import * as z from 'zod';
-import { closestMatch, type AllowedKeys, type IngestMode, describeValue } from '../ingest/index.js';
+import { closestMatch, type AllowedKeys, describeValue } from '../config/index.js';
+import { type IngestMode } from '../ingest/index.js';
 import { checkGraphRules } from './check-graph-rules.js';
 import type { GraphDefinition, GraphNode, GraphNodeType } from './graph-definition.js';
-import { GRAPH_ID_PATTERN } from './graph-id-pattern.js';
+import { ID_PATTERN, ID_RULE } from '../project/index.js';
 import { TEMPLATE_NAME_PATTERN } from './template.js';
 
 /** Most nodes a graph may have. */
@@ -19,7 +20,6 @@ export const GRAPH_MODES = [
   'team',
   'unknown',
 ] as const satisfies readonly IngestMode[];
-const ID_RULE = 'use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 function idSchema(what: string, example: string) {
   return z
@@ -29,7 +29,7 @@ function idSchema(what: string, example: string) {
           ? `missing; add ${example}`
           : `expected a ${what}, got ${describeValue(issue.input)}; write it as text, such as ${example}`,
     })
-    .regex(GRAPH_ID_PATTERN, {
+    .regex(ID_PATTERN, {
       error: (issue) => `${describeValue(issue.input)} is not a valid ${what}; ${ID_RULE}`,
     });
 }
@@ -63,7 +63,7 @@ function choiceSchema<const T extends readonly [string, ...string[]]>(what: stri
 }
 
 const nodeShape = {
-  id: idSchema('node id', 'id: plan'),
+  id: idSchema('node id', 'id: plan').brand<'NodeId'>(),
   type: choiceSchema('node type', 'type', NODE_TYPES),
   agent: idSchema('agent name', 'agent: planner').optional(),
   prompt: textSchema('prompt: "Write a plan for: {goal}"')
@@ -73,7 +73,10 @@ const nodeShape = {
   output_path: textSchema('output_path: docs/<name>.md').min(1, {
     error: 'output_path is empty; name a file under docs/ or audits/',
   }),
-  depends_on: listSchema(idSchema('node id', 'depends_on: [plan]'), 'depends_on: [plan]').optional(),
+  depends_on: listSchema(
+    idSchema('node id', 'depends_on: [plan]').brand<'NodeId'>(),
+    'depends_on: [plan]',
+  ).optional(),
 };
 
 const graphShape = {

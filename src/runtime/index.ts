@@ -6,8 +6,6 @@ export { parseTemplate, renderTemplate } from './template.js';
 export type { ParsedTemplate, TemplatePart, TemplateVariable } from './template.js';
 export { resolveOutputPath } from './resolve-output-path.js';
 export type { OutputPathResult } from './resolve-output-path.js';
-export { loadRuntimeConfig, parseRuntimeConfig } from './load-runtime-config.js';
-export type { RuntimeConfig } from './load-runtime-config.js';
 export {
   AgentError,
   createAgent,

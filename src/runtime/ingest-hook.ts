@@ -1,7 +1,8 @@
 import { redactSecrets } from '../events/index.js';
 import type { EventLog } from '../events/index.js';
 import { runIngest } from '../ingest/index.js';
-import type { IngestedContent, IngestLimits, IngestMode } from '../ingest/index.js';
+import type { IngestLimits } from '../config/index.js';
+import type { IngestedContent, IngestMode } from '../ingest/index.js';
 import type { NodeIngestSummary } from './run-types.js';
 
 /** One written node document to hand to the ingest. */

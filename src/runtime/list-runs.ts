@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ingestManifestSchema, runIdSchema } from '../ingest/index.js';
+import { ingestManifestSchema } from '../ingest/index.js';
+import { isRunId, RUNS_DIR, UnknownRunError } from '../project/index.js';
 import type { IngestManifest } from '../ingest/index.js';
 import { RunError } from './run-error.js';
 import { isRunLocked } from './run-lock.js';
@@ -53,11 +54,11 @@ const NO_NODES: NodeCounts = { pending: 0, running: 0, completed: 0, failed: 0, 
 
 /** Every run with a state.json under `.agent/runs/`, oldest first; an invalid state is listed as `unreadable`. */
 export async function listRuns(projectDir: string): Promise<readonly RunSummary[]> {
-  const runsDir = path.join(projectDir, '.agent', 'runs');
+  const runsDir = path.join(projectDir, RUNS_DIR);
   let names: string[];
   try {
     names = (await readdir(runsDir, { withFileTypes: true }))
-      .filter((entry) => entry.isDirectory() && runIdSchema.safeParse(entry.name).success)
+      .filter((entry) => entry.isDirectory() && isRunId(entry.name))
       .map((entry) => entry.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
@@ -77,12 +78,7 @@ export async function listRuns(projectDir: string): Promise<readonly RunSummary[
 
 /** One run's state, counts and manifests; throws {@link RunError} naming the file when state.json is missing or invalid. */
 export async function readRun(projectDir: string, runId: string): Promise<RunDetails> {
-  if (!runIdSchema.safeParse(runId).success) {
-    throw new RunError(
-      'run_not_found',
-      `'${runId}' is not a run id: ids match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$; list runs to find it`,
-    );
-  }
+  if (!isRunId(runId)) throw new UnknownRunError(runId);
   const state = await readRunState(projectDir, runId);
   return {
     state,

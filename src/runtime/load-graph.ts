@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { closestMatch, ConfigError, parseYamlWithSchema } from '../ingest/index.js';
+import { closestMatch, ConfigError, parseYamlWithSchema } from '../config/index.js';
 import { BUILTIN_GRAPH_NAMES, BUILTIN_GRAPH_YAML, isBuiltinGraphName } from './builtin-graphs.js';
 import type { GraphDefinition } from './graph-definition.js';
 import { GRAPH_KEYS, graphSchema, type GraphBody } from './graph-schema.js';
-import { readConfigText } from './read-config-text.js';
+import { readConfigText } from '../config/index.js';
 
 /** Largest graph file read, in bytes. */
 export const MAX_GRAPH_FILE_BYTES = 1024 * 1024;
@@ -42,7 +42,7 @@ export function parseGraph(text: string, source: string): GraphDefinition {
 export async function loadGraph(ref: string, options: { readonly cwd: string }): Promise<GraphDefinition> {
   if (isBuiltinGraphName(ref)) return parseGraph(BUILTIN_GRAPH_YAML[ref], `builtin:${ref}`);
   const file = path.resolve(options.cwd, ref);
-  const text = await readConfigText(file, MAX_GRAPH_FILE_BYTES);
+  const text = await readConfigText(file);
   if (text === undefined) {
     const builtin = closestMatch(ref, BUILTIN_GRAPH_NAMES);
     const hint = builtin === undefined ? '' : `did you mean the built-in graph "${builtin}"? Otherwise `;

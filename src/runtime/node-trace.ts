@@ -3,12 +3,13 @@ import { redactSecrets } from '../events/index.js';
 import type { GraphDefinition } from './graph-definition.js';
 import type { NodeOutcome } from './run-node.js';
 import type { NodeState } from './run-types.js';
+import type { NodeId, RunId } from '../project/index.js';
 
 /** One finished node execution, as the node loop knows it. */
 export interface NodeExecution {
-  readonly runId: string;
+  readonly runId: RunId;
   readonly graph: GraphDefinition;
-  readonly nodeId: string;
+  readonly nodeId: NodeId;
   /** The node's state while it ran: attempt, start time, agent and prompt hash, as state.json has them. */
   readonly running: NodeState;
   readonly finishedAt: string;

@@ -4,13 +4,14 @@ import path from 'node:path';
 import type { GraphDefinition } from './graph-definition.js';
 import { descendantsOf } from './graph-closure.js';
 import type { NodeState, RunState } from './run-types.js';
+import type { NodeId } from '../project/index.js';
 
 /** Why a node that state.json records as completed runs again. */
 export type RerunReason = 'document_missing' | 'document_changed' | 'dependency_rerun';
 
 /** A completed node that runs again, and why. */
 export interface Rerun {
-  readonly nodeId: string;
+  readonly nodeId: NodeId;
   readonly reason: RerunReason;
   readonly outputPath: string;
 }

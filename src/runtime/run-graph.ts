@@ -4,7 +4,7 @@ import { openEventLog, redactSecrets } from '../events/index.js';
 import type { EventLog } from '../events/index.js';
 import { openConfinedRoot } from '../workspace/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
-import type { Agent } from './agents/agent.js';
+import type { Agent } from './agents/index.js';
 import {
   checkNewRunInputs,
   checkResumeGraph,
@@ -24,10 +24,12 @@ import type { RunRecorder } from './run-recorder.js';
 import { readRunState, runDirOf, runStatePathOf } from './run-state.js';
 import { createRunStateStore } from './run-state-store.js';
 import type { RunGraphOptions, RunResult, RunState } from './run-types.js';
+import { parseRunId } from '../project/index.js';
+import type { RunId } from '../project/index.js';
 
 /** What a run starts from, once its options are checked. */
 interface RunStart {
-  readonly runId: string;
+  readonly runId: RunId;
   readonly inputs: Readonly<Record<string, string>>;
   readonly createdAt: string;
   readonly plan: StartPlan;
@@ -45,7 +47,8 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   options.signal?.throwIfAborted();
   const now = options.now ?? (() => new Date());
   const projectDir = path.resolve(options.projectDir);
-  const runId = options.runId ?? defaultRunId(options.graph.name, now());
+  const runId =
+    options.runId === undefined ? defaultRunId(options.graph.name, now()) : parseRunId(options.runId);
 
   // Everything that can refuse the run is checked before the first write (lock, folder, state, events).
   const planned = await planStart(options, projectDir, runId, now);
@@ -88,7 +91,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
 async function planStart(
   options: RunGraphOptions,
   projectDir: string,
-  runId: string,
+  runId: RunId,
   now: () => Date,
 ): Promise<RunStart> {
   if (options.resume === true) {

@@ -1,7 +1,7 @@
 import type { EventLog } from '../events/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
-import { AgentError } from './agents/agent.js';
-import type { Agent } from './agents/agent.js';
+import { AgentError } from './agents/index.js';
+import type { Agent } from './agents/index.js';
 import type { GraphDefinition, GraphNode } from './graph-definition.js';
 import { ancestorsOf } from './graph-closure.js';
 import { runIngestHook } from './ingest-hook.js';
@@ -10,6 +10,7 @@ import { renderNodeTemplate, renderOutputPath } from './render-node-template.js'
 import type { Rendered, TemplateLookup } from './render-node-template.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { NodeIngestSummary, RunGraphOptions } from './run-types.js';
+import type { RunId } from '../project/index.js';
 
 /** Stable codes of `error.code` in a node's state and its `node.failed` / `node.skipped` events. */
 export type NodeErrorCode =
@@ -24,7 +25,7 @@ export type NodeErrorCode =
 /** What a node needs from its run. */
 export interface NodeRunContext {
   readonly projectDir: string;
-  readonly runId: string;
+  readonly runId: RunId;
   readonly graph: GraphDefinition;
   readonly inputs: Readonly<Record<string, string>>;
   /** Documents of completed nodes, by node id. */

@@ -1,6 +1,6 @@
 import type { EventLog } from '../events/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
-import type { Agent } from './agents/agent.js';
+import type { Agent } from './agents/index.js';
 import type { GraphNode } from './graph-definition.js';
 import { descendantsOf } from './graph-closure.js';
 import { nodeTraceOf } from './node-trace.js';
@@ -10,12 +10,13 @@ import type { RunRecorder } from './run-recorder.js';
 import type { RunStateStore } from './run-state-store.js';
 import type { NodeState, RunGraphOptions, RunProgress } from './run-types.js';
 import { scheduleNodes } from './schedule-nodes.js';
+import type { RunId } from '../project/index.js';
 
 /** Everything the node loop of one run needs. */
 export interface RunNodesOptions {
   readonly options: RunGraphOptions;
   readonly projectDir: string;
-  readonly runId: string;
+  readonly runId: RunId;
   readonly inputs: Readonly<Record<string, string>>;
   /** Documents of completed nodes; filled in as nodes complete. */
   readonly outputs: Map<string, string>;

@@ -3,10 +3,11 @@ import type { ArtifactRecorder, TraceContent } from '../artifacts/index.js';
 import { redactSecrets } from '../events/index.js';
 import type { EventLog } from '../events/index.js';
 import type { IngestedContent } from '../ingest/index.js';
+import type { NodeId, RunId } from '../project/index.js';
 
 /** A node's document, as written. */
 export interface RecordedDocument {
-  readonly nodeId: string;
+  readonly nodeId: NodeId;
   /** The agent's name, or `runtime` for a write_file node. */
   readonly agentId: string;
   /** Project-relative document path. */
@@ -21,7 +22,7 @@ export interface RunRecorder {
   /** Records a node's document as a `message` version. */
   recordDocument(document: RecordedDocument): Promise<void>;
   /** Records the workspace files one ingest of a node's document placed, as `file` (or `design`) versions. */
-  recordIngested(nodeId: string, agentId: string, contents: readonly IngestedContent[]): Promise<void>;
+  recordIngested(nodeId: NodeId, agentId: string, contents: readonly IngestedContent[]): Promise<void>;
   /** Records one node execution as a `trace`. */
   recordTrace(trace: TraceContent): Promise<void>;
   /** Waits for recording in flight and releases the object store; never throws. */
@@ -31,7 +32,7 @@ export interface RunRecorder {
 /** Options of {@link openRunRecorder}. */
 export interface RunRecorderOptions {
   readonly projectDir: string;
-  readonly runId: string;
+  readonly runId: RunId;
   /** The run's events (bound to its run_id): where recording failures are reported. */
   readonly events: EventLog;
   readonly now: () => Date;
@@ -57,7 +58,7 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
   };
 
   /** Runs one recording step; a failure is reported, never thrown (fail-open, spec ingest.md section 6). */
-  const failOpen = async (nodeId: string | undefined, what: string, work: () => Promise<unknown>) => {
+  const failOpen = async (nodeId: NodeId | undefined, what: string, work: () => Promise<unknown>) => {
     try {
       await work();
     } catch (error) {

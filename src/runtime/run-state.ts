@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { ingestModeSchema, runIdSchema } from '../ingest/index.js';
+import { ingestModeSchema } from '../ingest/index.js';
+import { runIdSchema } from '../project/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
 import { RunError } from './run-error.js';
 import type { NodeIngestSummary, NodeState, RunState } from './run-types.js';

@@ -1,6 +1,7 @@
 import type { EventLevel } from '../events/index.js';
-import type { IngestLimits, IngestMode } from '../ingest/index.js';
-import type { Agent } from './agents/agent.js';
+import type { IngestLimits } from '../config/index.js';
+import type { IngestMode } from '../ingest/index.js';
+import type { Agent } from './agents/index.js';
 import type { GraphDefinition } from './graph-definition.js';
 
 /** A node's lifecycle in a run. */

@@ -1,3 +1,4 @@
+import { ID_PATTERN, MAX_ID_LENGTH } from '../project/index.js';
 /** A variable of a template: `{name}` (an input or `run_id`) or `{node_id.output}` (a node's document). */
 export type TemplateVariable =
   | {
@@ -30,10 +31,10 @@ export interface ParsedTemplate {
 /** What may stand between the braces of `{name}`: a name starting with a letter or `_`. */
 export const TEMPLATE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-// A node id (the graph's id rule) followed by `.output`.
-const NODE_OUTPUT_PATTERN = /^([A-Za-z0-9][A-Za-z0-9._-]{0,127})\.output$/;
-// The longest variable body, `<128-character node id>.output`; scanning stops there, keeping parsing linear.
-const MAX_VARIABLE_LENGTH = 128 + '.output'.length;
+// A node id (the layout's id pattern, anchors dropped) followed by `.output`.
+const NODE_OUTPUT_PATTERN = new RegExp(`^(${ID_PATTERN.source.slice(1, -1)})\\.output$`);
+// The longest variable body, `<longest node id>.output`; scanning stops there, keeping parsing linear.
+const MAX_VARIABLE_LENGTH = MAX_ID_LENGTH + '.output'.length;
 const VARIABLE_CHARACTER = /[A-Za-z0-9._-]/;
 
 /**

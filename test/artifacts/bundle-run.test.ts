@@ -9,6 +9,7 @@ import { bundleRun } from '../../src/artifacts/bundle-run.js';
 import { readTarEntries } from '../helpers/raw-tar.js';
 import { recordRun } from '../helpers/recorded-run.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { UnknownRunError } from '../../src/project/index.js';
 
 const RUN = 'run-2026-02-24';
 const fixedNow = (): Date => new Date('2026-02-25T08:00:00.000Z');
@@ -120,9 +121,14 @@ describe('bundleRun', () => {
     ['a string that is not a run id', '../runs'],
   ])('refuses %s with unknown_run and writes nothing', async (_name, runId) => {
     const { project, out } = await recordedProject();
-    const error = await refusal(bundleRun(project, runId, path.join(out, 'run.tar.gz')));
-    expect(error.code).toBe('unknown_run');
-    expect(error.message).toMatch(/artifact-ingest runs/);
+    const error = await bundleRun(project, runId, path.join(out, 'run.tar.gz')).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(UnknownRunError);
+    expect((error as UnknownRunError).code).toBe('unknown_run');
+    expect((error as UnknownRunError).message).toBe(
+      `no run ${JSON.stringify(runId)} in .agent/runs/; list the runs with 'artifact-ingest runs'`,
+    );
     expect(await readdir(out)).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultCliRunId, deriveNodeId, runIdSchema } from '../../src/ingest/index.js';
+import { defaultCliRunId, deriveNodeId } from '../../src/ingest/index.js';
+import { runIdSchema } from '../../src/project/index.js';
 
 describe('deriveNodeId', () => {
   it.each([

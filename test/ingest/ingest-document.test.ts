@@ -266,7 +266,7 @@ describe('ingestDocument', () => {
   it('throws for misuse: an invalid run id or a document outside the project', async () => {
     const projectDir = await tempProject({ 'docs/plan.md': '' });
     await expect(runIngest({ projectDir, ...base, runId: '../x' })).rejects.toThrow(
-      /runId '..\/x' must match/,
+      /runId "..\/x" must match/,
     );
     await expect(runIngest({ projectDir, ...base, docPath: '../outside.md' })).rejects.toThrow(
       /not inside the project/,

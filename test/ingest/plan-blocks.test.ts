@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FenceBlock } from '../../src/fence/index.js';
-import { DEFAULT_INGEST_LIMITS, planBlocks } from '../../src/ingest/index.js';
+import { DEFAULT_INGEST_LIMITS } from '../../src/config/index.js';
+import { planBlocks } from '../../src/ingest/index.js';
 import type { BlockPlan } from '../../src/ingest/plan-blocks.js';
 
 function block(

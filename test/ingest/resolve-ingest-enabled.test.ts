@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/ingest/config-error.js';
-import { DEFAULT_PROJECT_CONFIG, type ProjectConfig } from '../../src/ingest/project-config.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { DEFAULT_PROJECT_CONFIG, type ProjectConfig } from '../../src/config/project-config.js';
+import { parseIngestFlag } from '../../src/config/parse-ingest-flag.js';
 import {
   INGEST_ENV_VAR,
-  parseIngestFlag,
   resolveIngestEnabled,
   type IngestEnabled,
 } from '../../src/ingest/resolve-ingest-enabled.js';
 
 const configWith = (enabled: boolean | undefined): ProjectConfig => ({
+  ...DEFAULT_PROJECT_CONFIG,
   ingest: { ...DEFAULT_PROJECT_CONFIG.ingest, enabled },
 });
 

@@ -7,7 +7,7 @@ import {
 } from '../../src/runtime/builtin-graphs.js';
 import { findDependencyCycles } from '../../src/runtime/find-dependency-cycles.js';
 import type { GraphDefinition } from '../../src/runtime/graph-definition.js';
-import { GRAPH_ID_PATTERN } from '../../src/runtime/graph-id-pattern.js';
+import { ID_PATTERN as GRAPH_ID_PATTERN } from '../../src/project/index.js';
 import { parseGraph } from '../../src/runtime/load-graph.js';
 import { resolveOutputPath } from '../../src/runtime/resolve-output-path.js';
 import { parseTemplate, renderTemplate } from '../../src/runtime/template.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, type ConfigIssue } from '../../src/ingest/config-error.js';
+import { ConfigError, type ConfigIssue } from '../../src/config/config-error.js';
 import { checkGraphRules } from '../../src/runtime/check-graph-rules.js';
 import { parseGraph } from '../../src/runtime/load-graph.js';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, type ConfigIssue } from '../../src/ingest/config-error.js';
+import { ConfigError, type ConfigIssue } from '../../src/config/config-error.js';
 import { ingestModeSchema } from '../../src/ingest/ingest-manifest.js';
 import { GRAPH_KEYS, GRAPH_MODES, MAX_GRAPH_NODES } from '../../src/runtime/graph-schema.js';
 import { parseGraph } from '../../src/runtime/load-graph.js';
+import { ID_RULE } from '../../src/project/index.js';
 
 function issuesOf(text: string): readonly ConfigIssue[] {
   try {
@@ -72,12 +73,7 @@ describe('graphSchema', () => {
     [
       'a name with a space',
       edit('name: g', 'name: my graph'),
-      [
-        [
-          'name',
-          '"my graph" is not a valid graph name; use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit',
-        ],
-      ],
+      [['name', `"my graph" is not a valid graph name; ${ID_RULE}`]],
     ],
     [
       'a name of 129 characters',

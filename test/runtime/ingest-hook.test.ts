@@ -118,7 +118,7 @@ describe('runIngestHook', () => {
         doc_path: 'docs/plan.md',
       }),
     ]);
-    expect(String(events.lines[0]?.message)).toMatch(/nodeId 'bad id' must match/);
+    expect(String(events.lines[0]?.message)).toMatch(/nodeId "bad id" must match/);
   });
 
   it('stays quiet towards the caller even when the event log is closed', async () => {

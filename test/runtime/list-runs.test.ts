@@ -138,6 +138,8 @@ describe('readRun', () => {
     await expect(readRun(projectDir, 'odd')).rejects.toThrow(
       /^\.agent\/runs\/odd\/state\.json is not a valid run state \(version 1\): version: /,
     );
-    await expect(readRun(projectDir, '../etc')).rejects.toThrow(/'\.\.\/etc' is not a run id/);
+    await expect(readRun(projectDir, '../etc')).rejects.toThrow(
+      `no run "../etc" in .agent/runs/; list the runs with 'artifact-ingest runs'`,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/ingest/config-error.js';
+import { ConfigError } from '../../src/config/config-error.js';
 import { BUILTIN_GRAPH_YAML } from '../../src/runtime/builtin-graphs.js';
 import type { GraphDefinition } from '../../src/runtime/graph-definition.js';
 import { loadGraph, MAX_GRAPH_FILE_BYTES, parseGraph } from '../../src/runtime/load-graph.js';
@@ -147,7 +147,7 @@ describe('loadGraph', () => {
     await mkdir(path.join(dir, 'folder.yaml'));
     await expect(loadGraph('folder.yaml', { cwd: dir })).rejects.toThrow('is a directory');
     await expect(loadGraph('big.yaml', { cwd: dir })).rejects.toThrow(
-      'definitions are limited to 1048576 bytes',
+      'config and definition files are limited to 1048576 bytes',
     );
     await expect(loadGraph('latin1.yaml', { cwd: dir })).rejects.toThrow('is not valid UTF-8');
   });

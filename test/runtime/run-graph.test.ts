@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/ingest/index.js';
+import { ConfigError } from '../../src/config/index.js';
 import { AgentError } from '../../src/runtime/agents/agent.js';
 import { defaultRunId } from '../../src/runtime/default-run-id.js';
 import { RunError } from '../../src/runtime/run-error.js';

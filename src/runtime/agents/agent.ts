@@ -1,3 +1,5 @@
+import type { AgentKind } from '../../config/index.js';
+
 /** What an agent is asked: one rendered prompt for one node of one run. */
 export interface AgentRequest {
   readonly runId: string;
@@ -16,29 +18,7 @@ export interface Agent {
   complete(request: AgentRequest): Promise<string>;
 }
 
-/** The agent implementations. */
-export type AgentKind = 'replay' | 'command' | 'openai';
-
-/** How one named agent is configured (the `agents:` mapping of artifact-ingest.config.yaml, camelCased). */
-export type AgentConfig =
-  | { readonly kind: 'replay'; readonly dir: string }
-  | {
-      readonly kind: 'command';
-      /** argv: program then arguments; no shell. */
-      readonly command: readonly string[];
-      readonly timeoutMs: number;
-      readonly cwd?: string;
-    }
-  | {
-      readonly kind: 'openai';
-      readonly baseURL: string;
-      readonly model: string;
-      /** Name of the environment variable holding the API key (never the key itself). */
-      readonly apiKeyEnv: string;
-      readonly timeoutMs: number;
-      readonly maxRetries: number;
-      readonly temperature?: number;
-    };
+export type { AgentConfig, AgentKind } from '../../config/index.js';
 
 /** Why an agent failed; `code` is stable, `message` says what to fix and never contains a secret. */
 export class AgentError extends Error {

@@ -1,13 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError, type Agent, type AgentConfig, type AgentRequest } from './agent.js';
+import { ID_RULE, isId } from '../../project/index.js';
 import { errnoOf } from '../../workspace/index.js';
 
 /** The `replay` agent's configuration. */
 export type ReplayAgentConfig = Extract<AgentConfig, { kind: 'replay' }>;
 
-// The graph schema's node id rule; checked again here because the id becomes a file name.
-const NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Existing replies listed in a `replay_missing` message before "and N more". */
 const MAX_LISTED = 30;
 
@@ -22,11 +21,12 @@ export function createReplayAgent(name: string, config: ReplayAgentConfig): Agen
 
 async function readReply(name: string, dir: string, request: AgentRequest): Promise<string> {
   if (request.signal.aborted) throw abortedError(name);
-  if (!NODE_ID_PATTERN.test(request.nodeId)) {
+  // Checked again here because the id becomes a file name.
+  if (!isId(request.nodeId)) {
     throw new AgentError(
       'replay_missing',
       `replay agent "${name}": node id ${JSON.stringify(request.nodeId)} cannot name a reply file; ` +
-        'node ids must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$',
+        `node ids ${ID_RULE}`,
     );
   }
   const file = path.join(dir, `${request.nodeId}.md`);

@@ -1,19 +1,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, type ConfigIssue } from '../../src/ingest/config-error.js';
-import { loadProjectConfig } from '../../src/ingest/load-config.js';
-import { PROJECT_CONFIG_FILE, PROJECT_CONFIG_KEYS } from '../../src/ingest/project-config.js';
-import type { AgentConfig } from '../../src/runtime/agents/agent.js';
-import { loadRuntimeConfig, parseRuntimeConfig } from '../../src/runtime/load-runtime-config.js';
-import { RUNTIME_CONFIG_DEFAULTS, RUNTIME_CONFIG_KEYS } from '../../src/runtime/runtime-config-schema.js';
+import { ConfigError, type ConfigIssue } from '../../src/config/config-error.js';
+import type { AgentConfig } from '../../src/config/agent-config.js';
+import { RUNTIME_CONFIG_DEFAULTS } from '../../src/config/agents-config.js';
+import { loadProjectConfig, parseProjectConfig } from '../../src/config/load-project-config.js';
+import { PROJECT_CONFIG_FILE } from '../../src/project/index.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 const PROJECT = '/projects/p';
 
 function issuesOf(text: string): readonly ConfigIssue[] {
   try {
-    parseRuntimeConfig(text, 'artifact-ingest.config.yaml', PROJECT);
+    parseProjectConfig(text, 'artifact-ingest.config.yaml', PROJECT);
   } catch (error) {
     if (error instanceof ConfigError) return error.issues;
     throw error;
@@ -22,18 +21,18 @@ function issuesOf(text: string): readonly ConfigIssue[] {
 }
 
 function agentOf(yaml: string): AgentConfig | undefined {
-  const config = parseRuntimeConfig(`agents:\n  a:\n${yaml}`, 'c.yaml', PROJECT);
+  const config = parseProjectConfig(`agents:\n  a:\n${yaml}`, 'c.yaml', PROJECT);
   return config.agents.get('a');
 }
 
-describe('loadRuntimeConfig', () => {
+describe('loadProjectConfig', () => {
   it('returns no agents and the default concurrency when the project has no config file', async () => {
-    const config = await loadRuntimeConfig(await tempProject());
+    const config = await loadProjectConfig(await tempProject());
     expect(config.agents.size).toBe(0);
     expect(config.runtime).toEqual({ concurrency: 2 });
   });
 
-  it('reads both sections of a file that also configures ingest, which both loaders accept', async () => {
+  it('reads the agents, runtime and ingest sections of one file in one load', async () => {
     const text = [
       'ingest:',
       '  enabled: true',
@@ -46,17 +45,17 @@ describe('loadRuntimeConfig', () => {
       '',
     ].join('\n');
     const dir = await tempProject({ [PROJECT_CONFIG_FILE]: text });
-    const config = await loadRuntimeConfig(dir);
+    const config = await loadProjectConfig(dir);
     expect([...config.agents]).toEqual([
       ['planner', { kind: 'replay', dir: path.join(dir, 'fixtures', 'replies') }],
     ]);
     expect(config.runtime.concurrency).toBe(4);
-    expect((await loadProjectConfig(dir)).ingest.enabled).toBe(true);
+    expect(config.ingest.enabled).toBe(true);
   });
 
   it('names the file, line and column of a problem', async () => {
     const dir = await tempProject({ [PROJECT_CONFIG_FILE]: 'runtime:\n  concurrency: 0\n' });
-    await expect(loadRuntimeConfig(dir)).rejects.toThrow(
+    await expect(loadProjectConfig(dir)).rejects.toThrow(
       `${path.join(dir, PROJECT_CONFIG_FILE)}:2:16: runtime.concurrency: 0 is too small`,
     );
   });
@@ -64,15 +63,11 @@ describe('loadRuntimeConfig', () => {
   it('reports a directory in place of the config file as a ConfigError', async () => {
     const dir = await tempProject();
     await mkdir(path.join(dir, PROJECT_CONFIG_FILE));
-    await expect(loadRuntimeConfig(dir)).rejects.toBeInstanceOf(ConfigError);
-  });
-
-  it('accepts the same top-level keys as the ingest loader', () => {
-    expect(RUNTIME_CONFIG_KEYS['']).toEqual(PROJECT_CONFIG_KEYS['']);
+    await expect(loadProjectConfig(dir)).rejects.toBeInstanceOf(ConfigError);
   });
 });
 
-describe('parseRuntimeConfig agents', () => {
+describe('parseProjectConfig agents', () => {
   it.each<[string, string, AgentConfig]>([
     [
       'a replay agent, its dir resolved against the project',
@@ -137,27 +132,27 @@ describe('parseRuntimeConfig agents', () => {
   });
 
   it('keeps agents in file order and finds names that are Object.prototype keys only when configured', () => {
-    const config = parseRuntimeConfig(
+    const config = parseProjectConfig(
       'agents:\n  writer:\n    kind: replay\n    dir: w\n  constructor:\n    kind: replay\n    dir: c\n',
       'c.yaml',
       PROJECT,
     );
     expect([...config.agents.keys()]).toEqual(['writer', 'constructor']);
-    expect(parseRuntimeConfig('', 'c.yaml', PROJECT).agents.get('constructor')).toBeUndefined();
+    expect(parseProjectConfig('', 'c.yaml', PROJECT).agents.get('constructor')).toBeUndefined();
   });
 
   it.each([
     ['an empty file', ''],
     ['empty sections', 'agents:\nruntime:\n'],
-    ['only an ingest section', 'ingest:\n  enabled: banana\n'],
+    ['only an ingest section', 'ingest:\n  enabled: true\n'],
   ])('returns the defaults for %s', (_name, text) => {
-    const config = parseRuntimeConfig(text, 'c.yaml', PROJECT);
+    const config = parseProjectConfig(text, 'c.yaml', PROJECT);
     expect(config.agents.size).toBe(0);
     expect(config.runtime.concurrency).toBe(RUNTIME_CONFIG_DEFAULTS.concurrency);
   });
 });
 
-describe('parseRuntimeConfig errors', () => {
+describe('parseProjectConfig errors', () => {
   it.each<[string, string, [path: string, message: string][]]>([
     [
       'a misspelt top-level key',
@@ -165,7 +160,7 @@ describe('parseRuntimeConfig errors', () => {
       [
         [
           'agent',
-          'unknown key "agent"; did you mean "agents"? Rename it, or remove it (allowed here: ingest, agents, runtime)',
+          'unknown key "agent"; did you mean "agents"? Rename it, or remove it (allowed here: ingest, agents, runtime, workflow, contracts)',
         ],
       ],
     ],
@@ -312,7 +307,7 @@ describe('parseRuntimeConfig errors', () => {
     [
       'a top level that is a list',
       '- agents\n',
-      [['', 'expected a mapping with ingest:, agents: and runtime: keys, got a list']],
+      [['', 'expected a mapping of ingest, agents, runtime, workflow, contracts, got a list']],
     ],
   ])('explains %s', (_name, text, expected) => {
     const issues = issuesOf(text);
@@ -343,7 +338,7 @@ describe('parseRuntimeConfig errors', () => {
   });
 });
 
-describe('parseRuntimeConfig secrets', () => {
+describe('parseProjectConfig secrets', () => {
   const KEY = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789';
 
   it.each(['replay', 'command', 'openai'])('refuses api_key in a %s agent without repeating it', (kind) => {
@@ -382,6 +377,6 @@ describe('parseRuntimeConfig secrets', () => {
       path.join(dir, PROJECT_CONFIG_FILE),
       `agents:\n  a:\n    kind: openai\n    model: m\n    api_key: ${KEY}\n`,
     );
-    await expect(loadRuntimeConfig(dir)).rejects.toThrow(/^(?![\s\S]*sk-proj)[\s\S]*api_key_env/);
+    await expect(loadProjectConfig(dir)).rejects.toThrow(/^(?![\s\S]*sk-proj)[\s\S]*api_key_env/);
   });
 });

@@ -1,11 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
-import { ConfigError } from '../ingest/index.js';
+import { ConfigError } from './config-error.js';
+
+/** Largest config or definition file read (the project config, a graph, a workflow), in bytes. */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
 /**
- * Reads a YAML definition as UTF-8 text (a byte order mark dropped), or undefined when there is no such file; a directory, a file over
- * `maxBytes` or text that is not UTF-8 is a `ConfigError`, and other read failures are thrown as they are.
+ * Reads a YAML config or definition file as UTF-8 text (a byte order mark dropped), or undefined when there
+ * is no such file; a directory, a file over {@link MAX_CONFIG_FILE_BYTES} or text that is not UTF-8 is a
+ * `ConfigError`, and other read failures are thrown as they are.
  */
-export async function readConfigText(file: string, maxBytes: number): Promise<string | undefined> {
+export async function readConfigText(file: string): Promise<string | undefined> {
+  const maxBytes = MAX_CONFIG_FILE_BYTES;
   const refuse = (message: string): ConfigError => new ConfigError(file, [{ path: '', message }]);
   let size: number;
   try {
@@ -20,7 +25,9 @@ export async function readConfigText(file: string, maxBytes: number): Promise<st
     throw error;
   }
   if (size > maxBytes) {
-    throw refuse(`is ${String(size)} bytes; definitions are limited to ${String(maxBytes)} bytes`);
+    throw refuse(
+      `is ${String(size)} bytes; config and definition files are limited to ${String(maxBytes)} bytes`,
+    );
   }
   const bytes = await readFile(file);
   try {

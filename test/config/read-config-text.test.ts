@@ -2,14 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/ingest/config-error.js';
-import { readConfigText } from '../../src/runtime/read-config-text.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { MAX_CONFIG_FILE_BYTES, readConfigText } from '../../src/config/read-config-text.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 describe('readConfigText', () => {
   it('reads UTF-8 text as written, CRLF included, without a byte order mark', async () => {
     const dir = await tempProject({ 'g.yaml': '\uFEFFname: é\r\n' });
-    await expect(readConfigText(path.join(dir, 'g.yaml'), 100)).resolves.toBe('name: é\r\n');
+    await expect(readConfigText(path.join(dir, 'g.yaml'))).resolves.toBe('name: é\r\n');
   });
 
   it.each([
@@ -17,20 +17,22 @@ describe('readConfigText', () => {
     ['a path through a file', 'g.yaml/inner.yaml'],
   ])('returns undefined for %s', async (_name, relative) => {
     const dir = await tempProject({ 'g.yaml': 'x' });
-    await expect(readConfigText(path.join(dir, relative), 100)).resolves.toBeUndefined();
+    await expect(readConfigText(path.join(dir, relative))).resolves.toBeUndefined();
   });
 
   it('reads through a symlink to a file', async () => {
     const dir = await tempProject({ 'real.yaml': 'name: g\n' });
     await symlink(path.join(dir, 'real.yaml'), path.join(dir, 'link.yaml'));
-    await expect(readConfigText(path.join(dir, 'link.yaml'), 100)).resolves.toBe('name: g\n');
+    await expect(readConfigText(path.join(dir, 'link.yaml'))).resolves.toBe('name: g\n');
   });
 
-  it('accepts a file of exactly the limit and refuses one byte more', async () => {
-    const dir = await tempProject({ 'at.yaml': 'x'.repeat(10), 'over.yaml': 'x'.repeat(11) });
-    await expect(readConfigText(path.join(dir, 'at.yaml'), 10)).resolves.toHaveLength(10);
-    await expect(readConfigText(path.join(dir, 'over.yaml'), 10)).rejects.toThrow(
-      'is 11 bytes; definitions are limited to 10 bytes',
+  it('accepts a file of exactly the one limit (1 MiB) and refuses one byte more', async () => {
+    const limit = MAX_CONFIG_FILE_BYTES;
+    expect(limit).toBe(1024 * 1024);
+    const dir = await tempProject({ 'at.yaml': 'x'.repeat(limit), 'over.yaml': 'x'.repeat(limit + 1) });
+    await expect(readConfigText(path.join(dir, 'at.yaml'))).resolves.toHaveLength(limit);
+    await expect(readConfigText(path.join(dir, 'over.yaml'))).rejects.toThrow(
+      `is ${String(limit + 1)} bytes; config and definition files are limited to ${String(limit)} bytes`,
     );
   });
 
@@ -44,7 +46,7 @@ describe('readConfigText', () => {
     if (kind === 'a directory') await mkdir(file);
     if (kind === 'a FIFO') execFileSync('mkfifo', [file]);
     if (kind === 'bytes that are not UTF-8') await writeFile(file, new Uint8Array([0x61, 0xff, 0x62]));
-    const error = await readConfigText(file, 100).catch((caught: unknown) => caught);
+    const error = await readConfigText(file).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).source).toBe(file);
     expect((error as ConfigError).issues).toEqual([{ path: '', message }]);

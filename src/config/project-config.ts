@@ -1,22 +1,43 @@
 import * as z from 'zod';
-import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './ingest-limits.js';
+import type { AgentConfig } from './agent-config.js';
+import {
+  AGENTS_CONFIG_KEYS,
+  agentsSectionSchema,
+  runtimeSectionSchema,
+  RUNTIME_CONFIG_DEFAULTS,
+  toAgentConfigs,
+  toRuntimeSettings,
+  type RuntimeSettings,
+} from './agents-config.js';
 import { describeValue } from './describe-value.js';
-import { parseIngestFlag } from './resolve-ingest-enabled.js';
+import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './ingest-limits.js';
+import { parseIngestFlag } from './parse-ingest-flag.js';
+import type { AllowedKeys } from './parse-yaml-with-schema.js';
 
-/** Name of the optional config file in the project directory. */
-export const PROJECT_CONFIG_FILE = 'artifact-ingest.config.yaml';
+/** The `ingest:` section, defaults filled in. */
+export interface IngestSettings {
+  /** `ingest.enabled` as written, or undefined when the file does not set it (the flag then falls through). */
+  readonly enabled: boolean | undefined;
+  /** `closed` turns rejections and errors into a failed result, as `--strict` does. */
+  readonly failMode: 'open' | 'closed';
+  /** `none` skips fsync for speed; `fsync` makes each write durable before the manifest says so. */
+  readonly durability: 'fsync' | 'none';
+  readonly limits: IngestLimits;
+}
 
-/** The project's settings, defaults filled in (docs/configuration.md). */
+/**
+ * The project's settings: the one config file, read once per command and passed down, defaults filled in
+ * (docs/configuration.md).
+ */
 export interface ProjectConfig {
-  readonly ingest: {
-    /** `ingest.enabled` as written, or undefined when the file does not set it (the flag then falls through). */
-    readonly enabled: boolean | undefined;
-    /** `closed` turns rejections and errors into a failed result, as `--strict` does. */
-    readonly failMode: 'open' | 'closed';
-    /** `none` skips fsync for speed; `fsync` makes each write durable before the manifest says so. */
-    readonly durability: 'fsync' | 'none';
-    readonly limits: IngestLimits;
-  };
+  readonly ingest: IngestSettings;
+  /** Agents by name; relative `dir` and `cwd` already resolved against the project. */
+  readonly agents: ReadonlyMap<string, AgentConfig>;
+  readonly runtime: RuntimeSettings;
+  /** Reserved for the workflow engine's settings; no keys yet. */
+  readonly workflow: Readonly<Record<string, never>>;
+  /** Reserved for artifact contracts' settings; no keys yet. */
+  readonly contracts: Readonly<Record<string, never>>;
 }
 
 /** The configuration of a project without a config file. */
@@ -27,6 +48,10 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = Object.freeze({
     durability: 'fsync',
     limits: DEFAULT_INGEST_LIMITS,
   }),
+  agents: new Map<string, AgentConfig>(),
+  runtime: Object.freeze({ concurrency: RUNTIME_CONFIG_DEFAULTS.concurrency }),
+  workflow: Object.freeze({}),
+  contracts: Object.freeze({}),
 });
 
 const enabledSchema = z.unknown().transform((value, context): boolean => {
@@ -79,40 +104,54 @@ const ingestShape = {
 
 const fileShape = {
   ingest: mappingSchema('ingest', ingestShape),
-  // The graph runtime's sections: listed so they are not unknown keys here, checked by the runtime's loader.
-  agents: z.unknown().optional(),
-  runtime: z.unknown().optional(),
+  agents: agentsSectionSchema,
+  runtime: runtimeSectionSchema,
+  // Sections the workflow engine and contracts will fill; they take no keys yet.
+  workflow: mappingSchema('workflow', {}),
+  contracts: mappingSchema('contracts', {}),
 };
 
 /** A strict mapping that may also be left empty (`ingest:` with nothing under it reads as null). */
 function mappingSchema<S extends z.core.$ZodLooseShape>(key: string, shape: S) {
   const keys = Object.keys(shape).join(', ');
+  const expected =
+    keys === ''
+      ? `"${key}:" takes no keys yet (it is reserved); leave it empty or remove it`
+      : `indent those keys under "${key}:"`;
   return z
     .strictObject(shape, {
       error: (issue) =>
         issue.code === 'invalid_type'
-          ? `expected a mapping of ${keys}, got ${describeValue(issue.input)}; indent those keys under "${key}:"`
+          ? `expected a mapping${keys === '' ? '' : ` of ${keys}`}, got ${describeValue(issue.input)}; ${expected}`
           : undefined,
     })
     .nullish();
 }
 
 /** The keys allowed in each mapping of the config file, by dotted path ('' is the top level). */
-export const PROJECT_CONFIG_KEYS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+export const PROJECT_CONFIG_KEYS: Readonly<Record<string, AllowedKeys>> = Object.freeze({
   '': Object.keys(fileShape),
   ingest: Object.keys(ingestShape),
   'ingest.limits': Object.keys(limitsShape),
+  ...AGENTS_CONFIG_KEYS,
+  workflow: [],
+  contracts: [],
 });
 
-/** Zod schema of the config file's contents (snake_case keys, all optional), producing a `ProjectConfig`. */
-export const projectConfigSchema = z
-  .strictObject(fileShape, {
-    error: (issue) =>
-      issue.code === 'invalid_type'
-        ? `expected a mapping with an "ingest:" key, got ${describeValue(issue.input)}; see docs/configuration.md`
-        : undefined,
-  })
-  .transform((file): ProjectConfig => {
+/** Zod schema of the config file as written (snake_case keys, all optional): what its JSON Schema describes. */
+export const projectConfigFileSchema = z.strictObject(fileShape, {
+  error: (issue) =>
+    issue.code === 'invalid_type'
+      ? `expected a mapping of ${Object.keys(fileShape).join(', ')}, got ${describeValue(issue.input)}; see docs/configuration.md`
+      : undefined,
+});
+
+/**
+ * Zod schema of the config file's contents producing a `ProjectConfig`; agents' relative paths resolve
+ * against `projectDir`.
+ */
+export function projectConfigSchema(projectDir: string) {
+  return projectConfigFileSchema.transform((file): ProjectConfig => {
     const ingest = file.ingest ?? {};
     const limits = ingest.limits ?? {};
     const defaults = DEFAULT_PROJECT_CONFIG.ingest;
@@ -129,5 +168,10 @@ export const projectConfigSchema = z
           maxParseMs: limits.max_parse_ms ?? defaults.limits.maxParseMs,
         },
       },
+      agents: toAgentConfigs(file.agents, projectDir),
+      runtime: toRuntimeSettings(file.runtime),
+      workflow: {},
+      contracts: {},
     };
   });
+}

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { ConfigError, type ConfigIssue } from '../../src/ingest/config-error.js';
-import {
-  closestMatch,
-  parseYamlWithSchema,
-  type AllowedKeys,
-} from '../../src/ingest/parse-yaml-with-schema.js';
+import { ConfigError, type ConfigIssue } from '../../src/config/config-error.js';
+import { closestMatch } from '../../src/config/closest-match.js';
+import { parseYamlWithSchema, type AllowedKeys } from '../../src/config/parse-yaml-with-schema.js';
 
 const itemShape = { name: z.string(), size: z.int().optional() };
 const schema = z

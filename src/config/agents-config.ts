@@ -1,20 +1,18 @@
 import path from 'node:path';
 import * as z from 'zod';
-import { closestMatch, type AllowedKeys, describeValue } from '../ingest/index.js';
-import type { AgentConfig } from './agents/agent.js';
-import { GRAPH_ID_PATTERN } from './graph-id-pattern.js';
+import { isId } from '../project/index.js';
+import type { AgentConfig } from './agent-config.js';
+import { closestMatch } from './closest-match.js';
+import { describeValue } from './describe-value.js';
+import type { AllowedKeys } from './parse-yaml-with-schema.js';
 
-/** The `agents:` and `runtime:` sections of artifact-ingest.config.yaml, defaults filled in, camelCased. */
-export interface RuntimeConfig {
-  /** Agents by name; relative `dir` and `cwd` already resolved against the project. */
-  readonly agents: ReadonlyMap<string, AgentConfig>;
-  readonly runtime: {
-    /** Most nodes running at once. */
-    readonly concurrency: number;
-  };
+/** The `runtime:` section of the config file, defaults filled in. */
+export interface RuntimeSettings {
+  /** Most nodes running at once. */
+  readonly concurrency: number;
 }
 
-/** Defaults of the runtime's settings (docs/runtime.md, "Configuration: agents and runtime"). */
+/** Defaults of the agents' and runtime's settings (docs/runtime.md, "Configuration: agents and runtime"). */
 export const RUNTIME_CONFIG_DEFAULTS = Object.freeze({
   concurrency: 2,
   commandTimeoutMs: 300_000,
@@ -156,7 +154,7 @@ const agentSchema = z.discriminatedUnion(
 function checkAgentNames(agents: unknown, context: z.RefinementCtx): void {
   if (typeof agents !== 'object' || agents === null || Array.isArray(agents)) return;
   for (const name of Object.keys(agents)) {
-    if (GRAPH_ID_PATTERN.test(name)) continue;
+    if (isId(name)) continue;
     context.addIssue({
       code: 'custom',
       path: [],
@@ -166,39 +164,33 @@ function checkAgentNames(agents: unknown, context: z.RefinementCtx): void {
   }
 }
 
-function mapping<S extends z.core.$ZodLooseShape>(key: string, shape: S) {
-  return z
-    .strictObject(shape, {
-      error: (issue) =>
-        issue.code === 'invalid_type'
-          ? `expected a mapping, got ${describeValue(issue.input)}; indent its keys under "${key}:"`
-          : undefined,
-    })
-    .nullish();
-}
-
 const runtimeShape = {
   concurrency: wholeNumber('concurrency', 1, MAX_CONCURRENCY, RUNTIME_CONFIG_DEFAULTS.concurrency).optional(),
 };
 
-const fileShape = {
-  // Checked by the ingest loader (loadProjectConfig); listed so it is no unknown key here.
-  ingest: z.unknown().optional(),
-  agents: z
-    .record(z.string(), agentSchema, {
-      error: (issue) =>
-        issue.code === 'invalid_type'
-          ? `expected a mapping of agent names to agents, got ${describeValue(issue.input)}; indent the agents under "agents:"`
-          : undefined,
-    })
-    .superRefine(checkAgentNames, { when: () => true })
-    .nullish(),
-  runtime: mapping('runtime', runtimeShape),
-};
+/** The `agents:` section: agent names to agents, each checked against its kind. */
+export const agentsSectionSchema = z
+  .record(z.string(), agentSchema, {
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? `expected a mapping of agent names to agents, got ${describeValue(issue.input)}; indent the agents under "agents:"`
+        : undefined,
+  })
+  .superRefine(checkAgentNames, { when: () => true })
+  .nullish();
 
-/** The keys allowed in each mapping of the config file as the runtime reads it, by dotted path. */
-export const RUNTIME_CONFIG_KEYS: Readonly<Record<string, AllowedKeys>> = Object.freeze({
-  '': Object.keys(fileShape),
+/** The `runtime:` section. */
+export const runtimeSectionSchema = z
+  .strictObject(runtimeShape, {
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? `expected a mapping, got ${describeValue(issue.input)}; indent its keys under "runtime:"`
+        : undefined,
+  })
+  .nullish();
+
+/** The keys allowed under `agents.<name>` (by the agent's kind) and under `runtime`, by dotted path. */
+export const AGENTS_CONFIG_KEYS: Readonly<Record<string, AllowedKeys>> = Object.freeze({
   'agents.*': (agent: Readonly<Record<string, unknown>>) => {
     const shape = KINDS.find((kind) => kind === agent.kind);
     return Object.keys(SHAPES[shape ?? 'replay']).filter((key) => key !== 'api_key');
@@ -206,21 +198,19 @@ export const RUNTIME_CONFIG_KEYS: Readonly<Record<string, AllowedKeys>> = Object
   runtime: Object.keys(runtimeShape),
 });
 
-/** Zod schema of the config file's runtime sections, producing a `RuntimeConfig` with paths resolved against `projectDir`. */
-export function runtimeConfigSchema(projectDir: string) {
-  return z
-    .strictObject(fileShape, {
-      error: (issue) =>
-        issue.code === 'invalid_type'
-          ? `expected a mapping with ingest:, agents: and runtime: keys, got ${describeValue(issue.input)}; see docs/runtime.md`
-          : undefined,
-    })
-    .transform((file): RuntimeConfig => ({
-      agents: new Map(
-        Object.entries(file.agents ?? {}).map(([name, agent]) => [name, toAgentConfig(agent, projectDir)]),
-      ),
-      runtime: { concurrency: file.runtime?.concurrency ?? RUNTIME_CONFIG_DEFAULTS.concurrency },
-    }));
+/** The agents of a config file, camelCased, relative `dir` and `cwd` resolved against `projectDir`. */
+export function toAgentConfigs(
+  agents: z.infer<typeof agentsSectionSchema>,
+  projectDir: string,
+): ReadonlyMap<string, AgentConfig> {
+  return new Map(
+    Object.entries(agents ?? {}).map(([name, agent]) => [name, toAgentConfig(agent, projectDir)]),
+  );
+}
+
+/** The `runtime:` section with defaults filled in. */
+export function toRuntimeSettings(runtime: z.infer<typeof runtimeSectionSchema>): RuntimeSettings {
+  return { concurrency: runtime?.concurrency ?? RUNTIME_CONFIG_DEFAULTS.concurrency };
 }
 
 function toAgentConfig(agent: z.infer<typeof agentSchema>, projectDir: string): AgentConfig {

@@ -13,6 +13,7 @@ export interface ConfigIssue {
 /** Bad configuration (config file, environment or flags), listing every issue at once; the CLI exits 2 on it. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  readonly code = 'invalid_config';
   /** Where the configuration came from: the config file's path, or `environment`. */
   readonly source: string;
   readonly issues: readonly ConfigIssue[];

@@ -2,10 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, type ConfigIssue } from '../../src/ingest/config-error.js';
-import { DEFAULT_INGEST_LIMITS } from '../../src/ingest/ingest-limits.js';
-import { loadProjectConfig, parseProjectConfig } from '../../src/ingest/load-config.js';
-import { DEFAULT_PROJECT_CONFIG, PROJECT_CONFIG_FILE } from '../../src/ingest/project-config.js';
+import { ConfigError, type ConfigIssue } from '../../src/config/config-error.js';
+import { DEFAULT_INGEST_LIMITS } from '../../src/config/ingest-limits.js';
+import { loadProjectConfig, parseProjectConfig } from '../../src/config/load-project-config.js';
+import { DEFAULT_PROJECT_CONFIG } from '../../src/config/project-config.js';
+import { PROJECT_CONFIG_FILE } from '../../src/project/index.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -34,6 +35,10 @@ describe('loadProjectConfig', () => {
     await expect(loadProjectConfig(dir)).resolves.toEqual(DEFAULT_PROJECT_CONFIG);
     expect(DEFAULT_PROJECT_CONFIG).toEqual({
       ingest: { enabled: undefined, failMode: 'open', durability: 'fsync', limits: DEFAULT_INGEST_LIMITS },
+      agents: new Map(),
+      runtime: { concurrency: 2 },
+      workflow: {},
+      contracts: {},
     });
   });
 
@@ -55,6 +60,7 @@ describe('loadProjectConfig', () => {
       ].join('\n'),
     );
     await expect(loadProjectConfig(dir)).resolves.toEqual({
+      ...DEFAULT_PROJECT_CONFIG,
       ingest: {
         enabled: true,
         failMode: 'closed',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeValue } from '../../src/ingest/describe-value.js';
+import { describeValue } from '../../src/config/describe-value.js';
 
 describe('describeValue', () => {
   it.each<[unknown, string]>([

@@ -1,0 +1,22 @@
+export { ConfigError } from './config-error.js';
+export type { ConfigIssue } from './config-error.js';
+export { parseYamlWithSchema } from './parse-yaml-with-schema.js';
+export type { AllowedKeys, YamlIssueParams } from './parse-yaml-with-schema.js';
+export { closestMatch } from './closest-match.js';
+export { describeValue } from './describe-value.js';
+export { MAX_CONFIG_FILE_BYTES, readConfigText } from './read-config-text.js';
+export { parseIngestFlag } from './parse-ingest-flag.js';
+export { DEFAULT_INGEST_LIMITS } from './ingest-limits.js';
+export type { IngestLimits } from './ingest-limits.js';
+export type { AgentConfig, AgentKind } from './agent-config.js';
+export { RUNTIME_CONFIG_DEFAULTS } from './agents-config.js';
+export type { RuntimeSettings } from './agents-config.js';
+export {
+  DEFAULT_PROJECT_CONFIG,
+  PROJECT_CONFIG_KEYS,
+  projectConfigFileSchema,
+  projectConfigSchema,
+} from './project-config.js';
+export type { IngestSettings, ProjectConfig } from './project-config.js';
+export { loadProjectConfig, parseProjectConfig } from './load-project-config.js';
+export { projectConfigJsonSchema } from './config-json-schema.js';

@@ -1,0 +1,41 @@
+export { ID_PATTERN, ID_RULE, MAX_ID_LENGTH, isId, sanitizeId } from './id-pattern.js';
+export {
+  InvalidIdError,
+  isNodeId,
+  isRunId,
+  nodeIdSchema,
+  parseNodeId,
+  parseRunId,
+  runIdSchema,
+} from './ids.js';
+export type { NodeId, RunId } from './ids.js';
+export {
+  AGENT_DIR,
+  AUDITS_DIR,
+  BUNDLE_MANIFEST_PATH,
+  CONTRACT_ARTIFACTS_DIR,
+  DOCS_DIR,
+  INDEX_DIR,
+  OBJECTS_DIR,
+  PATH_INDEX_DIR,
+  PROJECT_CONFIG_FILE,
+  RECORD_TOP_FOLDERS,
+  RUNS_DIR,
+  WORKSPACE_DIR,
+  artifactRecordsPath,
+  contractArtifactPath,
+  manifestPath,
+  objectPath,
+  pathIndexFile,
+  runDir,
+  runDocsDir,
+  runEventsPath,
+  runLockPath,
+  runManifestsDir,
+  runStatePath,
+  tracePath,
+  workspacePath,
+} from './project-layout.js';
+export { sha256Hex } from './sha256.js';
+export { describeError } from './describe-error.js';
+export { UnknownRunError } from './unknown-run-error.js';

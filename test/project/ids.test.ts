@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import {
+  InvalidIdError,
+  isRunId,
+  nodeIdSchema,
+  parseNodeId,
+  parseRunId,
+  runIdSchema,
+} from '../../src/project/ids.js';
+import { ID_PATTERN, isId, sanitizeId } from '../../src/project/id-pattern.js';
+
+describe('run and node ids', () => {
+  it.each([
+    ['a', true],
+    ['team-20261121T203000000Z', true],
+    ['a.b_c-d', true],
+    ['x'.repeat(128), true],
+    ['x'.repeat(129), false],
+    ['', false],
+    ['-a', false],
+    ['.a', false],
+    ['../x', false],
+    ['a/b', false],
+    ['a b', false],
+    ['é', false],
+  ])('%j is an id: %s', (text, valid) => {
+    expect(isId(text)).toBe(valid);
+    expect(isRunId(text)).toBe(valid);
+    expect(runIdSchema.safeParse(text).success).toBe(valid);
+    expect(nodeIdSchema.safeParse(text).success).toBe(valid);
+    expect(ID_PATTERN.test(text)).toBe(valid);
+  });
+
+  it('parses a valid id to itself', () => {
+    expect(parseRunId('run-1')).toBe('run-1');
+    expect(parseNodeId('plan')).toBe('plan');
+  });
+
+  it('refuses an invalid id with a coded error naming what it was for and the rule', () => {
+    const error = (() => {
+      try {
+        parseRunId('../x', '--run-id');
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(InvalidIdError);
+    expect((error as InvalidIdError).code).toBe('invalid_id');
+    expect((error as InvalidIdError).message).toBe(
+      `--run-id "../x" must match ${ID_PATTERN.source} (1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit)`,
+    );
+    expect(() => parseNodeId('a/b')).toThrow(/^node id "a\/b" must match/);
+  });
+});
+
+describe('sanitizeId', () => {
+  it.each([
+    ['docs plan', 'docs-plan'],
+    ['--x', 'x'],
+    ['ünï', 'n-'],
+    ['///', 'fallback'],
+    ['x'.repeat(200), 'x'.repeat(128)],
+  ])('turns %j into %j', (text, id) => {
+    const sanitized = sanitizeId(text, 'fallback');
+    expect(sanitized).toBe(id);
+    expect(isId(sanitized)).toBe(true);
+  });
+
+  it('caps at a shorter length when asked', () => {
+    expect(sanitizeId('abcdef', 'f', 3)).toBe('abc');
+  });
+});

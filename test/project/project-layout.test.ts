@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { parseNodeId, parseRunId } from '../../src/project/ids.js';
+import {
+  artifactRecordsPath,
+  contractArtifactPath,
+  manifestPath,
+  objectPath,
+  pathIndexFile,
+  runDir,
+  runDocsDir,
+  runEventsPath,
+  runLockPath,
+  runStatePath,
+  tracePath,
+  workspacePath,
+} from '../../src/project/project-layout.js';
+
+const run = parseRunId('run-1');
+const node = parseNodeId('plan');
+const hex = 'ab'.padEnd(64, 'c');
+
+describe('the project layout (spec ingest.md, "Project layout")', () => {
+  it.each([
+    [runDir(run), '.agent/runs/run-1'],
+    [runStatePath(run), '.agent/runs/run-1/state.json'],
+    [runEventsPath(run), '.agent/runs/run-1/events.jsonl'],
+    [manifestPath(run, node), '.agent/runs/run-1/manifests/plan.json'],
+    [artifactRecordsPath(run), '.agent/runs/run-1/artifacts.jsonl'],
+    [tracePath(run, node), '.agent/runs/run-1/traces/plan.json'],
+    [runLockPath(run), '.agent/runs/run-1/lock'],
+    [objectPath(hex), `.agent/objects/sha256/ab/${hex.slice(2)}`],
+    [pathIndexFile(hex), `.agent/index/paths/${hex}.jsonl`],
+    [contractArtifactPath(run, 'plan'), '.agent/artifacts/run-1/plan.json'],
+    [runDocsDir(run), 'docs/run-1'],
+    [workspacePath('src/a.ts'), 'workspace/src/a.ts'],
+  ])('places %s', (actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+});
