@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { nodeIdSchema, runIdSchema } from '../project/index.js';
+import { nodeIdSchema, runIdSchema, sha256Hex } from '../project/index.js';
 
 /** A run, task or node id as the project layout allows it in a folder name. */
 
@@ -74,5 +73,5 @@ export function artifactIdOf(input: ArtifactIdInput): string {
     input.path,
     input.contentHash,
   ]);
-  return `art-${createHash('sha256').update(canonical, 'utf8').digest('hex').slice(0, 12)}`;
+  return `art-${sha256Hex(canonical).slice(0, 12)}`;
 }

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openArtifactRecorder, listRecordedRuns } from '../../src/artifacts/index.js';
 import type { ArtifactRecord, ArtifactVersionInput, TraceContent } from '../../src/artifacts/index.js';
-import { checkoutWorkspace } from '../../src/artifacts/checkout-workspace.js';
-import { logPath } from '../../src/artifacts/log-path.js';
+import { checkoutWorkspace } from '../../src/artifacts/lineage/checkout-workspace.js';
+import { logPath } from '../../src/artifacts/lineage/log-path.js';
 
 const NODES = 5;
 const FILES_PER_NODE = 8;

@@ -2,7 +2,7 @@ import { chmod, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { artifactIdOf } from '../../src/artifacts/artifact-record.js';
-import { appendArtifactRecords } from '../../src/artifacts/append-records.js';
+import { appendArtifactRecords } from '../../src/artifacts/store/append-records.js';
 import { contentHashOf } from '../../src/artifacts/content-hash.js';
 import { runCli } from '../helpers/run-cli.js';
 import { recordSteps } from '../helpers/record-steps.js';

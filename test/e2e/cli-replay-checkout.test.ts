@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Checkout } from '../../src/artifacts/checkout-workspace.js';
-import { replayRun } from '../../src/artifacts/replay-run.js';
+import type { Checkout } from '../../src/artifacts/lineage/checkout-workspace.js';
+import { replayRun } from '../../src/artifacts/lineage/replay-run.js';
 import { TEXT, readTree, treeOf, twoRunProject } from '../helpers/lineage-project.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';

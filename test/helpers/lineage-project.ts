@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
-import type { ArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
+import { openArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
+import type { ArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
 import type { ArtifactRecord } from '../../src/artifacts/artifact-record.js';
 import type { TraceContent } from '../../src/artifacts/trace-content.js';
 import { tempProject } from './temp-project.js';

@@ -1,4 +1,4 @@
-import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
+import { openArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
 import type { TraceContent } from '../../src/artifacts/trace-content.js';
 
 /** One recorder call: the versions of one node of one run (`docs/...` paths are its documents), then its trace. */

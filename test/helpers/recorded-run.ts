@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactRecord } from '../../src/artifacts/artifact-record.js';
-import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
+import { openArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
 import type { TraceContent } from '../../src/artifacts/trace-content.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
