@@ -14,11 +14,21 @@ export {
   rebuildArtifactIndex,
 } from './store/index.js';
 export type { ObjectStore, ObjectStoreOptions, IndexRebuild, ProjectRecords } from './store/index.js';
-export { classifyPath, countLineChanges, openArtifactRecorder, versionsOfIngested } from './record/index.js';
+export {
+  classifyPath,
+  countLineChanges,
+  openArtifactRecorder,
+  openIngestRecords,
+  versionsOfIngested,
+} from './record/index.js';
 export type {
   ArtifactRecorder,
   ArtifactRecorderOptions,
   ArtifactVersionInput,
+  IngestRecords,
+  IngestRecordsOptions,
+  RecordedDocument,
+  RecordFailure,
   TraceInput,
 } from './record/index.js';
 export {

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { link, lstat, open, rename, unlink } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { Header, Pack, ReadEntry } from 'tar';
-import { errnoOf } from '../../workspace/index.js';
+import { errnoOf, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
 import { isRunId, OBJECTS_DIR, objectPath, sha256Hex, UnknownRunError } from '../../project/index.js';
 import { BUNDLE_MANIFEST_PATH } from './bundle-manifest.js';
@@ -155,70 +153,27 @@ function outputExists(target: string): BundleError {
   });
 }
 
-/** Writes through `fill` into a temp file beside `target`, syncs it, then moves it into place (or removes it). */
+/** Writes the archive through the workspace's atomic file writer; maps its outcomes to bundle refusals. */
 async function writeAtomically(
   target: string,
   force: boolean,
   fill: (handle: FileHandle) => Promise<number>,
 ): Promise<number> {
-  const folder = dirname(target);
-  const temp = join(folder, `.${basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
-  let handle;
+  let written;
   try {
-    handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+    written = await writeFileAtomically(target, fill, { replace: force });
   } catch (error) {
-    throw new BundleError({
-      code: 'output_unwritable',
-      message: `cannot create a file in ${folder} (${errnoOf(error) ?? String(error)}); create the folder or choose another -o`,
-      cause: error,
-    });
-  }
-  try {
-    let bytes: number;
-    try {
-      bytes = await fill(handle);
-      await handle.sync();
-    } finally {
-      await handle.close();
+    if (error instanceof WorkspaceError && error.syscall === 'open') {
+      throw new BundleError({
+        code: 'output_unwritable',
+        message: `cannot create a file in ${dirname(target)} (${error.code}); create the folder or choose another -o`,
+        cause: error,
+      });
     }
-    await publish(temp, target, force);
-    await syncFolder(folder);
-    return bytes;
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
     throw error;
   }
-}
-
-/** Moves the finished temp file into place; without `force`, link(2) refuses a target created meanwhile. */
-async function publish(temp: string, target: string, force: boolean): Promise<void> {
-  if (force) {
-    await rename(temp, target);
-    return;
-  }
-  try {
-    await link(temp, target);
-  } catch (error) {
-    if (errnoOf(error) === 'EEXIST') throw outputExists(target);
-    // Filesystems without hard links: the earlier check is all the no-clobber guard there is.
-    if (errnoOf(error) !== 'EPERM' && errnoOf(error) !== 'ENOTSUP' && errnoOf(error) !== 'EOPNOTSUPP')
-      throw error;
-    await checkOutput(target, false);
-    await rename(temp, target);
-    return;
-  }
-  await unlink(temp);
-}
-
-async function syncFolder(folder: string): Promise<void> {
-  // Best effort: some platforms (Windows) cannot open a folder for fsync.
-  const handle = await open(folder, constants.O_RDONLY).catch(() => undefined);
-  if (handle === undefined) return;
-  try {
-    await handle.sync().catch(() => undefined);
-  } finally {
-    await handle.close();
-  }
+  if (written.status === 'exists') throw outputExists(target);
+  return written.bytes;
 }
 
 /** Streams the entries through node-tar's Pack (gzip, portable, fixed mtime) into `handle`; returns the bytes written. */

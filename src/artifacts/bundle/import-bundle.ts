@@ -1,10 +1,10 @@
-import { lstat, mkdir, rename, rm } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { appendToIndex, isVersionRecord, readPathVersions } from '../store/index.js';
 import { BundleError } from './bundle-error.js';
-import { runDir, sha256Hex } from '../../project/index.js';
+import { AGENT_DIR, runDir, RUNS_DIR, sha256Hex } from '../../project/index.js';
 import type { BundleManifest } from './bundle-manifest.js';
 import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
 import type { RunFolder } from './bundle-sources.js';
@@ -136,7 +136,7 @@ async function checkObjects(
 
 /** `.agent` and `.agent/runs` must be real folders (or absent): the run is moved into place there. */
 async function checkProjectFolders(projectDir: string): Promise<void> {
-  for (const folder of ['.agent', '.agent/runs']) {
+  for (const folder of [AGENT_DIR, RUNS_DIR]) {
     let info;
     try {
       info = await lstat(join(projectDir, folder));
@@ -195,54 +195,45 @@ async function storeObjects(projectDir: string, objects: ReadonlyMap<string, Uin
 }
 
 /**
- * Writes the run's files into `.agent/runs/.import-<runId>-<pid>` through the confined writer, then renames
- * that folder to `.agent/runs/<runId>`: other readers see no run or the whole run, never half of one.
+ * Writes the run's files into a staging folder beside `.agent/runs/<runId>` through the workspace writer, then
+ * renames that folder into place: other readers see no run or the whole run, never half of one.
  */
 async function placeRun(projectDir: string, archive: BundleArchive): Promise<void> {
   const { runId } = archive.manifest;
   const runFolder = runDir(runId);
-  const runsDir = join(projectDir, '.agent', 'runs');
-  // A leading '.' keeps the staging folder out of listRecordedRuns, which reads run ids only.
-  const staging = join(runsDir, `.import-${runId}-${process.pid}`);
-  await mkdir(runsDir, { recursive: true });
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging);
+  const root = await openConfinedRoot(projectDir, { create: true });
   try {
-    const root = await openConfinedRoot(staging);
+    // The staging folder's name starts with '.', which keeps it out of listRecordedRuns (run ids only).
+    const staging = await root.stage(runFolder);
+    if ('status' in staging) throw projectUnusable(runFolder, staging.message);
     try {
       for (const folder of archive.runDirectories) {
-        if (folder !== runFolder) await makeFolder(root.realPath, folder.slice(runFolder.length + 1));
+        if (folder === runFolder) continue;
+        const made = await staging.files.makeDirectory(folder.slice(runFolder.length + 1));
+        if (made.status === 'refused') throw new Error(`cannot create ${folder}: ${made.message}`);
       }
       for (const [path, bytes] of archive.runFiles) {
-        const outcome = await root.write(path.slice(runFolder.length + 1), bytes);
+        const outcome = await staging.files.write(path.slice(runFolder.length + 1), bytes);
         if (outcome.status === 'refused') throw new Error(`cannot write ${path}: ${outcome.message}`);
       }
-    } finally {
-      await root.close();
-    }
-    await rename(staging, join(projectDir, runFolder)).catch((error: unknown) => {
+      const published = await staging.publish();
       // Another import (or a run) created the folder since it was checked.
-      if (errnoOf(error) === 'EEXIST' || errnoOf(error) === 'ENOTEMPTY') {
-        throw runExists(runFolder, 'appeared while this import was running');
-      }
-      throw error;
-    });
-  } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    throw error;
+      if (published.status === 'exists') throw runExists(runFolder, 'appeared while this import was running');
+      if (published.status === 'refused') throw projectUnusable(runFolder, published.message);
+    } finally {
+      await staging.discard();
+    }
+  } finally {
+    await root.close();
   }
 }
 
-/** Creates `relative` below `root` one folder at a time, refusing to pass through anything but a real folder. */
-async function makeFolder(root: string, relative: string): Promise<void> {
-  let current = root;
-  for (const component of relative.split('/')) {
-    current = join(current, component);
-    await mkdir(current).catch((error: unknown) => {
-      if (errnoOf(error) !== 'EEXIST') throw error;
-    });
-    if (!(await lstat(current)).isDirectory()) throw new Error(`${current} is not a folder`);
-  }
+function projectUnusable(entry: string, why: string): BundleError {
+  return new BundleError({
+    code: 'project_unusable',
+    entry,
+    message: `${why}; runs are imported into real folders only, so replace it with one`,
+  });
 }
 
 /**

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { OBJECTS_DIR } from '../../project/index.js';
+import { artifactRecordsPath, isRunId, OBJECTS_DIR, RUNS_DIR, UnknownRunError } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
 import { errnoOf } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { indexFileOf, isVersionRecord, listIndexFiles, sortByTime } from '../store/index.js';
 import { inspectWorkspaceFile, lstatOrMissing } from './inspect-workspace-file.js';
-import { LineageError } from './lineage-error.js';
 import { openObjectStore } from '../store/index.js';
 import type { ObjectVerdict } from '../store/index.js';
 import { readProjectRecords } from '../store/index.js';
@@ -21,9 +21,17 @@ export type VerifyProblemCode =
   | 'index_missing_record'
   | 'index_unknown_record';
 
+/**
+ * How bad a problem is: `error` for corruption and drift (a missing or corrupt object, a workspace file that is
+ * not its last recorded version, an unreadable line of a run's artifacts.jsonl), `warning` for drift of the path
+ * index, which `reindex` rebuilds from the runs. The CLI exits 1 on an error, and with `--strict` on a warning.
+ */
+export type VerifySeverity = 'error' | 'warning';
+
 /** One problem, with the record it is about when there is one. */
 export interface VerifyProblem {
   readonly code: VerifyProblemCode;
+  readonly severity: VerifySeverity;
   /** What is wrong and what to do about it. */
   readonly message: string;
   readonly path?: string;
@@ -44,6 +52,9 @@ export interface VerifyReport {
   /** Workspace paths in scope compared with their latest recorded version. */
   readonly workspaceFiles: { readonly checked: number; readonly ok: number };
   readonly problems: readonly VerifyProblem[];
+  /** How many problems are errors (corruption, drift) and how many warnings (index drift). */
+  readonly errors: number;
+  readonly warnings: number;
 }
 
 /** Options of {@link verifyArtifacts}. */
@@ -57,27 +68,25 @@ const REINDEX = "run 'artifact-ingest reindex' to rebuild the index";
 
 /**
  * Re-hashes the objects and the live workspace files the records of a project (or of one run) point to, and
- * checks the path index against the runs' artifacts.jsonl; reads only, never writes. Throws LineageError
- * `unknown_run` for a run without a folder.
+ * checks the path index against the runs' artifacts.jsonl; reads only, never writes. Throws UnknownRunError for
+ * a run id that names no run folder (or is not an id).
  */
 export async function verifyArtifacts(
   projectDir: string,
   options: VerifyOptions = {},
 ): Promise<VerifyReport> {
-  const { runId } = options;
+  const asked = options.runId;
+  if (asked !== undefined && !isRunId(asked)) throw new UnknownRunError(asked);
+  const runId: RunId | undefined = asked;
   const project = await readProjectRecords(projectDir);
-  if (runId !== undefined && !project.runs.includes(runId)) {
-    throw new LineageError({
-      code: 'unknown_run',
-      message: `run ${JSON.stringify(runId)} is not in .agent/runs; list the runs with 'artifact-ingest runs'`,
-    });
-  }
+  if (runId !== undefined && !project.runs.includes(runId)) throw new UnknownRunError(runId);
   const runs = runId === undefined ? project.runs : [runId];
   const scoped = runs.flatMap((run) => project.byRun.get(run) ?? []);
   const problems: VerifyProblem[] = project.problems
-    .filter((problem) => runId === undefined || problem.file === `.agent/runs/${runId}/artifacts.jsonl`)
+    .filter((problem) => runId === undefined || problem.file === artifactRecordsPath(runId))
     .map((problem) => ({
       code: 'invalid_record_line',
+      severity: 'error',
       message: `${problem.message}; every reader skips it: repair or remove the line, then ${REINDEX}`,
       ...runOfRecordsFile(problem.file),
     }));
@@ -89,6 +98,7 @@ export async function verifyArtifacts(
   problems.push(...workspace.problems);
   if (runId === undefined) problems.push(...(await compareIndex(projectDir, allRecords)));
 
+  const warnings = problems.filter((problem) => problem.severity === 'warning').length;
   return {
     scope: runId === undefined ? {} : { runId },
     runs: runs.length,
@@ -96,6 +106,8 @@ export async function verifyArtifacts(
     objects: { checked: objects.checked, ok: objects.ok },
     workspaceFiles: { checked: workspace.checked, ok: workspace.ok },
     problems,
+    errors: problems.length - warnings,
+    warnings,
   };
 }
 
@@ -156,6 +168,7 @@ function objectProblem(verdict: 'missing' | 'corrupt', users: readonly ArtifactR
       : `object ${first.contentHash} of ${owner} is corrupt: its bytes no longer hash to its name; restore it with 'artifact-ingest import' of a bundle that holds it, or ingest the original content again to rewrite it`;
   return {
     code: verdict === 'missing' ? 'missing_object' : 'corrupt_object',
+    severity: 'error',
     message,
     path: first.path,
     contentHash: first.contentHash,
@@ -203,12 +216,14 @@ async function checkWorkspaceFile(
     case 'modified':
       return {
         code: 'workspace_modified',
+        severity: 'error',
         message: `${record.path} differs from its last recorded version ${recorded}; ingest the change to record it, or ${checkout}`,
         ...fields,
       };
     case 'missing':
       return {
         code: 'workspace_missing',
+        severity: 'error',
         message: `${record.path} is gone from the workspace; its last recorded version is ${recorded}: ${checkout}, or ignore this if it was deleted on purpose`,
         ...fields,
       };
@@ -216,6 +231,7 @@ async function checkWorkspaceFile(
       const role = state.where === record.path ? 'the recorded file' : `a folder of ${record.path}`;
       return {
         code: 'workspace_not_a_file',
+        severity: 'error',
         message: `${state.what} stands at ${state.where}, where ${role} belongs (last recorded version ${recorded}); move it away and ${checkout}`,
         ...fields,
       };
@@ -239,7 +255,12 @@ async function compareIndex(
   for (const file of await listIndexFiles(projectDir)) {
     const read = await readRecordLines(projectDir, file);
     for (const problem of read.problems) {
-      problems.push({ code: 'invalid_record_line', message: `${problem.message}; ${REINDEX}` });
+      // The index is rebuilt from the runs, so an unreadable index line is index drift, not lost data.
+      problems.push({
+        code: 'invalid_record_line',
+        severity: 'warning',
+        message: `${problem.message}; ${REINDEX}`,
+      });
     }
     for (const record of read.records) {
       const entry = expected.get(JSON.stringify(record));
@@ -250,6 +271,7 @@ async function compareIndex(
       }
       problems.push({
         code: 'index_unknown_record',
+        severity: 'warning',
         message: `${file} holds ${record.artifactId} (${record.path}, run ${record.runId}), which no run's artifacts.jsonl records; ${REINDEX}`,
         ...recordFields(record),
       });
@@ -259,6 +281,7 @@ async function compareIndex(
     for (let missing = 0; missing < count; missing += 1) {
       problems.push({
         code: 'index_missing_record',
+        severity: 'warning',
         message: `${record.artifactId} (${record.path}, run ${record.runId}) is missing from the path index, so 'artifact-ingest log' cannot see it; ${REINDEX}`,
         ...recordFields(record),
       });
@@ -279,8 +302,9 @@ function recordFields(
 }
 
 function runOfRecordsFile(file: string): { runId?: string } {
-  const runId = /^\.agent\/runs\/([^/]+)\/artifacts\.jsonl$/.exec(file)?.[1];
-  return runId === undefined ? {} : { runId };
+  // A run's records file is `<RUNS_DIR>/<run_id>/artifacts.jsonl`: the id is the folder in between.
+  const runId = file.slice(RUNS_DIR.length + 1).split('/')[0] ?? '';
+  return isRunId(runId) && file === artifactRecordsPath(runId) ? { runId } : {};
 }
 
 async function exists(location: string): Promise<boolean> {

@@ -10,3 +10,10 @@ export type {
   PlacedFile,
   TraceInput,
 } from './record-artifacts.js';
+export { openIngestRecords } from './ingest-records.js';
+export type {
+  IngestRecords,
+  IngestRecordsOptions,
+  RecordedDocument,
+  RecordFailure,
+} from './ingest-records.js';

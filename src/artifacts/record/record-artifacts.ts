@@ -72,7 +72,7 @@ export interface TraceInput {
 export interface ArtifactRecorderOptions {
   /** Clock for `createdAt`, for tests. */
   readonly now?: () => Date;
-  /** Object durability: `fsync` (default) or `none` (generated data, benchmarks). */
+  /** Object and record-line durability: `fsync` (default) or `none` (generated data, benchmarks). */
   readonly durability?: 'fsync' | 'none';
 }
 
@@ -97,7 +97,8 @@ export async function openArtifactRecorder(
   projectDir: string,
   options: ArtifactRecorderOptions = {},
 ): Promise<ArtifactRecorder> {
-  const store = await openObjectStore(projectDir, { durability: options.durability ?? 'fsync' });
+  const durability = options.durability ?? 'fsync';
+  const store = await openObjectStore(projectDir, { durability });
   const now = options.now ?? (() => new Date());
   let queue: Promise<unknown> = Promise.resolve();
   const serialized = <T>(work: () => Promise<T>): Promise<T> => {
@@ -139,8 +140,8 @@ export async function openArtifactRecorder(
         source: input.source,
       },
     };
-    await appendArtifactRecords(projectDir, input.runId, [record]);
-    await appendToIndex(projectDir, [record]);
+    await appendArtifactRecords(projectDir, input.runId, [record], durability);
+    await appendToIndex(projectDir, [record], durability);
     return record;
   };
 
@@ -178,7 +179,7 @@ export async function openArtifactRecorder(
             source: 'runtime',
           },
         };
-        await appendArtifactRecords(projectDir, input.runId, [record]);
+        await appendArtifactRecords(projectDir, input.runId, [record], durability);
         return record;
       }),
     close: async () => {

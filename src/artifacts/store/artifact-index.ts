@@ -1,20 +1,22 @@
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { sha256Hex } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { artifactRecordsPath, PATH_INDEX_DIR, sha256Hex } from '../../project/index.js';
+import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecordsRead, RecordLineProblem } from './record-lines.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
 
-/** Where the path index lives below the project root: one file of versions per recorded path. */
-export const INDEX_DIR = '.agent/index/paths';
-
-/** The project-relative index file holding every version of `path`: `.agent/index/paths/<2 hex>/<62 hex>.jsonl`. */
+/** The project-relative index file holding every version of `path`: `<PATH_INDEX_DIR>/<2 hex>/<62 hex>.jsonl`. */
 export function indexFileOf(path: string): string {
+  return `${PATH_INDEX_DIR}/${indexEntryOf(path)}`;
+}
+
+/** The index file of `path` below PATH_INDEX_DIR, fanned out by the first two hex digits like the objects. */
+function indexEntryOf(path: string): string {
   const hex = sha256Hex(path);
-  return `${INDEX_DIR}/${hex.slice(0, 2)}/${hex.slice(2)}.jsonl`;
+  return `${hex.slice(0, 2)}/${hex.slice(2)}.jsonl`;
 }
 
 /** Whether a record is a version of a file (and so indexed by path): every type but `trace`. */
@@ -23,7 +25,11 @@ export function isVersionRecord(record: ArtifactRecord): boolean {
 }
 
 /** Appends version records to the index file of their path, one O_APPEND write per path. */
-export async function appendToIndex(projectDir: string, records: readonly ArtifactRecord[]): Promise<void> {
+export async function appendToIndex(
+  projectDir: string,
+  records: readonly ArtifactRecord[],
+  durability: 'fsync' | 'none' = 'fsync',
+): Promise<void> {
   const byFile = new Map<string, ArtifactRecord[]>();
   for (const record of records) {
     if (!isVersionRecord(record)) continue;
@@ -32,7 +38,7 @@ export async function appendToIndex(projectDir: string, records: readonly Artifa
     list.push(record);
     byFile.set(file, list);
   }
-  for (const [file, list] of byFile) await appendLines(projectDir, file, renderRecordLines(list));
+  for (const [file, list] of byFile) await appendLines(projectDir, file, renderRecordLines(list), durability);
 }
 
 /**
@@ -95,62 +101,72 @@ export interface IndexRebuild {
 }
 
 /**
- * Rebuilds the path index from every run's artifacts.jsonl (the source of truth): each path's file is written
- * in a staging folder and renamed over the old one, then files of paths no run records any more are removed.
- * Records appended while it runs may miss the index until the next rebuild: run it when nothing is recording.
+ * Rebuilds the path index from every run's artifacts.jsonl (the source of truth): the new index is written in a
+ * staging folder beside it, then each file is renamed over the old one and files of paths no run records any
+ * more are removed (the workspace writer's `publish({ mode: 'files' })`). Records appended while it runs may
+ * miss the index until the next rebuild: run it when nothing is recording.
  */
 export async function rebuildArtifactIndex(projectDir: string): Promise<IndexRebuild> {
   const runs = await listRecordedRuns(projectDir);
-  const staging = `.agent/index/.paths-rebuild-${process.pid}-${Date.now()}`;
   const problems: RecordLineProblem[] = [];
   const byFile = new Map<string, ArtifactRecord[]>();
   let count = 0;
   for (const runId of runs) {
-    const read = await readRecordLines(projectDir, `.agent/runs/${runId}/artifacts.jsonl`);
+    const read = await readRecordLines(projectDir, artifactRecordsPath(runId));
     problems.push(...read.problems);
     for (const record of read.records) {
       if (!isVersionRecord(record)) continue;
       count += 1;
-      const file = indexFileOf(record.path).slice(INDEX_DIR.length + 1);
+      const file = indexEntryOf(record.path);
       const list = byFile.get(file) ?? [];
       list.push(record);
       byFile.set(file, list);
     }
   }
-  await mkdir(join(projectDir, staging), { recursive: true });
+  const root = await openConfinedRoot(projectDir);
   try {
-    for (const [file, list] of byFile)
-      await appendLines(projectDir, `${staging}/${file}`, renderRecordLines(list));
-    const stale = new Set(await listIndexFiles(projectDir));
-    // One rename per index file: a reader of a path (one file) sees its old index or its new one, never none.
-    for (const file of byFile.keys()) {
-      const target = `${INDEX_DIR}/${file}`;
-      await mkdir(dirname(join(projectDir, target)), { recursive: true });
-      await rename(join(projectDir, staging, file), join(projectDir, target));
-      stale.delete(target);
+    const staging = await root.stage(PATH_INDEX_DIR);
+    if ('status' in staging) throw new Error(`cannot rebuild ${PATH_INDEX_DIR}: ${staging.message}`);
+    try {
+      // Durable once, at publish: a crash before it leaves only a staging folder that nothing reads.
+      for (const [file, list] of byFile) {
+        const outcome = await staging.files.write(file, Buffer.from(renderRecordLines(list), 'utf8'), {
+          durability: 'none',
+        });
+        if (outcome.status === 'refused')
+          throw new Error(`cannot write index file ${file}: ${outcome.message}`);
+      }
+      // One rename per index file: a reader of a path (one file) sees its old index or its new one, never none.
+      const published = await staging.publish({ mode: 'files' });
+      if (published.status !== 'published') {
+        throw new Error(
+          `cannot publish ${PATH_INDEX_DIR}: ${published.status === 'exists' ? 'it exists' : published.message}`,
+        );
+      }
+    } finally {
+      await staging.discard();
     }
-    for (const file of stale) await rm(join(projectDir, file), { force: true });
   } finally {
-    await rm(join(projectDir, staging), { recursive: true, force: true });
+    await root.close();
   }
   return { runs: runs.length, records: count, paths: byFile.size, problems };
 }
 
-/** Lists the index files below INDEX_DIR (project-relative), for checks that compare the index with the runs. */
+/** Lists the index files below PATH_INDEX_DIR (project-relative), for checks that compare the index with the runs. */
 export async function listIndexFiles(projectDir: string): Promise<string[]> {
   const files: string[] = [];
   let fanout: string[];
   try {
-    fanout = await readdir(join(projectDir, INDEX_DIR));
+    fanout = await readdir(join(projectDir, PATH_INDEX_DIR));
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return [];
     throw error;
   }
   for (const dir of fanout.sort()) {
     if (!/^[0-9a-f]{2}$/.test(dir)) continue;
-    const names = await readdir(join(projectDir, INDEX_DIR, dir));
+    const names = await readdir(join(projectDir, PATH_INDEX_DIR, dir));
     for (const name of names.sort())
-      if (/^[0-9a-f]{62}\.jsonl$/.test(name)) files.push(`${INDEX_DIR}/${dir}/${name}`);
+      if (/^[0-9a-f]{62}\.jsonl$/.test(name)) files.push(`${PATH_INDEX_DIR}/${dir}/${name}`);
   }
   return files;
 }

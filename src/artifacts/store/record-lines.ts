@@ -1,7 +1,6 @@
-import { constants } from 'node:fs';
-import { mkdir, open, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { errnoOf } from '../../workspace/index.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 
@@ -38,27 +37,23 @@ export function renderRecordLines(records: readonly ArtifactRecord[]): string {
     .join('');
 }
 
-/** Appends `text` (whole lines) to a project file with one write(2) on an O_APPEND descriptor. */
-export async function appendLines(projectDir: string, relative: string, text: string): Promise<void> {
+/**
+ * Appends `text` (whole lines) to a project file through the workspace writer: one write(2) on an O_APPEND
+ * descriptor, no symlink followed on the way; `durability` `fsync` (default) flushes it before returning.
+ */
+export async function appendLines(
+  projectDir: string,
+  relative: string,
+  text: string,
+  durability: 'fsync' | 'none' = 'fsync',
+): Promise<void> {
   if (text === '') return;
-  const bytes = Buffer.from(text, 'utf8');
-  const target = join(projectDir, relative);
-  await mkdir(dirname(target), { recursive: true });
-  const handle = await open(
-    target,
-    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
-    0o644,
-  );
+  const root = await openConfinedRoot(projectDir, { create: true });
   try {
-    // One write(2) on O_APPEND: concurrent appenders never interleave inside a line on a local filesystem.
-    const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
-    if (bytesWritten !== bytes.length) {
-      throw new Error(
-        `short write to ${relative}: ${bytesWritten} of ${bytes.length} bytes; the last line is truncated, check free space`,
-      );
-    }
+    const outcome = await root.appendLines(relative, text, { durability });
+    if (outcome.status === 'refused') throw new Error(`cannot append to ${relative}: ${outcome.message}`);
   } finally {
-    await handle.close();
+    await root.close();
   }
 }
 

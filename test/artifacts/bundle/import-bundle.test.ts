@@ -4,7 +4,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readArtifactRecords } from '../../../src/artifacts/store/append-records.js';
-import { INDEX_DIR, readPathVersions } from '../../../src/artifacts/store/artifact-index.js';
+import { readPathVersions } from '../../../src/artifacts/store/artifact-index.js';
+import { PATH_INDEX_DIR } from '../../../src/project/index.js';
 import { BundleError } from '../../../src/artifacts/bundle/bundle-error.js';
 import type { BundleErrorCode } from '../../../src/artifacts/bundle/bundle-error.js';
 import { bundleRun } from '../../../src/artifacts/bundle/bundle-run.js';
@@ -137,7 +138,7 @@ describe('importBundle', () => {
     const paths = await versionPaths(target);
     const versions = await Promise.all(paths.map((versionPath) => readPathVersions(target, versionPath)));
     await rm(path.join(target, '.agent', 'objects'), { recursive: true, force: true });
-    await rm(path.join(target, INDEX_DIR), { recursive: true, force: true });
+    await rm(path.join(target, PATH_INDEX_DIR), { recursive: true, force: true });
     expect(await importBundle(target, file)).toMatchObject({ alreadyImported: true, objectsStored: 8 });
     expect(await Promise.all(paths.map((versionPath) => readPathVersions(target, versionPath)))).toEqual(
       versions,

@@ -7,7 +7,7 @@ import { artifactIdOf } from '../../../src/artifacts/artifact-record.js';
 import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
 import { appendArtifactRecords } from '../../../src/artifacts/store/append-records.js';
 import { contentHashOf } from '../../../src/artifacts/content-hash.js';
-import { LineageError } from '../../../src/artifacts/lineage/lineage-error.js';
+import { UnknownRunError } from '../../../src/project/index.js';
 import { logPath } from '../../../src/artifacts/lineage/log-path.js';
 import { openArtifactRecorder } from '../../../src/artifacts/record/record-artifacts.js';
 import { verifyArtifacts } from '../../../src/artifacts/lineage/verify-artifacts.js';
@@ -75,6 +75,8 @@ describe('verifyArtifacts', () => {
       objects: { checked: 6, ok: 6 },
       workspaceFiles: { checked: 2, ok: 2 },
       problems: [],
+      errors: 0,
+      warnings: 0,
     });
   });
 
@@ -338,12 +340,57 @@ describe('verifyArtifacts', () => {
     expect((await verifyArtifacts(project, { runId: 'run-002' })).problems).toEqual([]);
   });
 
-  it('throws unknown_run for a run without a folder', async () => {
+  it('throws UnknownRunError for a run without a folder or an id that is no id', async () => {
     const project = await twoRunProject();
-    await expect(verifyArtifacts(project, { runId: 'run-404' })).rejects.toBeInstanceOf(LineageError);
+    await expect(verifyArtifacts(project, { runId: 'run-404' })).rejects.toBeInstanceOf(UnknownRunError);
+    await expect(verifyArtifacts(project, { runId: 'run-404' })).rejects.toThrow(
+      `no run "run-404" in .agent/runs/; list the runs with 'artifact-ingest runs'`,
+    );
     await expect(verifyArtifacts(project, { runId: '../../run-001' })).rejects.toMatchObject({
       code: 'unknown_run',
     });
+  });
+
+  it('rates corruption and drift as errors and index drift as warnings', async () => {
+    const project = await twoRunProject();
+    await appendFile(join(project, '.agent/runs/run-001/artifacts.jsonl'), 'garbage\n');
+    await appendFile(join(project, indexFileOf('workspace/src/b.ts')), 'garbage\n');
+    await rm(join(project, indexFileOf('docs/plan.md')));
+    await rm(join(project, 'workspace/src/b.ts'));
+    await writeFile(join(project, 'workspace/src/a.ts'), 'changed\n');
+    const hash = contentHashOf(text('export const b = 1;\n'));
+    await rm(objectFileOf(project, hash));
+    const report = await verifyArtifacts(project);
+    const severities = new Map(
+      report.problems.map((problem) => [
+        `${problem.code}${problem.runId === undefined ? '' : ' in a run'}`,
+        problem.severity,
+      ]),
+    );
+    const expected: readonly (readonly [string, 'error' | 'warning'])[] = [
+      ['invalid_record_line in a run', 'error'],
+      ['missing_object in a run', 'error'],
+      ['workspace_modified in a run', 'error'],
+      ['workspace_missing in a run', 'error'],
+      ['invalid_record_line', 'warning'],
+      ['index_missing_record in a run', 'warning'],
+    ];
+    for (const [problem, severity] of expected)
+      expect([problem, severities.get(problem)]).toEqual([problem, severity]);
+    expect(report.errors).toBe(report.problems.filter((problem) => problem.severity === 'error').length);
+    expect(report.warnings).toBe(report.problems.length - report.errors);
+    expect(report.errors).toBeGreaterThanOrEqual(4);
+    expect(report.warnings).toBeGreaterThanOrEqual(2);
+  });
+
+  it('counts only warnings when the index alone has drifted', async () => {
+    const project = await twoRunProject();
+    await rm(join(project, indexFileOf('docs/plan.md')));
+    const report = await verifyArtifacts(project);
+    expect(report.problems.map((problem) => [problem.code, problem.severity])).toEqual([
+      ['index_missing_record', 'warning'],
+    ]);
+    expect([report.errors, report.warnings]).toEqual([0, 1]);
   });
 
   it('verifies an empty project', async () => {
@@ -355,6 +402,8 @@ describe('verifyArtifacts', () => {
       objects: { checked: 0, ok: 0 },
       workspaceFiles: { checked: 0, ok: 0 },
       problems: [],
+      errors: 0,
+      warnings: 0,
     });
   });
 

@@ -6,13 +6,13 @@ import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
 import {
   appendToIndex,
   indexFileOf,
-  INDEX_DIR,
   latestPathVersion,
   listIndexFiles,
   readPathVersions,
   rebuildArtifactIndex,
 } from '../../../src/artifacts/store/artifact-index.js';
 import { openArtifactRecorder } from '../../../src/artifacts/record/record-artifacts.js';
+import { PATH_INDEX_DIR } from '../../../src/project/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
@@ -154,7 +154,7 @@ describe('rebuildArtifactIndex', () => {
     const project = await tempProject();
     await recordThreeRuns(project);
     const incremental = await snapshotIndex(project);
-    await rm(join(project, INDEX_DIR), { recursive: true });
+    await rm(join(project, PATH_INDEX_DIR), { recursive: true });
     await rebuildArtifactIndex(project);
     expect(await snapshotIndex(project)).toEqual(incremental);
   });
@@ -204,8 +204,8 @@ describe('rebuildArtifactIndex', () => {
     const project = await tempProject();
     await recordThreeRuns(project);
     const expected = await listIndexFiles(project);
-    await writeFile(join(project, INDEX_DIR, 'README'), 'not an index file\n');
-    await mkdir(join(project, INDEX_DIR, 'zz'), { recursive: true });
+    await writeFile(join(project, PATH_INDEX_DIR, 'README'), 'not an index file\n');
+    await mkdir(join(project, PATH_INDEX_DIR, 'zz'), { recursive: true });
     expect(await listIndexFiles(project)).toEqual(expected);
   });
 });
