@@ -1,13 +1,11 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { openArtifactRecorder, versionsOfIngested } from '../artifacts/index.js';
-import type { ArtifactRecorder } from '../artifacts/index.js';
-import { redactSecrets } from '../events/index.js';
+import { openIngestRecords } from '../artifacts/index.js';
 import { loadProjectConfig } from '../config/index.js';
 import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../ingest/index.js';
 import { parseNodeId, parseRunId } from '../project/index.js';
-import type { NodeId, RunId } from '../project/index.js';
+import type { NodeId } from '../project/index.js';
 import type { IngestMode, IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
@@ -74,7 +72,14 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
 
   const progress = progressLine();
   const results: IngestResult[] = [];
-  const records = dryRun ? undefined : cliRecords(projectDir, runId, config.ingest.durability);
+  const records = dryRun
+    ? undefined
+    : openIngestRecords({
+        projectDir,
+        runId,
+        durability: config.ingest.durability,
+        onFailure: ({ message }) => process.stderr.write(`artifact-ingest: warning: ${message}\n`),
+      });
   try {
     for (const [index, docPath] of documents.entries()) {
       if (documents.length > 1) progress.update(index, documents.length, docPath);
@@ -91,7 +96,7 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
         limits: config.ingest.limits,
       });
       results.push(result);
-      await records?.record(docPath, nodeId, result);
+      await records?.recordIngested(nodeId, 'cli', result.contents, docPath);
     }
   } finally {
     await records?.close();
@@ -112,43 +117,6 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
     }
   }
   return strict && results.some((result) => result.failed) ? 1 : 0;
-}
-
-/** The artifact records of one `ingest` invocation: one recorder, fail-open (a failure is a warning line). */
-interface CliRecords {
-  record(docPath: string, nodeId: NodeId, result: IngestResult): Promise<void>;
-  close(): Promise<void>;
-}
-
-function cliRecords(projectDir: string, runId: RunId, durability: 'fsync' | 'none'): CliRecords {
-  let opening: Promise<ArtifactRecorder> | undefined;
-  const warn = (what: string, error: unknown): void => {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(
-      `artifact-ingest: warning: ${redactSecrets(`${what}: ${message}`)}; check that .agent/ is a writable directory\n`,
-    );
-  };
-  return {
-    record: async (docPath, nodeId, result) => {
-      if (result.contents.length === 0) return;
-      try {
-        opening ??= openArtifactRecorder(projectDir, { durability });
-        const recorder = await opening;
-        await recorder.recordVersions(
-          versionsOfIngested(result.contents, { runId, taskId: nodeId, agentId: 'cli' }),
-        );
-      } catch (error) {
-        warn(`the files of ${docPath} were not recorded as artifacts`, error);
-      }
-    },
-    close: async () => {
-      try {
-        await (await opening?.catch(() => undefined))?.close();
-      } catch (error) {
-        warn('the artifact recorder did not close', error);
-      }
-    },
-  };
 }
 
 function parseMode(mode: string | undefined): IngestMode {
