@@ -2,7 +2,6 @@
  * Why a bundle was not made or not imported (docs/artifacts.md, "Run bundles", lists which side raises which).
  */
 export type BundleErrorCode =
-  | 'unknown_run'
   | 'output_exists'
   | 'output_unwritable'
   | 'corrupt_object'

@@ -9,6 +9,7 @@ import type { ObjectStore } from '../store/index.js';
 import { ObjectStoreError } from '../store/index.js';
 import { readProjectRecords } from '../store/index.js';
 import { readRunTimeline } from './read-run-timeline.js';
+import type { TimelineStep } from './read-run-timeline.js';
 import type { RecordLineProblem } from '../store/index.js';
 
 /** Options of {@link checkoutWorkspace}: a target folder and exactly one of `step` and `at`. */
@@ -146,7 +147,7 @@ async function selectAtStep(
     });
   }
   const own = completed.slice(0, step).flatMap((entry) => entry.artifacts);
-  const time = step === 0 ? timeline.startedAt : (completed[step - 1]?.trace.createdAt ?? null);
+  const time = step === 0 ? timeline.startedAt : (stepTime(completed[step - 1]) ?? null);
   const limit = time === null ? Infinity : Date.parse(time);
   // Step 0 is strictly before the run; step N includes what other runs wrote up to the step's trace.
   const other = otherRuns(byRun, runId).filter((record) =>
@@ -182,6 +183,11 @@ async function selectAtTime(
   };
 }
 
+/** When a step finished: its trace's time, or for an ingest (no trace) its last record's. */
+function stepTime(step: TimelineStep | undefined): string | undefined {
+  return step?.trace?.createdAt ?? step?.artifacts.at(-1)?.createdAt;
+}
+
 /** The run whose earliest record is newest: found from records alone, so no run's objects are read. */
 function newestRun(byRun: RecordsByRun): string {
   let newest: { runId: string; start: number } | undefined;
@@ -192,7 +198,7 @@ function newestRun(byRun: RecordsByRun): string {
   }
   if (newest === undefined) {
     throw new LineageError({
-      code: 'unknown_run',
+      code: 'no_recorded_run',
       message: "the project has no recorded run; start one with 'artifact-ingest run GRAPH'",
     });
   }

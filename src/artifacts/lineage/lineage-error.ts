@@ -1,6 +1,6 @@
 /** Why a lineage call (timeline, replay, checkout, log, verify) could not answer. */
 export type LineageErrorCode =
-  | 'unknown_run'
+  | 'no_recorded_run'
   | 'step_out_of_range'
   | 'invalid_time'
   | 'target_not_empty'

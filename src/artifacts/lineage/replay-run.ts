@@ -34,8 +34,12 @@ export interface ReplayArtifact {
   readonly diff?: ReplayDiff;
 }
 
-/** One node execution as a replay shows it: node, agent, prompt hash, timings, outcome, ingest summary, artifacts. */
+/**
+ * One node execution as a replay shows it: node, agent, prompt hash, timings, outcome, ingest summary, artifacts;
+ * or one ingest of a run made by `artifact-ingest ingest --run-id` (no trace: attempt 1, no prompt).
+ */
 export interface ReplayStep {
+  readonly kind: 'node' | 'ingest';
   /** 1-based among completed executions; null for a failed one. */
   readonly step: number | null;
   readonly taskId: string;
@@ -47,8 +51,8 @@ export interface ReplayStep {
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;
-  /** The artifact id of the execution's trace record. */
-  readonly traceId: string;
+  /** The artifact id of the execution's trace record; null for an ingest. */
+  readonly traceId: string | null;
   readonly error?: NonNullable<TraceContent['error']>;
   readonly document?: NonNullable<TraceContent['document']>;
   readonly ingest?: NonNullable<TraceContent['ingest']>;
@@ -80,6 +84,8 @@ export type ReplayProblem = TimelineProblem | UnknownPrevious;
 /** A read-only account of a run, forward (time order) or backward (final state first, with diffs). */
 export interface RunReplay {
   readonly runId: string;
+  /** `graph` for a run of the runtime or a workflow, `ingest` for one made by `artifact-ingest ingest --run-id`. */
+  readonly kind: RunTimeline['kind'];
   readonly direction: 'forward' | 'backward';
   /** The project-relative path the replay is filtered to, or null. */
   readonly path: string | null;
@@ -111,7 +117,8 @@ export async function replayRun(
     .map((step) => replayStep(step, step.artifacts.filter(matches).map(replayArtifact)));
   const unfinished = timeline.unfinished.filter(matches).map(replayArtifact);
   const common = {
-    runId,
+    runId: timeline.runId,
+    kind: timeline.kind,
     path,
     graph: timeline.graph,
     startedAt: timeline.startedAt,
@@ -173,7 +180,9 @@ function resolveReplayPath(projectDir: string, timeline: RunTimeline, requested:
 
 function replayStep(step: TimelineStep, artifacts: readonly ReplayArtifact[]): ReplayStep {
   const { content } = step;
+  if (content === null || step.trace === null) return ingestStep(step, artifacts);
   return {
+    kind: 'node',
     step: step.step,
     taskId: step.taskId,
     agentId: step.agentId,
@@ -187,6 +196,31 @@ function replayStep(step: TimelineStep, artifacts: readonly ReplayArtifact[]): R
     ...(content.error === undefined ? {} : { error: content.error }),
     ...(content.document === undefined ? {} : { document: content.document }),
     ...(content.ingest === undefined ? {} : { ingest: content.ingest }),
+    artifacts,
+  };
+}
+
+/** An ingest of a run made by `ingest --run-id`: its times are its manifest's and its records'. */
+function ingestStep(step: TimelineStep, artifacts: readonly ReplayArtifact[]): ReplayStep {
+  const times = step.artifacts.map((record) => record.createdAt);
+  const startedAt = step.manifest?.ts ?? times[0] ?? '';
+  const finishedAt = times.at(-1) ?? startedAt;
+  const manifest = step.manifest;
+  return {
+    kind: 'ingest',
+    step: step.step,
+    taskId: step.taskId,
+    agentId: step.agentId,
+    outcome: step.outcome,
+    attempt: 1,
+    promptSha256: null,
+    startedAt,
+    finishedAt,
+    durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || 0,
+    traceId: null,
+    ...(manifest === undefined
+      ? {}
+      : { ingest: { ...manifest.summary, manifest_path: manifest.path, problems: [] } }),
     artifacts,
   };
 }

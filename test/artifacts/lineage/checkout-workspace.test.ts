@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkoutWorkspace } from '../../../src/artifacts/lineage/checkout-workspace.js';
 import { LineageError } from '../../../src/artifacts/lineage/lineage-error.js';
+import { UnknownRunError } from '../../../src/project/index.js';
 import { readRunTimeline } from '../../../src/artifacts/lineage/read-run-timeline.js';
 import {
   LOGO_PNG,
@@ -335,20 +336,26 @@ describe('checkoutWorkspace refusals', () => {
     expect(error.message).toContain('2026-02-24T10:30:00Z');
   });
 
-  it('refuses an unknown run as unknown_run', async () => {
+  it('refuses an unknown run with UnknownRunError', async () => {
     const { projectDir } = await twoRunProject();
     for (const options of [{ step: 1 }, { at: '2030-01-01T00:00:00Z' }]) {
-      const error = await refusal(
-        checkoutWorkspace(projectDir, { to: await outsideDir(), runId: 'run-404', ...options }),
+      const error: unknown = await checkoutWorkspace(projectDir, {
+        to: await outsideDir(),
+        runId: 'run-404',
+        ...options,
+      }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(UnknownRunError);
+      expect((error as UnknownRunError).code).toBe('unknown_run');
+      expect((error as UnknownRunError).message).toBe(
+        `no run "run-404" in .agent/runs/; list the runs with 'artifact-ingest runs'`,
       );
-      expect(error.code).toBe('unknown_run');
     }
   });
 
-  it('refuses a project without recorded runs as unknown_run', async () => {
+  it('refuses a project without recorded runs as no_recorded_run', async () => {
     const projectDir = await tempProject();
     const error = await refusal(checkoutWorkspace(projectDir, { to: await outsideDir(), step: 0 }));
-    expect(error.code).toBe('unknown_run');
+    expect(error.code).toBe('no_recorded_run');
   });
 
   it('throws for misuse: both or neither of step and at', async () => {

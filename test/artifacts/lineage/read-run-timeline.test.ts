@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendArtifactRecords } from '../../../src/artifacts/store/append-records.js';
 import { LineageError } from '../../../src/artifacts/lineage/lineage-error.js';
+import { UnknownRunError } from '../../../src/project/index.js';
 import { readRunTimeline } from '../../../src/artifacts/lineage/read-run-timeline.js';
 import { lineageWriter, twoRunProject } from '../../helpers/lineage-project.js';
 import { tempProject } from '../../helpers/temp-project.js';
@@ -64,13 +65,15 @@ describe('readRunTimeline', () => {
     ]);
   });
 
-  it('throws unknown_run, naming the runs command, for a run without a folder', async () => {
+  it('throws UnknownRunError, naming the runs command, for a run without a folder', async () => {
     const { projectDir } = await twoRunProject();
     for (const runId of ['run-404', '../../run-001', '']) {
       const error = await readRunTimeline(projectDir, runId).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(LineageError);
-      expect((error as LineageError).code).toBe('unknown_run');
-      expect((error as LineageError).message).toContain("'artifact-ingest runs'");
+      expect(error).toBeInstanceOf(UnknownRunError);
+      expect((error as UnknownRunError).code).toBe('unknown_run');
+      expect((error as UnknownRunError).message).toBe(
+        `no run ${JSON.stringify(runId)} in .agent/runs/; list the runs with 'artifact-ingest runs'`,
+      );
     }
   });
 
@@ -78,6 +81,7 @@ describe('readRunTimeline', () => {
     const projectDir = await tempProject({ '.agent/runs/run-old/state.json': '{}' });
     expect(await readRunTimeline(projectDir, 'run-old')).toEqual({
       runId: 'run-old',
+      kind: 'graph',
       graph: null,
       startedAt: null,
       steps: [],

@@ -2,9 +2,14 @@ import { chmod, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LineageError } from '../../../src/artifacts/lineage/lineage-error.js';
+import { parseNodeId, parseRunId, UnknownRunError } from '../../../src/project/index.js';
+import { openIngestRecords } from '../../../src/artifacts/record/ingest-records.js';
+import { readRunTimeline } from '../../../src/artifacts/lineage/read-run-timeline.js';
+import { runIngest } from '../../../src/ingest/index.js';
 import { replayRun } from '../../../src/artifacts/lineage/replay-run.js';
 import type { ReplayArtifact, RunReplay } from '../../../src/artifacts/lineage/replay-run.js';
 import { TEXT, twoRunProject } from '../../helpers/lineage-project.js';
+import { fileBlock, tempProject } from '../../helpers/temp-project.js';
 import { treeDigest } from '../../helpers/tree-digest.js';
 
 function objectFileOf(projectDir: string, hash: string): string {
@@ -114,9 +119,10 @@ describe('replayRun forward', () => {
     expect((error as LineageError).message).toContain("'artifact-ingest replay run-002'");
   });
 
-  it('throws unknown_run for a run without a folder', async () => {
+  it('throws UnknownRunError for a run without a folder', async () => {
     const { projectDir } = await twoRunProject();
     await expect(replayRun(projectDir, 'run-003')).rejects.toMatchObject({ code: 'unknown_run' });
+    await expect(replayRun(projectDir, 'run-003')).rejects.toBeInstanceOf(UnknownRunError);
   });
 });
 
@@ -250,5 +256,114 @@ describe('replayRun is read-only', () => {
     }
     expect(await treeDigest(path.join(projectDir, '.agent'))).toBe(agent);
     expect(await treeDigest(path.join(projectDir, 'workspace'))).toBe(workspace);
+  });
+});
+
+describe('replayRun of a run made by ingest --run-id', () => {
+  /** Ingests documents as `artifact-ingest ingest --run-id cli-run` does: the real ingest, then its records. */
+  async function ingestRun(
+    projectDir: string,
+    documents: readonly (readonly [string, string])[],
+  ): Promise<void> {
+    const runId = parseRunId('cli-run');
+    const records = openIngestRecords({ projectDir, runId, durability: 'none', onFailure: () => undefined });
+    try {
+      for (const [docPath, nodeId] of documents) {
+        const result = await runIngest({
+          projectDir,
+          docPath,
+          runId,
+          nodeId,
+          sourceKind: 'cli',
+          durability: 'none',
+        });
+        await records.recordIngested(parseNodeId(nodeId), 'cli', result.contents, docPath);
+      }
+    } finally {
+      await records.close();
+    }
+  }
+
+  it('shows one completed step per ingest, in record order, with the files it placed and nothing unfinished', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': fileBlock('ts', 'src/a.ts', 'export const a = 1;') + fileBlock('ts', 'src/b.ts', 'b'),
+      'docs/fix.md': fileBlock('ts', 'src/a.ts', 'export const a = 2;'),
+    });
+    await ingestRun(projectDir, [
+      ['docs/plan.md', 'plan'],
+      ['docs/fix.md', 'fix'],
+    ]);
+
+    const timeline = await readRunTimeline(projectDir, 'cli-run');
+    expect(timeline.kind).toBe('ingest');
+    expect(timeline.unfinished).toEqual([]);
+    expect(timeline.problems).toEqual([]);
+    expect(timeline.steps.map((step) => [step.kind, step.step, step.taskId, step.manifest?.docPath])).toEqual(
+      [
+        ['ingest', 1, 'plan', 'docs/plan.md'],
+        ['ingest', 2, 'fix', 'docs/fix.md'],
+      ],
+    );
+
+    const replay = await replayRun(projectDir, 'cli-run');
+    expect(replay).toMatchObject({
+      runId: 'cli-run',
+      kind: 'ingest',
+      direction: 'forward',
+      graph: null,
+      unfinished: [],
+    });
+    expect(replay.startedAt).not.toBeNull();
+    expect(
+      replay.steps.map((step) => ({
+        step: step.step,
+        taskId: step.taskId,
+        agentId: step.agentId,
+        outcome: step.outcome,
+        traceId: step.traceId,
+        written: step.ingest?.written,
+        files: step.artifacts.map((artifact) => [artifact.path, artifact.change]),
+      })),
+    ).toEqual([
+      {
+        step: 1,
+        taskId: 'plan',
+        agentId: 'cli',
+        outcome: 'completed',
+        traceId: null,
+        written: 2,
+        files: [
+          ['workspace/src/a.ts', 'created'],
+          ['workspace/src/b.ts', 'created'],
+        ],
+      },
+      {
+        step: 2,
+        taskId: 'fix',
+        agentId: 'cli',
+        outcome: 'completed',
+        traceId: null,
+        written: 1,
+        files: [['workspace/src/a.ts', 'changed']],
+      },
+    ]);
+
+    const backward = await replayRun(projectDir, 'cli-run', { backward: true });
+    expect(backward.steps.map((step) => step.taskId)).toEqual(['fix', 'plan']);
+    expect(backward.steps[0]?.artifacts[0]?.diff).toMatchObject({ kind: 'text' });
+    expect(backward.unfinished).toEqual([]);
+  });
+
+  it('still calls the versions of a graph run without a trace after them unfinished', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': fileBlock('ts', 'src/a.ts', 'export const a = 1;'),
+      // A graph run has state.json: its versions without a trace are an interrupted execution.
+      '.agent/runs/cli-run/state.json': '{}',
+    });
+    await ingestRun(projectDir, [['docs/plan.md', 'plan']]);
+    const timeline = await readRunTimeline(projectDir, 'cli-run');
+    expect(timeline.kind).toBe('graph');
+    expect(timeline.steps).toEqual([]);
+    expect(timeline.unfinished.map((record) => record.path)).toEqual(['workspace/src/a.ts']);
   });
 });
