@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nodeIdSchema, runIdSchema, sha256Hex } from '../project/index.js';
+import type { NodeId, RunId } from '../project/index.js';
 
 /** A run, task or node id as the project layout allows it in a folder name. */
 
@@ -57,8 +58,8 @@ export type ArtifactSource = z.infer<typeof artifactSourceSchema>;
 
 /** The place and content an artifact id is derived from. */
 export interface ArtifactIdInput {
-  readonly runId: string;
-  readonly taskId: string;
+  readonly runId: RunId;
+  readonly taskId: NodeId;
   readonly path: string;
   readonly contentHash: string;
 }

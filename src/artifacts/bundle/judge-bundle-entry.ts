@@ -1,6 +1,6 @@
 import { checkDeclaredPath } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
-import { runDir } from '../../project/index.js';
+import { AGENT_DIR, OBJECTS_DIR, RUNS_DIR, runDir } from '../../project/index.js';
 import { BUNDLE_MANIFEST_PATH, isRunBookkeeping } from './bundle-manifest.js';
 import type { RunId } from '../../project/index.js';
 
@@ -10,7 +10,8 @@ export type BundleEntryVerdict =
   | { readonly kind: 'runDirectory'; readonly path: string }
   | { readonly kind: 'object'; readonly path: string; readonly hash: string };
 
-const OBJECT_PATH = /^\.agent\/objects\/sha256\/([0-9a-f]{2})\/([0-9a-f]{62})$/;
+// objectPath() of the layout, as a pattern: `<OBJECTS_DIR>/sha256/<2 hex>/<62 hex>`.
+const OBJECT_PATH = new RegExp(`^${OBJECTS_DIR.replaceAll('.', '\\.')}/sha256/([0-9a-f]{2})/([0-9a-f]{62})$`);
 
 /**
  * Judges one archive entry after the manifest by its raw header path and type, never a sanitised form:
@@ -46,7 +47,7 @@ export function judgeBundleEntry(
     return new BundleError({
       code: 'unsafe_path',
       entry: raw,
-      message: `entry ${shown} ${unsafe}; a bundle holds plain paths below .agent/ only, so it was refused`,
+      message: `entry ${shown} ${unsafe}; a bundle holds plain paths below ${AGENT_DIR}/ only, so it was refused`,
     });
   }
   // Before the manifest is read no run folder is known, so no entry can belong to it.
@@ -70,7 +71,7 @@ export function judgeBundleEntry(
     return unexpected(raw, 'repeats the manifest, which comes once and first');
   return unexpected(
     raw,
-    `is outside the bundle's places (${runFolder ?? '.agent/runs/<run_id>'}/ and .agent/objects/sha256/<2 hex>/<62 hex>)`,
+    `is outside the bundle's places (${runFolder ?? `${RUNS_DIR}/<run_id>`}/ and ${OBJECTS_DIR}/sha256/<2 hex>/<62 hex>)`,
   );
 }
 

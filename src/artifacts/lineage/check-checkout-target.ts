@@ -1,5 +1,6 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { AGENT_DIR, WORKSPACE_DIR } from '../../project/index.js';
 import { errnoOf } from '../../workspace/index.js';
 import { LineageError } from './lineage-error.js';
 
@@ -9,7 +10,7 @@ export async function checkCheckoutTarget(projectDir: string, to: string): Promi
   const project = await realpath(projectDir);
   const guarded: string[] = [];
   // Both the folder's own path and where it leads, so a symlinked workspace/ is guarded too.
-  for (const name of ['workspace', '.agent'])
+  for (const name of [WORKSPACE_DIR, AGENT_DIR])
     guarded.push(path.join(project, name), await resolveThroughLinks(path.join(project, name)));
   const inside = (parent: string): boolean => {
     const relative = path.relative(parent, target);
@@ -21,7 +22,7 @@ export async function checkCheckoutTarget(projectDir: string, to: string): Promi
   if (target === project || guarded.some(inside)) {
     throw new LineageError({
       code: 'target_inside_project',
-      message: `checkout target ${to} is ${target === project ? 'the project root' : "inside the project's workspace/ or .agent/"}; checkout never writes there, pick a folder outside them`,
+      message: `checkout target ${to} is ${target === project ? 'the project root' : `inside the project's ${WORKSPACE_DIR}/ or ${AGENT_DIR}/`}; checkout never writes there, pick a folder outside them`,
     });
   }
   let entries: string[];

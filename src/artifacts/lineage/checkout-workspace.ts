@@ -1,3 +1,5 @@
+import { isRunId, UnknownRunError, WORKSPACE_DIR } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
 import path from 'node:path';
 import { z } from 'zod';
 import { checkDeclaredPath, openConfinedRoot } from '../../workspace/index.js';
@@ -57,7 +59,7 @@ export interface Checkout {
   readonly problems: readonly RecordLineProblem[];
 }
 
-const WORKSPACE_PREFIX = 'workspace/';
+const WORKSPACE_PREFIX = `${WORKSPACE_DIR}/`;
 const isoTimeSchema = z.iso.datetime({ offset: true });
 
 /**
@@ -66,7 +68,10 @@ const isoTimeSchema = z.iso.datetime({ offset: true });
  * object leaves `to` untouched.
  */
 export async function checkoutWorkspace(projectDir: string, options: CheckoutOptions): Promise<Checkout> {
-  const { step, at, runId } = options;
+  const { step, at } = options;
+  // Parsed once here: an id that is no id names no run either.
+  if (options.runId !== undefined && !isRunId(options.runId)) throw new UnknownRunError(options.runId);
+  const runId: RunId | undefined = options.runId;
   if ((step === undefined) === (at === undefined))
     throw new Error('checkoutWorkspace needs exactly one of step and at');
   const to = path.resolve(options.to);
@@ -119,13 +124,13 @@ interface Selection {
   readonly other: readonly ArtifactRecord[];
 }
 
-type RecordsByRun = ReadonlyMap<string, readonly ArtifactRecord[]>;
+type RecordsByRun = ReadonlyMap<RunId, readonly ArtifactRecord[]>;
 
 async function selectAtStep(
   projectDir: string,
   byRun: RecordsByRun,
   step: number,
-  requestedRun: string | undefined,
+  requestedRun: RunId | undefined,
 ): Promise<Selection> {
   const runId = requestedRun ?? newestRun(byRun);
   const timeline = await readRunTimeline(projectDir, runId);
@@ -160,7 +165,7 @@ async function selectAtTime(
   projectDir: string,
   byRun: RecordsByRun,
   at: string,
-  runId: string | undefined,
+  runId: RunId | undefined,
 ): Promise<Selection> {
   if (!isoTimeSchema.safeParse(at).success) {
     throw new LineageError({
@@ -189,8 +194,8 @@ function stepTime(step: TimelineStep | undefined): string | undefined {
 }
 
 /** The run whose earliest record is newest: found from records alone, so no run's objects are read. */
-function newestRun(byRun: RecordsByRun): string {
-  let newest: { runId: string; start: number } | undefined;
+function newestRun(byRun: RecordsByRun): RunId {
+  let newest: { runId: RunId; start: number } | undefined;
   for (const [runId, records] of byRun) {
     if (records.length === 0) continue;
     const start = records.reduce((min, record) => Math.min(min, Date.parse(record.createdAt)), Infinity);
@@ -205,7 +210,7 @@ function newestRun(byRun: RecordsByRun): string {
   return newest.runId;
 }
 
-function otherRuns(byRun: RecordsByRun, runId: string): ArtifactRecord[] {
+function otherRuns(byRun: RecordsByRun, runId: RunId): ArtifactRecord[] {
   return [...byRun].flatMap(([id, records]) => (id === runId ? [] : records));
 }
 

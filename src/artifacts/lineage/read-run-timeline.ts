@@ -255,7 +255,7 @@ async function readTraceContents(
 
 async function readTraceContent(
   store: ObjectStore,
-  runId: string,
+  runId: RunId,
   trace: ArtifactRecord,
 ): Promise<TraceContent | UnreadableTrace> {
   const unreadable = (reason: UnreadableTraceReason, detail: string): UnreadableTrace => ({

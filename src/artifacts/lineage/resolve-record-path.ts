@@ -1,8 +1,6 @@
 import path from 'node:path';
+import { RECORD_TOP_FOLDERS, WORKSPACE_DIR } from '../../project/index.js';
 import { LineageError } from './lineage-error.js';
-
-/** The project's top folders a record path may start with; any other relative path is read as workspace-relative. */
-export const RECORD_TOP_FOLDERS: readonly string[] = Object.freeze(['workspace', 'docs', 'audits', '.agent']);
 
 const PATH_SHAPES =
   'paths look like workspace/src/a.ts (or src/a.ts, read inside workspace/), docs/plan.md, or an absolute path inside the project';
@@ -34,7 +32,7 @@ export function resolveRecordPath(projectDir: string, input: string): string {
   }
   const [top] = segments;
   if (top === undefined) throw unknownPath(`path ${JSON.stringify(input)} names no file; ${PATH_SHAPES}`);
-  return RECORD_TOP_FOLDERS.includes(top) ? segments.join('/') : ['workspace', ...segments].join('/');
+  return RECORD_TOP_FOLDERS.includes(top) ? segments.join('/') : [WORKSPACE_DIR, ...segments].join('/');
 }
 
 function unknownPath(message: string): LineageError {
