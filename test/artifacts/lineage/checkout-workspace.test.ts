@@ -15,6 +15,7 @@ import {
 } from '../../helpers/lineage-project.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { treeDigest } from '../../helpers/tree-digest.js';
+import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 
 const RUN_1_FINAL = {
   'README.md': TEXT.readme1,
@@ -81,42 +82,55 @@ describe('checkoutWorkspace --step', () => {
   it('dates step N at its trace and step 0 at the run start', async () => {
     const { projectDir } = await twoRunProject();
     const timeline = await readRunTimeline(projectDir, 'run-001');
-    const step2 = await checkoutWorkspace(projectDir, { to: await outsideDir(), runId: 'run-001', step: 2 });
+    const step2 = await checkoutWorkspace(projectDir, {
+      to: await outsideDir(),
+      runId: parseRunId('run-001'),
+      step: 2,
+    });
     expect(step2.cut).toEqual({
       kind: 'step',
-      runId: 'run-001',
+      runId: parseRunId('run-001'),
       step: 2,
-      time: timeline.steps[1]?.trace.createdAt,
+      time: timeline.steps[1]?.trace!.createdAt,
     });
-    const step0 = await checkoutWorkspace(projectDir, { to: await outsideDir(), runId: 'run-001', step: 0 });
-    expect(step0.cut).toEqual({ kind: 'step', runId: 'run-001', step: 0, time: timeline.startedAt });
+    const step0 = await checkoutWorkspace(projectDir, {
+      to: await outsideDir(),
+      runId: parseRunId('run-001'),
+      step: 0,
+    });
+    expect(step0.cut).toEqual({
+      kind: 'step',
+      runId: parseRunId('run-001'),
+      step: 0,
+      time: timeline.startedAt,
+    });
   });
 
   it('describes each file by the version it came from', async () => {
     const { projectDir } = await twoRunProject();
     const checkout = await checkoutWorkspace(projectDir, {
       to: await outsideDir(),
-      runId: 'run-002',
+      runId: parseRunId('run-002'),
       step: 1,
     });
     expect(checkout.files.find((file) => file.path === 'src/api.ts')).toEqual({
       path: 'src/api.ts',
       artifactId: expect.stringMatching(/^art-[0-9a-f]{12}$/) as string,
-      runId: 'run-002',
-      taskId: 'fix',
+      runId: parseRunId('run-002'),
+      taskId: parseNodeId('fix'),
       contentHash: expect.stringMatching(/^sha256:/) as string,
       bytes: TEXT.api2.length,
     });
     expect(checkout.files.find((file) => file.path === 'README.md')).toMatchObject({
-      runId: 'run-001',
-      taskId: 'plan',
+      runId: parseRunId('run-001'),
+      taskId: parseNodeId('plan'),
     });
   });
 
   it('counts steps in the run with the latest start when no run is given', async () => {
     const { projectDir } = await twoRunProject();
     const checkout = await checkoutWorkspace(projectDir, { to: await outsideDir(), step: 1 });
-    expect(checkout.cut).toMatchObject({ runId: 'run-002', step: 1 });
+    expect(checkout.cut).toMatchObject({ runId: parseRunId('run-002'), step: 1 });
   });
 
   it("includes another run's versions recorded up to the step's trace, and none after", async () => {
@@ -133,7 +147,7 @@ describe('checkoutWorkspace --step', () => {
     await writer.close();
     const step = async (n: number): Promise<Map<string, Buffer>> => {
       const to = await outsideDir();
-      await checkoutWorkspace(writer.projectDir, { to, runId: 'run-a', step: n });
+      await checkoutWorkspace(writer.projectDir, { to, runId: parseRunId('run-a'), step: n });
       return readTree(to);
     };
     expect(await step(0)).toEqual(treeOf({}));
@@ -160,14 +174,22 @@ describe('checkoutWorkspace reads only the objects it needs', () => {
 
   it("rebuilds a step with every other object gone but the run's traces", async () => {
     const { projectDir } = await twoRunProject();
-    const first = await checkoutWorkspace(projectDir, { runId: 'run-002', step: 1, to: await outsideDir() });
+    const first = await checkoutWorkspace(projectDir, {
+      runId: parseRunId('run-002'),
+      step: 1,
+      to: await outsideDir(),
+    });
     const timeline = await readRunTimeline(projectDir, 'run-002');
     const keep = new Set([
       ...first.files.map((file) => file.contentHash),
-      ...timeline.steps.map((step) => step.trace.contentHash),
+      ...timeline.steps.map((step) => step.trace!.contentHash),
     ]);
     expect(await deleteObjectsExcept(projectDir, keep)).toBeGreaterThan(0);
-    const again = await checkoutWorkspace(projectDir, { runId: 'run-002', step: 1, to: await outsideDir() });
+    const again = await checkoutWorkspace(projectDir, {
+      runId: parseRunId('run-002'),
+      step: 1,
+      to: await outsideDir(),
+    });
     expect(again.files).toEqual(first.files);
     expect(await readTree(again.to)).toEqual(await readTree(first.to));
   });
@@ -221,16 +243,16 @@ describe('checkoutWorkspace --at', () => {
     const checkout = await checkoutWorkspace(projectDir, {
       to,
       at: '2030-01-01T00:00:00Z',
-      runId: 'run-001',
+      runId: parseRunId('run-001'),
     });
     expect(await readTree(to)).toEqual(treeOf(RUN_1_FINAL));
-    expect(checkout.cut).toEqual({ kind: 'at', time: '2030-01-01T00:00:00Z', runId: 'run-001' });
+    expect(checkout.cut).toEqual({ kind: 'at', time: '2030-01-01T00:00:00Z', runId: parseRunId('run-001') });
   });
 
   it("with a run and a time before it started, takes other runs' versions up to the time only", async () => {
     const { projectDir, times } = await twoRunProject();
     const to = await outsideDir();
-    await checkoutWorkspace(projectDir, { to, at: times.afterFailure, runId: 'run-002' });
+    await checkoutWorkspace(projectDir, { to, at: times.afterFailure, runId: parseRunId('run-002') });
     expect(await readTree(to)).toEqual(treeOf({ ...RUN_1_FINAL, 'test/api.test.ts': TEXT.test1 }));
   });
 
@@ -254,7 +276,11 @@ describe('checkoutWorkspace refusals', () => {
     const { projectDir } = await twoRunProject();
     const agent = await treeDigest(path.join(projectDir, '.agent'));
     const error = await refusal(
-      checkoutWorkspace(projectDir, { to: path.join(projectDir, relative), runId: 'run-001', step: 1 }),
+      checkoutWorkspace(projectDir, {
+        to: path.join(projectDir, relative),
+        runId: parseRunId('run-001'),
+        step: 1,
+      }),
     );
     expect(error.code).toBe('target_inside_project');
     expect(await treeDigest(path.join(projectDir, '.agent'))).toBe(agent);
@@ -265,7 +291,11 @@ describe('checkoutWorkspace refusals', () => {
     const parent = await tempProject();
     await symlink(path.join(projectDir, 'workspace'), path.join(parent, 'link'));
     const error = await refusal(
-      checkoutWorkspace(projectDir, { to: path.join(parent, 'link', 'new'), runId: 'run-001', step: 1 }),
+      checkoutWorkspace(projectDir, {
+        to: path.join(parent, 'link', 'new'),
+        runId: parseRunId('run-001'),
+        step: 1,
+      }),
     );
     expect(error.code).toBe('target_inside_project');
   });
@@ -273,7 +303,7 @@ describe('checkoutWorkspace refusals', () => {
   it('accepts a folder inside the project but outside workspace/ and .agent/', async () => {
     const { projectDir } = await twoRunProject();
     const to = path.join(projectDir, 'checkouts', 'step-1');
-    await checkoutWorkspace(projectDir, { to, runId: 'run-001', step: 1 });
+    await checkoutWorkspace(projectDir, { to, runId: parseRunId('run-001'), step: 1 });
     expect(await readFile(path.join(to, 'README.md'), 'utf8')).toBe(TEXT.readme1);
   });
 
@@ -281,7 +311,7 @@ describe('checkoutWorkspace refusals', () => {
     const { projectDir } = await twoRunProject();
     const to = await outsideDir();
     await mkdir(to);
-    await checkoutWorkspace(projectDir, { to, runId: 'run-001', step: 1 });
+    await checkoutWorkspace(projectDir, { to, runId: parseRunId('run-001'), step: 1 });
     expect(await readTree(to)).toEqual(treeOf({ 'README.md': TEXT.readme1 }));
   });
 
@@ -304,7 +334,7 @@ describe('checkoutWorkspace refusals', () => {
     const to = await outsideDir();
     await plant(to);
     const before = await readTree(path.dirname(to));
-    const error = await refusal(checkoutWorkspace(projectDir, { to, runId: 'run-001', step: 1 }));
+    const error = await refusal(checkoutWorkspace(projectDir, { to, runId: parseRunId('run-001'), step: 1 }));
     expect(error.code).toBe('target_not_empty');
     expect(error.message).toContain('new or empty folder');
     expect(await readTree(path.dirname(to))).toEqual(before);
@@ -315,7 +345,7 @@ describe('checkoutWorkspace refusals', () => {
     async (step) => {
       const { projectDir } = await twoRunProject();
       const to = await outsideDir();
-      const error = await refusal(checkoutWorkspace(projectDir, { to, runId: 'run-001', step }));
+      const error = await refusal(checkoutWorkspace(projectDir, { to, runId: parseRunId('run-001'), step }));
       expect(error.code).toBe('step_out_of_range');
       expect(error.message).toContain('steps 0 to 4');
       expect(await readTree(to)).toEqual(new Map());
@@ -341,7 +371,7 @@ describe('checkoutWorkspace refusals', () => {
     for (const options of [{ step: 1 }, { at: '2030-01-01T00:00:00Z' }]) {
       const error: unknown = await checkoutWorkspace(projectDir, {
         to: await outsideDir(),
-        runId: 'run-404',
+        runId: parseRunId('run-404'),
         ...options,
       }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(UnknownRunError);
@@ -390,7 +420,7 @@ describe('checkoutWorkspace with damaged objects', () => {
     if (shared === undefined) throw new Error('no shared.ts version');
     await damage(objectFileOf(projectDir, shared.contentHash));
     const to = await outsideDir();
-    const error = await refusal(checkoutWorkspace(projectDir, { to, runId: 'run-001', step: 4 }));
+    const error = await refusal(checkoutWorkspace(projectDir, { to, runId: parseRunId('run-001'), step: 4 }));
     expect(error.code).toBe(code);
     expect(error.message).toContain('workspace/src/shared.ts');
     expect(error.message).toContain(shared.contentHash);
@@ -416,12 +446,12 @@ describe('checkoutWorkspace with damaged objects', () => {
     const { projectDir } = await twoRunProject();
     const timeline = await readRunTimeline(projectDir, 'run-001');
     const trace = timeline.steps[0]?.trace;
-    if (trace === undefined) throw new Error('no trace');
+    if (trace == null) throw new Error('no trace');
     const file = objectFileOf(projectDir, trace.contentHash);
     await chmod(file, 0o644);
     await writeFile(file, 'tampered\n');
     const error = await refusal(
-      checkoutWorkspace(projectDir, { to: await outsideDir(), runId: 'run-001', step: 1 }),
+      checkoutWorkspace(projectDir, { to: await outsideDir(), runId: parseRunId('run-001'), step: 1 }),
     );
     expect(error.code).toBe('corrupt_object');
     expect(error.message).toContain('--at');

@@ -4,14 +4,15 @@ import { openVersionDiffer } from '../../../src/artifacts/lineage/diff-versions.
 import type { ReplayDiff } from '../../../src/artifacts/lineage/diff-versions.js';
 import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 
 const PATH = 'workspace/src/a.ts';
 
 function versionRecord(artifactId: string, contentHash: string): ArtifactRecord {
   return {
     artifactId,
-    runId: 'run-1',
-    taskId: 'build',
+    runId: parseRunId('run-1'),
+    taskId: parseNodeId('build'),
     agentId: 'builder',
     type: 'file',
     path: PATH,

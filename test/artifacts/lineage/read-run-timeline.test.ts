@@ -2,11 +2,11 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendArtifactRecords } from '../../../src/artifacts/store/append-records.js';
-import { LineageError } from '../../../src/artifacts/lineage/lineage-error.js';
 import { UnknownRunError } from '../../../src/project/index.js';
 import { readRunTimeline } from '../../../src/artifacts/lineage/read-run-timeline.js';
 import { lineageWriter, twoRunProject } from '../../helpers/lineage-project.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 
 function objectFileOf(projectDir: string, hash: string): string {
   const hex = hash.slice('sha256:'.length);
@@ -51,9 +51,9 @@ describe('readRunTimeline', () => {
     const { projectDir } = await twoRunProject();
     const failed = (await readRunTimeline(projectDir, 'run-001')).steps[3];
     expect(failed?.step).toBeNull();
-    expect(failed?.content.error).toEqual({ code: 'agent_failed', message: 'test gave up' });
-    expect(failed?.trace.type).toBe('trace');
-    expect(failed?.trace.path).toBe('.agent/runs/run-001/traces/test.json');
+    expect(failed?.content!.error).toEqual({ code: 'agent_failed', message: 'test gave up' });
+    expect(failed?.trace!.type).toBe('trace');
+    expect(failed?.trace!.path).toBe('.agent/runs/run-001/traces/test.json');
   });
 
   it('reports versions no trace of their task followed as unfinished (an interrupted execution)', async () => {
@@ -80,7 +80,7 @@ describe('readRunTimeline', () => {
   it('reads a run folder without artifacts.jsonl as an empty timeline', async () => {
     const projectDir = await tempProject({ '.agent/runs/run-old/state.json': '{}' });
     expect(await readRunTimeline(projectDir, 'run-old')).toEqual({
-      runId: 'run-old',
+      runId: parseRunId('run-old'),
       kind: 'graph',
       graph: null,
       startedAt: null,
@@ -95,7 +95,7 @@ describe('readRunTimeline', () => {
     const before = await readRunTimeline(projectDir, 'run-001');
     const ui = before.steps[1];
     if (ui === undefined) throw new Error('fixture has no ui step');
-    const file = objectFileOf(projectDir, ui.trace.contentHash);
+    const file = objectFileOf(projectDir, ui.trace!.contentHash);
     await chmod(file, 0o644);
     await writeFile(file, '{"tampered": true}\n');
     const after = await readRunTimeline(projectDir, 'run-001');
@@ -108,8 +108,8 @@ describe('readRunTimeline', () => {
     expect(after.problems).toEqual([
       expect.objectContaining({
         code: 'unreadable_trace',
-        artifactId: ui.trace.artifactId,
-        taskId: 'ui',
+        artifactId: ui.trace!.artifactId,
+        taskId: parseNodeId('ui'),
         reason: 'corrupt_object',
       }),
     ]);
@@ -122,14 +122,18 @@ describe('readRunTimeline', () => {
     await writer.close();
     // The same trace content recorded under another task: the bytes verify, the node does not match.
     const [trace] = (await readRunTimeline(writer.projectDir, 'run-1')).steps.map((step) => step.trace);
-    if (trace === undefined) throw new Error('no trace recorded');
-    await appendArtifactRecords(writer.projectDir, 'run-1', [
-      { ...trace, taskId: 'b', path: '.agent/runs/run-1/traces/b.json' },
+    if (trace == null) throw new Error('no trace recorded');
+    await appendArtifactRecords(writer.projectDir, parseRunId('run-1'), [
+      { ...trace, taskId: parseNodeId('b'), path: '.agent/runs/run-1/traces/b.json' },
     ]);
     const timeline = await readRunTimeline(writer.projectDir, 'run-1');
     expect(timeline.steps.map((step) => step.taskId)).toEqual(['a']);
     expect(timeline.problems).toEqual([
-      expect.objectContaining({ code: 'unreadable_trace', taskId: 'b', reason: 'invalid_trace' }),
+      expect.objectContaining({
+        code: 'unreadable_trace',
+        taskId: parseNodeId('b'),
+        reason: 'invalid_trace',
+      }),
     ]);
   });
 

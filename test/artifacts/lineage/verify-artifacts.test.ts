@@ -14,6 +14,7 @@ import { verifyArtifacts } from '../../../src/artifacts/lineage/verify-artifacts
 import { recordSteps } from '../../helpers/record-steps.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { treeDigest } from '../../helpers/tree-digest.js';
+import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 
@@ -35,12 +36,12 @@ async function twoRunProject(): Promise<string> {
   const project = await tempProject(files);
   await recordSteps(project, [
     {
-      runId: 'run-001',
+      runId: parseRunId('run-001'),
       files: { ...files, 'workspace/src/a.ts': 'export const a = 1;\n' },
       trace: traceOf('run-001'),
     },
     {
-      runId: 'run-002',
+      runId: parseRunId('run-002'),
       files: { 'workspace/src/a.ts': files['workspace/src/a.ts'] },
       trace: traceOf('run-002'),
     },
@@ -51,8 +52,8 @@ async function twoRunProject(): Promise<string> {
 function traceOf(runId: string) {
   return {
     version: 1 as const,
-    runId,
-    nodeId: 'build',
+    runId: parseRunId(runId),
+    nodeId: parseNodeId('build'),
     agent: 'builder-01',
     graph: { name: 'single', hash: 'a'.repeat(64) },
     promptSha256: null,
@@ -84,7 +85,7 @@ describe('verifyArtifacts', () => {
     const project = await twoRunProject();
     const report = await verifyArtifacts(project, { runId: 'run-001' });
     expect(report).toMatchObject({
-      scope: { runId: 'run-001' },
+      scope: { runId: parseRunId('run-001') },
       runs: 1,
       records: 4,
       objects: { checked: 4, ok: 4 },
@@ -98,8 +99,8 @@ describe('verifyArtifacts', () => {
     const project = await tempProject({ 'workspace/a.ts': 'same\n', 'workspace/b.ts': 'same\n' });
     const recorder = await openArtifactRecorder(project, { durability: 'none' });
     const base = {
-      runId: 'run-001',
-      taskId: 'build',
+      runId: parseRunId('run-001'),
+      taskId: parseNodeId('build'),
       agentId: 'b',
       kind: 'file' as const,
       source: 'ingest' as const,
@@ -125,7 +126,7 @@ describe('verifyArtifacts', () => {
         code: 'corrupt_object',
         contentHash: hash,
         path: 'workspace/src/b.ts',
-        runId: 'run-001',
+        runId: parseRunId('run-001'),
       }),
     ]);
     expect(report.problems[0]?.message).toMatch(/restore it with 'artifact-ingest import'/);
@@ -171,7 +172,7 @@ describe('verifyArtifacts', () => {
       expect.objectContaining({
         code: 'workspace_modified',
         path: 'workspace/src/a.ts',
-        runId: 'run-002',
+        runId: parseRunId('run-002'),
         artifactId: latest?.artifactId,
         contentHash: latest?.contentHash,
       }),
@@ -183,7 +184,11 @@ describe('verifyArtifacts', () => {
     await writeFile(join(project, 'workspace/src/a.ts'), 'export const a = 1;\n');
     const report = await verifyArtifacts(project, { runId: 'run-001' });
     expect(report.problems).toEqual([
-      expect.objectContaining({ code: 'workspace_modified', path: 'workspace/src/a.ts', runId: 'run-002' }),
+      expect.objectContaining({
+        code: 'workspace_modified',
+        path: 'workspace/src/a.ts',
+        runId: parseRunId('run-002'),
+      }),
     ]);
   });
 
@@ -270,9 +275,14 @@ describe('verifyArtifacts', () => {
     const path = 'workspace/src/c.ts';
     const contentHash = contentHashOf(text('c\n'));
     const record: ArtifactRecord = {
-      artifactId: artifactIdOf({ runId: 'run-002', taskId: 'build', path, contentHash }),
-      runId: 'run-002',
-      taskId: 'build',
+      artifactId: artifactIdOf({
+        runId: parseRunId('run-002'),
+        taskId: parseNodeId('build'),
+        path,
+        contentHash,
+      }),
+      runId: parseRunId('run-002'),
+      taskId: parseNodeId('build'),
       agentId: 'builder-01',
       type: 'file',
       path,
@@ -280,14 +290,14 @@ describe('verifyArtifacts', () => {
       createdAt: '2026-03-01T11:00:00.000Z',
       metadata: { bytes: 2, linesAdded: 1, linesRemoved: 0, source: 'ingest' },
     };
-    await appendArtifactRecords(project, 'run-002', [record]);
+    await appendArtifactRecords(project, parseRunId('run-002'), [record]);
     const problems = (await verifyArtifacts(project)).problems;
     expect(problems).toContainEqual(
       expect.objectContaining({
         code: 'index_missing_record',
         artifactId: record.artifactId,
         path,
-        runId: 'run-002',
+        runId: parseRunId('run-002'),
       }),
     );
     expect(problems.find((problem) => problem.code === 'index_missing_record')?.message).toMatch(
@@ -308,7 +318,11 @@ describe('verifyArtifacts', () => {
     await rm(join(project, '.agent/runs/run-002'), { recursive: true });
     const problems = (await verifyArtifacts(project)).problems;
     expect(problems).toContainEqual(
-      expect.objectContaining({ code: 'index_unknown_record', path: 'workspace/src/a.ts', runId: 'run-002' }),
+      expect.objectContaining({
+        code: 'index_unknown_record',
+        path: 'workspace/src/a.ts',
+        runId: parseRunId('run-002'),
+      }),
     );
   });
 

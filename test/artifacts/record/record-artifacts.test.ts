@@ -9,6 +9,8 @@ import type { ArtifactVersionInput } from '../../../src/artifacts/record/record-
 import { traceContentSchema, tracePathOf } from '../../../src/artifacts/trace-content.js';
 import type { TraceContent } from '../../../src/artifacts/trace-content.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { parseNodeId, parseRunId } from '../../../src/project/index.js';
+import type { RunId } from '../../../src/project/index.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 
@@ -20,8 +22,8 @@ function tickingClock(start = '2026-03-01T10:00:00.000Z'): () => Date {
 
 function version(overrides: Partial<ArtifactVersionInput> & { bytes: Uint8Array }): ArtifactVersionInput {
   return {
-    runId: 'run-001',
-    taskId: 'build',
+    runId: parseRunId('run-001'),
+    taskId: parseNodeId('build'),
     agentId: 'builder-01',
     kind: 'file',
     path: 'workspace/src/a.ts',
@@ -33,8 +35,8 @@ function version(overrides: Partial<ArtifactVersionInput> & { bytes: Uint8Array 
 function traceOf(runId: string, nodeId: string): TraceContent {
   return {
     version: 1,
-    runId,
-    nodeId,
+    runId: parseRunId(runId),
+    nodeId: parseNodeId(nodeId),
     agent: 'builder-01',
     graph: { name: 'single', hash: 'a'.repeat(64) },
     promptSha256: 'b'.repeat(64),
@@ -56,14 +58,14 @@ describe('openArtifactRecorder', () => {
     const recorder = await recorderFor(project);
     const [first] = await recorder.recordVersions([version({ bytes: text('a\nb\nc\n') })]);
     const [second] = await recorder.recordVersions([
-      version({ runId: 'run-002', taskId: 'fix', bytes: text('a\nB\nc\nd\n') }),
+      version({ runId: parseRunId('run-002'), taskId: parseNodeId('fix'), bytes: text('a\nB\nc\nd\n') }),
     ]);
     await recorder.close();
     expect(first?.metadata).toMatchObject({ linesAdded: 3, linesRemoved: 0, bytes: 6 });
     expect(first?.metadata.previous).toBeUndefined();
     expect(second).toMatchObject({
-      runId: 'run-002',
-      taskId: 'fix',
+      runId: parseRunId('run-002'),
+      taskId: parseNodeId('fix'),
       metadata: { previous: first?.artifactId, linesAdded: 2, linesRemoved: 1, bytes: 8 },
     });
     expect((await readArtifactRecords(project, 'run-002')).records).toEqual([second]);
@@ -105,7 +107,7 @@ describe('openArtifactRecorder', () => {
     const recorder = await recorderFor(project);
     for (const content of earlier) await recorder.recordVersions([version({ bytes: text(content) })]);
     const recorded = await recorder.recordVersions([
-      version({ runId: 'run-002', bytes: text(bytes), changed: false }),
+      version({ runId: parseRunId('run-002'), bytes: text(bytes), changed: false }),
     ]);
     await recorder.close();
     expect(recorded).toHaveLength(expected);
@@ -115,7 +117,9 @@ describe('openArtifactRecorder', () => {
     const project = await tempProject();
     const recorder = await recorderFor(project);
     const [first] = await recorder.recordVersions([version({ bytes: text('same\n') })]);
-    const [second] = await recorder.recordVersions([version({ runId: 'run-002', bytes: text('same\n') })]);
+    const [second] = await recorder.recordVersions([
+      version({ runId: parseRunId('run-002'), bytes: text('same\n') }),
+    ]);
     await recorder.close();
     expect(second?.artifactId).not.toBe(first?.artifactId);
     expect(second?.metadata).toMatchObject({ previous: first?.artifactId, linesAdded: 0, linesRemoved: 0 });
@@ -180,15 +184,15 @@ describe('openArtifactRecorder', () => {
     const project = await tempProject();
     const recorder = await recorderFor(project);
     const trace = await recorder.recordTrace({
-      runId: 'run-001',
-      taskId: 'build',
+      runId: parseRunId('run-001'),
+      taskId: parseNodeId('build'),
       agentId: 'builder-01',
       trace: traceOf('run-001', 'build'),
     });
     await recorder.close();
     expect(trace).toMatchObject({
       type: 'trace',
-      path: tracePathOf('run-001', 'build'),
+      path: tracePathOf(parseRunId('run-001'), parseNodeId('build')),
       metadata: { language: 'json', linesAdded: 0, linesRemoved: 0, source: 'runtime' },
     });
     expect(trace.metadata.previous).toBeUndefined();
@@ -205,7 +209,12 @@ describe('openArtifactRecorder', () => {
     const recorder = await recorderFor(project);
     const bad = { ...traceOf('run-001', 'build'), attempt: 0 };
     await expect(
-      recorder.recordTrace({ runId: 'run-001', taskId: 'build', agentId: 'b', trace: bad }),
+      recorder.recordTrace({
+        runId: parseRunId('run-001'),
+        taskId: parseNodeId('build'),
+        agentId: 'b',
+        trace: bad,
+      }),
     ).rejects.toThrow();
     await recorder.close();
     expect((await readArtifactRecords(project, 'run-001')).records).toEqual([]);
@@ -215,7 +224,9 @@ describe('openArtifactRecorder', () => {
     const project = await tempProject();
     const recorder = await recorderFor(project);
     const calls = Array.from({ length: 12 }, (_, index) =>
-      recorder.recordVersions([version({ taskId: `node-${index}`, bytes: text(`version ${index}\n`) })]),
+      recorder.recordVersions([
+        version({ taskId: parseNodeId(`node-${index}`), bytes: text(`version ${index}\n`) }),
+      ]),
     );
     const records = (await Promise.all(calls)).flat();
     await recorder.close();
@@ -231,7 +242,8 @@ describe('openArtifactRecorder', () => {
     const project = await tempProject();
     const recorder = await recorderFor(project);
     await expect(
-      recorder.recordVersions([version({ runId: '../../escape', bytes: text('x\n') })]),
+      // Deliberately not a RunId: the recorder's own check is under test.
+      recorder.recordVersions([version({ runId: '../../escape' as RunId, bytes: text('x\n') })]),
     ).rejects.toThrow(/run id/);
     const recorded = await recorder.recordVersions([version({ bytes: text('x\n') })]);
     await recorder.close();
@@ -247,12 +259,12 @@ describe('versionsOfIngested', () => {
         { workspacePath: 'workspace/a.ts', lang: 'ts', bytes, status: 'written' },
         { workspacePath: 'workspace/b.ts', lang: '', bytes, status: 'unchanged' },
       ],
-      { runId: 'run-1', taskId: 'build', agentId: 'cli' },
+      { runId: parseRunId('run-1'), taskId: parseNodeId('build'), agentId: 'cli' },
     );
     expect(versions).toEqual([
       {
-        runId: 'run-1',
-        taskId: 'build',
+        runId: parseRunId('run-1'),
+        taskId: parseNodeId('build'),
         agentId: 'cli',
         kind: 'file',
         path: 'workspace/a.ts',
@@ -262,8 +274,8 @@ describe('versionsOfIngested', () => {
         changed: true,
       },
       {
-        runId: 'run-1',
-        taskId: 'build',
+        runId: parseRunId('run-1'),
+        taskId: parseNodeId('build'),
         agentId: 'cli',
         kind: 'file',
         path: 'workspace/b.ts',

@@ -14,15 +14,16 @@ import {
 import { openArtifactRecorder } from '../../../src/artifacts/record/record-artifacts.js';
 import { PATH_INDEX_DIR } from '../../../src/project/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 
 function recordOf(path: string, createdAt: string, runId = 'run-001'): ArtifactRecord {
   const contentHash = `sha256:${Buffer.from(`${path}@${createdAt}`).toString('hex').padEnd(64, '0').slice(0, 64)}`;
   return {
-    artifactId: artifactIdOf({ runId, taskId: 'build', path, contentHash }),
-    runId,
-    taskId: 'build',
+    artifactId: artifactIdOf({ runId: parseRunId(runId), taskId: parseNodeId('build'), path, contentHash }),
+    runId: parseRunId(runId),
+    taskId: parseNodeId('build'),
     agentId: 'builder-01',
     type: 'file',
     path,
@@ -46,8 +47,8 @@ async function recordThreeRuns(project: string): Promise<void> {
   ] as const) {
     await recorder.recordVersions(
       ['workspace/src/a.ts', 'workspace/src/b.ts', 'docs/plan.md'].map((path) => ({
-        runId,
-        taskId: 'build',
+        runId: parseRunId(runId),
+        taskId: parseNodeId('build'),
         agentId: 'builder-01',
         kind: path.startsWith('docs/') ? ('message' as const) : ('file' as const),
         path,
