@@ -12,10 +12,10 @@ export function renderIngestReport(
     const { manifest } = result;
     lines.push(`${manifest.source.doc_path}  (node ${manifest.node_id})`);
     if (manifest.artifacts.length === 0) lines.push('  no file= blocks');
-    for (const artifact of manifest.artifacts) {
+    for (const [index, artifact] of manifest.artifacts.entries()) {
       const target =
         artifact.workspace_path === '' ? artifact.declared_file || '(no path)' : artifact.workspace_path;
-      const status = artifact.reason.startsWith('unchanged') ? 'unchanged' : artifact.status;
+      const status = result.blocks[index]?.code === 'unchanged' ? 'unchanged' : artifact.status;
       const detail =
         artifact.status === 'written' && !context.dryRun ? `${artifact.bytes} B` : artifact.reason;
       lines.push(`  ${status.padEnd(9)} ${target}${detail === '' ? '' : `  ${detail}`}`);
@@ -25,8 +25,8 @@ export function renderIngestReport(
   }
 
   const rows = results.map((result) => {
-    const { summary, artifacts, source } = result.manifest;
-    const unchanged = artifacts.filter((a) => a.reason.startsWith('unchanged')).length;
+    const { summary, source } = result.manifest;
+    const unchanged = result.blocks.filter((block) => block.code === 'unchanged').length;
     return [
       source.doc_path,
       summary.total_blocks,

@@ -2,16 +2,22 @@ import { redactSecrets } from '../../events/index.js';
 import type { EventLog } from '../../events/index.js';
 import { runIngest } from '../../ingest/index.js';
 import type { IngestLimits } from '../../config/index.js';
-import type { IngestedContent, IngestMode } from '../../ingest/index.js';
+import type { IngestedContent, IngestMode, IngestRoots } from '../../ingest/index.js';
+import { describeError } from '../../project/index.js';
+import type { NodeId, RunId } from '../../project/index.js';
 import type { NodeIngestSummary } from './run-types.js';
 
 /** One written node document to hand to the ingest. */
 export interface IngestHookOptions {
   readonly projectDir: string;
-  readonly runId: string;
-  readonly nodeId: string;
+  readonly runId: RunId;
+  readonly nodeId: NodeId;
   /** Project-relative path of the node's document. */
   readonly docPath: string;
+  /** The document's bytes as the runtime just wrote them: the ingest judges these and does not read the file. */
+  readonly content: Uint8Array;
+  /** The run's roots, opened once for all its nodes; the run closes them. */
+  readonly roots?: IngestRoots;
   readonly mode: IngestMode;
   /** The run's event log; ingest events land in the run's events.jsonl. */
   readonly events: EventLog;
@@ -38,6 +44,8 @@ export async function runIngestHook(options: IngestHookOptions): Promise<IngestH
       docPath: options.docPath,
       runId: options.runId,
       nodeId: options.nodeId,
+      content: options.content,
+      ...(options.roots === undefined ? {} : { roots: options.roots }),
       sourceKind: 'graph_runtime',
       mode: options.mode,
       events: options.events,
@@ -74,7 +82,7 @@ export async function runIngestHook(options: IngestHookOptions): Promise<IngestH
 
 function reportHookError(options: IngestHookOptions, error: unknown): void {
   const message = redactSecrets(
-    `ingest of ${options.docPath} threw: ${error instanceof Error ? error.message : String(error)}`,
+    `ingest of ${options.docPath} threw: ${describeError(error)}`,
   );
   try {
     options.events.write('ERROR', 'ingest.error', {

@@ -2,6 +2,8 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { openEventLog, redactSecrets } from '../../events/index.js';
 import type { EventLog } from '../../events/index.js';
+import { openIngestRoots } from '../../ingest/index.js';
+import type { SharedIngestRoots } from '../../ingest/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import type { Agent } from '../agents/index.js';
@@ -21,10 +23,10 @@ import { RunError } from './run-error.js';
 import { runNodes } from './run-nodes.js';
 import { openRunRecorder } from './run-recorder.js';
 import type { RunRecorder } from './run-recorder.js';
-import { readRunState, runDirOf, runStatePathOf } from './run-state.js';
+import { readRunState } from './run-state.js';
 import { createRunStateStore } from './run-state-store.js';
 import type { RunGraphOptions, RunResult, RunState } from './run-types.js';
-import { parseRunId } from '../../project/index.js';
+import { describeError, parseRunId, runDir, runEventsPath, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 
 /** What a run starts from, once its options are checked. */
@@ -58,13 +60,15 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   let lock: RunLock | undefined;
   let eventLog: EventLog | undefined;
   let recorder: RunRecorder | undefined;
+  // One workspace root for every node's ingest, opened on the first write; the project root is the run's own.
+  const ingestRoots = openIngestRoots(projectDir, { project: root });
   try {
     lock = await acquireRunLock(projectDir, runId, now());
     // The lock makes this read authoritative: a runner that died after planStart may have gone further.
     const start = await planStart(options, projectDir, runId, now);
     const unresolved = new Set([...nodesToRun(start.plan)].filter((id) => !agents.has(id)));
     const allAgents = new Map<string, Agent>([...agents, ...resolveAgents(options, unresolved)]);
-    eventLog = openEventLog(path.join(projectDir, runDirOf(runId), 'events.jsonl'));
+    eventLog = openEventLog(path.join(projectDir, runEventsPath(runId)));
     // One recorder per run: its calls are serialized, so `previous` links between this run's nodes are exact.
     recorder = openRunRecorder({
       projectDir,
@@ -76,7 +80,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     });
     return await execute(
       options,
-      { projectDir, root, lock, concurrency, now, agents: allAgents, recorder },
+      { projectDir, root, ingestRoots, lock, concurrency, now, agents: allAgents, recorder },
       start,
       eventLog,
     );
@@ -84,6 +88,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     await recorder?.close();
     if (eventLog !== undefined) await closeEvents(eventLog);
     await lock?.release();
+    await ingestRoots.close();
     await root.close();
   }
 }
@@ -106,10 +111,10 @@ async function planStart(
     };
   }
   checkNewRunInputs(options.graph, options.inputs);
-  if (await exists(path.join(projectDir, runStatePathOf(runId)))) {
+  if (await exists(path.join(projectDir, runStatePath(runId)))) {
     throw new RunError(
       'run_exists',
-      `run ${runId} already exists (${runStatePathOf(runId)}); resume it, or pass another run id`,
+      `run ${runId} already exists (${runStatePath(runId)}); resume it, or pass another run id`,
     );
   }
   return {
@@ -123,6 +128,7 @@ async function planStart(
 interface RunEnvironment {
   readonly projectDir: string;
   readonly root: ConfinedRoot;
+  readonly ingestRoots: SharedIngestRoots;
   readonly lock: RunLock;
   readonly concurrency: number;
   readonly now: () => Date;
@@ -194,6 +200,7 @@ async function execute(
     inputs: start.inputs,
     outputs: new Map(plan.outputs),
     root: environment.root,
+    ingestRoots: environment.ingestRoots,
     events,
     store,
     recorder: environment.recorder,
@@ -207,11 +214,11 @@ async function execute(
     const { fatal } = outcome;
     events.write('ERROR', 'run.failed', {
       reason: fatal instanceof RunError ? fatal.code : 'internal_error',
-      message: describe(fatal),
+      message: describeError(fatal),
       nodes: counts,
       duration_ms: Date.now() - startedMs,
     });
-    throw fatal instanceof Error ? fatal : new Error(describe(fatal));
+    throw fatal instanceof Error ? fatal : new Error(describeError(fatal));
   }
   const status = counts.completed === graph.nodes.length ? 'completed' : 'failed';
   store.setStatus(status);
@@ -230,7 +237,7 @@ async function execute(
       duration_ms: Date.now() - startedMs,
     });
   }
-  return { runId, status, state, runDir: runDirOf(runId) };
+  return { runId, status, state, runDir: runDir(runId) };
 }
 
 function nodesToRun(plan: StartPlan): ReadonlySet<string> {
@@ -251,10 +258,6 @@ async function closeEvents(eventLog: EventLog): Promise<void> {
     await eventLog.close();
   } catch (error) {
     // Fail-open (spec ingest.md section 6): a broken event log never fails the run.
-    process.stderr.write(`artifact-ingest: could not flush events: ${redactSecrets(describe(error))}\n`);
+    process.stderr.write(`artifact-ingest: could not flush events: ${redactSecrets(describeError(error))}\n`);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

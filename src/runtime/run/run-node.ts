@@ -1,15 +1,16 @@
 import type { EventLog } from '../../events/index.js';
+import type { IngestRoots } from '../../ingest/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { AgentError } from '../agents/index.js';
 import type { Agent } from '../agents/index.js';
 import type { GraphDefinition, GraphNode } from '../graph/index.js';
 import { ancestorsOf } from '../graph/index.js';
 import { runIngestHook } from './ingest-hook.js';
-import { sha256Hex } from './plan-resume.js';
 import { renderNodeTemplate, renderOutputPath } from '../graph/index.js';
 import type { Rendered, TemplateLookup } from '../graph/index.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { NodeIngestSummary, RunGraphOptions } from './run-types.js';
+import { describeError, sha256Hex } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 
 /** Stable codes of `error.code` in a node's state and its `node.failed` / `node.skipped` events. */
@@ -31,6 +32,8 @@ export interface NodeRunContext {
   /** Documents of completed nodes, by node id. */
   readonly outputs: ReadonlyMap<string, string>;
   readonly root: ConfinedRoot;
+  /** The roots every node's ingest writes through: opened once by the run, closed by it. */
+  readonly ingestRoots: IngestRoots;
   readonly events: EventLog;
   readonly ingest: RunGraphOptions['ingest'];
   /** Where the node's document and ingested files are recorded as artifacts (fail-open). */
@@ -134,7 +137,7 @@ export async function performNode(
     return {
       status: 'failed',
       code: 'output_write_failed',
-      message: `document ${outputPath} was not written: ${messageOf(error)}`,
+      message: `document ${outputPath} was not written: ${describeError(error)}`,
     };
   }
 
@@ -161,6 +164,8 @@ export async function performNode(
     runId: context.runId,
     nodeId: node.id,
     docPath: outputPath,
+    content: bytes,
+    roots: context.ingestRoots,
     mode: context.graph.mode,
     events: context.events,
     ...(context.ingest.limits === undefined ? {} : { limits: context.ingest.limits }),
@@ -205,7 +210,7 @@ async function askAgent(
     return {
       status: 'failed',
       code: 'agent_error',
-      message: `agent ${agent.name} failed: ${messageOf(error)}`,
+      message: `agent ${agent.name} failed: ${describeError(error)}`,
     };
   }
 }
@@ -260,6 +265,3 @@ function explain(rendered: Rendered, node: GraphNode, field: string, lookup: Rec
   };
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,4 +1,5 @@
 import type { EventLog } from '../../events/index.js';
+import type { IngestRoots } from '../../ingest/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import type { Agent } from '../agents/index.js';
 import type { GraphNode } from '../graph/index.js';
@@ -21,6 +22,7 @@ export interface RunNodesOptions {
   /** Documents of completed nodes; filled in as nodes complete. */
   readonly outputs: Map<string, string>;
   readonly root: ConfinedRoot;
+  readonly ingestRoots: IngestRoots;
   /** The run's events (bound to its run_id). */
   readonly events: EventLog;
   readonly store: RunStateStore;
@@ -64,6 +66,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
     inputs: run.inputs,
     outputs: run.outputs,
     root: run.root,
+    ingestRoots: run.ingestRoots,
     events,
     ingest: options.ingest,
     recorder: run.recorder,

@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { parseNodeId, parseRunId } from '../../../src/project/index.js';
+import type { NodeId } from '../../../src/project/index.js';
 import { memoryEventLog } from '../../../src/events/index.js';
 import { ingestManifestSchema } from '../../../src/ingest/index.js';
 import { runIngestHook } from '../../../src/runtime/run/ingest-hook.js';
@@ -14,6 +17,7 @@ import {
   echoAgent,
   exists,
   readState,
+  testAgent,
 } from './fixtures/run-graph-fixtures.js';
 
 const twoNodeGraph = (mode: 'team' | 'self_critique' = 'team') =>
@@ -44,6 +48,18 @@ async function manifestOf(projectDir: string, runId: string, nodeId: string) {
   return ingestManifestSchema.parse(JSON.parse(await readFile(file, 'utf8')));
 }
 
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** How many of this process's file descriptors point at `directory` (Linux /proc). */
+async function descriptorsOn(directory: string): Promise<number> {
+  const target = await realpath(directory).catch(() => null);
+  if (target === null) return 0;
+  const links = await Promise.all(
+    (await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
+  );
+  return links.filter((link) => link === target).length;
+}
+
 describe('runIngestHook', () => {
   it('ingests one document as graph_runtime with the mode and returns the manifest summary', async () => {
     const doc = `# Plan\n\n${fileBlock('ts', 'src/a.ts', 'export {};')}\n${fileBlock('sh', '../x.sh', 'rm -rf /')}`;
@@ -52,9 +68,10 @@ describe('runIngestHook', () => {
 
     const { summary, contents } = await runIngestHook({
       projectDir,
-      runId: 'h1',
-      nodeId: 'plan',
+      runId: parseRunId('h1'),
+      nodeId: parseNodeId('plan'),
       docPath: 'docs/plan.md',
+      content: encode(doc),
       mode: 'single',
       events,
     });
@@ -86,6 +103,49 @@ describe('runIngestHook', () => {
     expect(events.lines.every((line) => line.run_id === 'h1' && line.node_id === 'plan')).toBe(true);
   });
 
+  it('ingests the bytes it is handed, not the document on disk', async () => {
+    const onDisk = `# Plan\n\n${fileBlock('ts', 'src/disk.ts', 'disk')}`;
+    const written = `# Plan\n\n${fileBlock('ts', 'src/given.ts', 'given')}`;
+    const projectDir = await tempProject({ 'docs/plan.md': onDisk });
+    const events = memoryEventLog({ run_id: 'h4' });
+
+    const { summary } = await runIngestHook({
+      projectDir,
+      runId: parseRunId('h4'),
+      nodeId: parseNodeId('plan'),
+      docPath: 'docs/plan.md',
+      content: encode(written),
+      mode: 'team',
+      events,
+    });
+
+    expect(summary).toMatchObject({ total_blocks: 1, written: 1, problems: [] });
+    const manifest = await manifestOf(projectDir, 'h4', 'plan');
+    expect(manifest.artifacts.map((artifact) => artifact.workspace_path)).toEqual(['workspace/src/given.ts']);
+    expect(await readFile(path.join(projectDir, 'workspace/src/given.ts'), 'utf8')).toBe('given\n');
+    expect(await exists(path.join(projectDir, 'workspace/src/disk.ts'))).toBe(false);
+  });
+
+  it('ingests a document whose file is gone by the time the hook runs', async () => {
+    const projectDir = await tempProject();
+    const events = memoryEventLog({ run_id: 'h5' });
+
+    const { summary, contents } = await runIngestHook({
+      projectDir,
+      runId: parseRunId('h5'),
+      nodeId: parseNodeId('plan'),
+      docPath: 'docs/removed.md',
+      content: encode(fileBlock('py', 'pkg/a.py', 'x = 1')),
+      mode: 'team',
+      events,
+    });
+
+    expect(await exists(path.join(projectDir, 'docs/removed.md'))).toBe(false);
+    expect(summary).toMatchObject({ total_blocks: 1, written: 1, problems: [] });
+    expect(contents.map((content) => content.workspacePath)).toEqual(['workspace/pkg/a.py']);
+    expect((await manifestOf(projectDir, 'h5', 'plan')).source.doc_path).toBe('docs/removed.md');
+  });
+
   it('never throws: an exception from the ingest becomes an ingest.error event and an internal_error summary', async () => {
     const projectDir = await tempProject({ 'docs/plan.md': '# x\n' });
     const events = memoryEventLog({ run_id: 'h2' });
@@ -93,9 +153,11 @@ describe('runIngestHook', () => {
     // A node id the layout refuses makes runIngest throw (misuse); the hook must still return.
     const { summary, contents } = await runIngestHook({
       projectDir,
-      runId: 'h2',
-      nodeId: 'bad id',
+      runId: parseRunId('h2'),
+      // An id that skipped parsing, as a caller without types could pass it.
+      nodeId: 'bad id' as NodeId,
       docPath: 'docs/plan.md',
+      content: encode('# x\n'),
       mode: 'team',
       events,
     });
@@ -128,9 +190,10 @@ describe('runIngestHook', () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const { summary } = await runIngestHook({
       projectDir,
-      runId: 'h3',
-      nodeId: 'bad id',
+      runId: parseRunId('h3'),
+      nodeId: 'bad id' as NodeId,
       docPath: 'docs/plan.md',
+      content: encode('# x\n'),
       mode: 'team',
       events,
     });
@@ -240,6 +303,57 @@ describe('the post-write hook in runGraph', () => {
       progress.find((event) => event.type === 'node.completed' && event.nodeId === 'plan'),
     ).toMatchObject({ ingest: planSummary });
   });
+
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'opens workspace/ once for all its nodes and closes it at the end of the run',
+    async () => {
+      const projectDir = await tempProject();
+      const workspace = path.join(projectDir, 'workspace');
+      const graph = defineGraph('one-root', [
+        { id: 'first', type: 'agent_task', agent: 'counter', prompt: 'first', outputPath: 'docs/first.md' },
+        {
+          id: 'second',
+          type: 'agent_task',
+          agent: 'counter',
+          after: ['first'],
+          prompt: 'second',
+          outputPath: 'docs/second.md',
+        },
+        {
+          id: 'third',
+          type: 'agent_task',
+          agent: 'counter',
+          after: ['second'],
+          prompt: 'third',
+          outputPath: 'docs/third.md',
+        },
+      ]);
+      // What this process holds open on workspace/ while each node's agent runs (the OS's own count, no mock).
+      const held: Record<string, number> = {};
+      const counter = testAgent('counter', async (request) => {
+        held[request.nodeId] = await descriptorsOn(workspace);
+        return blockReply(request.nodeId, request.prompt);
+      });
+
+      const result = await runGraph({
+        projectDir,
+        graph,
+        inputs: {},
+        agentFor: agentsOf(counter),
+        runId: 'one-root',
+        ingest: { enabled: true, durability: 'none' },
+      });
+
+      expect(result.status).toBe('completed');
+      for (const nodeId of ['first', 'second', 'third']) {
+        expect(result.state.nodes[nodeId]?.ingest).toMatchObject({ written: 1, problems: [] });
+        expect(await exists(path.join(workspace, `src/${nodeId}.ts`))).toBe(true);
+      }
+      // Nothing is open before the first ingest; after it, the one root stays open for the next nodes.
+      expect(held).toEqual({ first: 0, second: 1, third: 1 });
+      expect(await descriptorsOn(workspace)).toBe(0);
+    },
+  );
 
   it('is fail-open: an ingest that cannot write leaves the node and the run completed, with ingest.error', async () => {
     // workspace is a regular file: every extraction fails with an I/O error.
