@@ -1,7 +1,7 @@
 import { ConfigError, loadProjectConfig } from '../config/index.js';
 import { INGEST_ENV_VAR, resolveIngestEnabled } from '../ingest/index.js';
 import { parseRunId, PROJECT_CONFIG_FILE } from '../project/index.js';
-import { createAgent, loadGraph, readRun, runGraph } from '../runtime/index.js';
+import { createAgent, loadGraph, readRun, RunError, runGraph } from '../runtime/index.js';
 import type { Agent, RunProgress } from '../runtime/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { renderRunReport } from './render-run-report.js';
@@ -145,8 +145,14 @@ export async function runCommand(args: readonly string[]): Promise<number> {
 }
 
 async function graphOfRun(projectDir: string, runId: string): Promise<string> {
-  const { state } = await readRun(projectDir, runId);
-  return state.graph.source.replace(/^builtin:/, '');
+  const details = await readRun(projectDir, runId);
+  if (details.kind === 'ingest') {
+    throw new RunError(
+      'not_a_graph_run',
+      `run ${runId} was made by 'artifact-ingest ingest', not by a graph, and cannot be resumed`,
+    );
+  }
+  return details.state.graph.source.replace(/^builtin:/, '');
 }
 
 function parseInputs(pairs: readonly string[]): Record<string, string> {

@@ -40,7 +40,7 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
   }
   const rows = runs.map((run) => [
     run.run_id,
-    run.graph,
+    run.kind === 'ingest' ? '(ingest)' : run.graph,
     run.interrupted ? 'interrupted' : run.status,
     `${run.nodes.completed}/${run.nodes.total}`,
     run.updated_at,

@@ -49,7 +49,11 @@ export async function showCommand(args: readonly string[]): Promise<number> {
           '',
         ],
   );
-  process.stdout.write(renderRunReport(details.state));
+  process.stdout.write(
+    details.kind === 'graph'
+      ? renderRunReport(details.state)
+      : `run ${details.run_id}: made by 'artifact-ingest ingest', ${details.status}, ${details.nodes.total} document(s), updated ${details.updated_at}\n`,
+  );
   if (details.interrupted)
     process.stdout.write(
       `\nThis run was interrupted; finish it with 'artifact-ingest run --resume ${runId}'.\n`,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../project/index.js';
 import path from 'node:path';
 import { closestMatch, ConfigError, parseYamlWithSchema } from '../../config/index.js';
 import { BUILTIN_GRAPH_NAMES, BUILTIN_GRAPH_YAML, isBuiltinGraphName } from './builtin-graphs.js';
@@ -20,7 +20,7 @@ const definitions = new Map<string, GraphDefinition>();
  * same object.
  */
 export function parseGraph(text: string, source: string): GraphDefinition {
-  const hash = createHash('sha256').update(text, 'utf8').digest('hex');
+  const hash = sha256Hex(text);
   const key = `${hash}\n${source}`;
   const cached = definitions.get(key);
   if (cached !== undefined) return cached;

@@ -1,28 +1,43 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ingestManifestSchema } from '../../ingest/index.js';
-import { isRunId, RUNS_DIR, UnknownRunError } from '../../project/index.js';
+import {
+  describeError,
+  isRunId,
+  runDir,
+  runEventsPath,
+  runManifestsDir,
+  RUNS_DIR,
+  runStatePath,
+  UnknownRunError,
+} from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
 import type { IngestManifest } from '../../ingest/index.js';
 import { RunError } from './run-error.js';
 import { isRunLocked } from './run-lock.js';
-import { readRunState, runDirOf, runStatePathOf } from './run-state.js';
+import { readRunState } from './run-state.js';
 import type { NodeStatus, RunState, RunStatus } from './run-types.js';
 
 /** Node counts of a run, by status, and their total. */
 export type NodeCounts = Readonly<Record<NodeStatus | 'total', number>>;
 
+/** What made a run: `runGraph` (it has a state.json), or `artifact-ingest ingest --run-id` (manifests only). */
+export type RunKind = 'graph' | 'ingest';
+
 /** One line of `artifact-ingest runs`. */
 export interface RunSummary {
   readonly run_id: string;
+  readonly kind: RunKind;
   /** The state's status, or `unreadable` when state.json is not valid (see `error`). */
   readonly status: RunStatus | 'unreadable';
   /** True when the state says running but no live runner holds the lock: killed, resume it. */
   readonly interrupted: boolean;
-  /** Graph name ('' when unreadable). */
+  /** Graph name ('' when unreadable or made by an ingest). */
   readonly graph: string;
-  /** ISO times ('' when unreadable). */
+  /** ISO times ('' when unreadable); an ingest run's come from its manifests, else its newest event. */
   readonly created_at: string;
   readonly updated_at: string;
+  /** An ingest run's nodes are its manifests: completed when readable, failed when not. */
   readonly nodes: NodeCounts;
   /** Why the run is unreadable, naming the file. */
   readonly error?: string;
@@ -39,9 +54,20 @@ export type RunManifestSummary =
     }
   | { readonly node_id: string; readonly manifest_path: string; readonly error: string };
 
-/** A run as `artifact-ingest show RUN_ID` prints it. */
-export interface RunDetails {
-  readonly state: RunState;
+/** A run as `artifact-ingest show RUN_ID` prints it: a graph run with its state, or an ingest run. */
+export type RunDetails =
+  | (RunDetailsBase & { readonly kind: 'graph'; readonly state: RunState })
+  | (RunDetailsBase & {
+      readonly kind: 'ingest';
+      readonly run_id: RunId;
+      /** An ingest run is done once its command returned. */
+      readonly status: 'completed';
+      readonly created_at: string;
+      readonly updated_at: string;
+    });
+
+/** What every run's details hold. */
+export interface RunDetailsBase {
   /** Project-relative run folder. */
   readonly runDir: string;
   readonly interrupted: boolean;
@@ -52,7 +78,10 @@ export interface RunDetails {
 
 const NO_NODES: NodeCounts = { pending: 0, running: 0, completed: 0, failed: 0, skipped: 0, total: 0 };
 
-/** Every run with a state.json under `.agent/runs/`, oldest first; an invalid state is listed as `unreadable`. */
+/**
+ * Every run under `.agent/runs/`, oldest first: graph runs (an invalid state is listed as `unreadable`) and
+ * the runs of CLI ingests (manifests or events, no state.json).
+ */
 export async function listRuns(projectDir: string): Promise<readonly RunSummary[]> {
   const runsDir = path.join(projectDir, RUNS_DIR);
   let names: string[];
@@ -64,7 +93,9 @@ export async function listRuns(projectDir: string): Promise<readonly RunSummary[
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const summaries = await Promise.all(names.map((runId) => summarize(projectDir, runId)));
+  const summaries = await Promise.all(
+    names.filter(isRunId).map((runId) => summarize(projectDir, runId)),
+  );
   return summaries
     .filter((summary): summary is RunSummary => summary !== null)
     .sort(
@@ -76,39 +107,67 @@ export async function listRuns(projectDir: string): Promise<readonly RunSummary[
     );
 }
 
-/** One run's state, counts and manifests; throws {@link RunError} naming the file when state.json is missing or invalid. */
+/**
+ * One run's state (or, for an ingest run, its times), counts and manifests; throws {@link UnknownRunError}
+ * for a run that does not exist and {@link RunError} naming the file when state.json is invalid.
+ */
 export async function readRun(projectDir: string, runId: string): Promise<RunDetails> {
   if (!isRunId(runId)) throw new UnknownRunError(runId);
-  const state = await readRunState(projectDir, runId);
-  return {
-    state,
-    runDir: runDirOf(runId),
-    interrupted: state.status === 'running' && !(await isRunLocked(projectDir, runId)),
-    nodes: countNodes(state),
-    manifests: await readManifests(projectDir, state),
-  };
-}
-
-async function summarize(projectDir: string, runId: string): Promise<RunSummary | null> {
   let state: RunState;
   try {
     state = await readRunState(projectDir, runId);
   } catch (error) {
-    // A folder without state.json holds only ingest records (a CLI ingest), not a graph run.
-    if (error instanceof RunError && error.code === 'run_not_found') return null;
+    if (!(error instanceof RunError && error.code === 'not_a_graph_run')) throw error;
+    const ingest = await readIngestRun(projectDir, runId);
+    if (ingest === null) throw new UnknownRunError(runId);
+    return {
+      kind: 'ingest',
+      run_id: runId,
+      status: 'completed',
+      created_at: ingest.summary.created_at,
+      updated_at: ingest.summary.updated_at,
+      runDir: runDir(runId),
+      interrupted: false,
+      nodes: ingest.summary.nodes,
+      manifests: ingest.manifests,
+    };
+  }
+  return {
+    kind: 'graph',
+    state,
+    runDir: runDir(runId),
+    interrupted: state.status === 'running' && !(await isRunLocked(projectDir, runId)),
+    nodes: countNodes(state),
+    manifests: await readManifests(projectDir, runId, Object.keys(state.nodes)),
+  };
+}
+
+async function summarize(projectDir: string, runId: RunId): Promise<RunSummary | null> {
+  let state: RunState;
+  try {
+    state = await readRunState(projectDir, runId);
+  } catch (error) {
+    // A folder without state.json holds the records of a CLI ingest (or nothing yet): not a graph run.
+    if (error instanceof RunError && error.code === 'not_a_graph_run') {
+      return (await readIngestRun(projectDir, runId))?.summary ?? null;
+    }
+    // The folder vanished between readdir and read: a run removed meanwhile is not listed.
+    if (error instanceof UnknownRunError) return null;
     return {
       run_id: runId,
+      kind: 'graph',
       status: 'unreadable',
       interrupted: false,
       graph: '',
       created_at: '',
       updated_at: '',
       nodes: NO_NODES,
-      error: error instanceof Error ? error.message : `${runStatePathOf(runId)}: ${String(error)}`,
+      error: error instanceof Error ? error.message : `${runStatePath(runId)}: ${describeError(error)}`,
     };
   }
   return {
     run_id: state.run_id,
+    kind: 'graph',
     status: state.status,
     interrupted: state.status === 'running' && !(await isRunLocked(projectDir, runId)),
     graph: state.graph.name,
@@ -127,8 +186,63 @@ function countNodes(state: RunState): NodeCounts {
   return counts;
 }
 
-async function readManifests(projectDir: string, state: RunState): Promise<RunManifestSummary[]> {
-  const manifestsDir = path.posix.join(runDirOf(state.run_id), 'manifests');
+/** An ingest run's summary and manifests, or null when its folder holds neither a manifest nor an event. */
+async function readIngestRun(
+  projectDir: string,
+  runId: RunId,
+): Promise<{ summary: RunSummary; manifests: RunManifestSummary[] } | null> {
+  const read = await readManifestFiles(projectDir, runId, []);
+  const eventsTime = await modifiedAt(path.join(projectDir, runEventsPath(runId)));
+  if (read.length === 0 && eventsTime === null) return null;
+  // ISO times of one format sort as text.
+  const times = read.flatMap((manifest) => (manifest.ts === undefined ? [] : [manifest.ts])).sort();
+  const readable = times.length;
+  const manifests = read.map((manifest) => manifest.entry);
+  return {
+    summary: {
+      run_id: runId,
+      kind: 'ingest',
+      status: 'completed',
+      interrupted: false,
+      graph: '',
+      created_at: times[0] ?? eventsTime ?? '',
+      updated_at: times.at(-1) ?? eventsTime ?? '',
+      nodes: { ...NO_NODES, completed: readable, failed: manifests.length - readable, total: manifests.length },
+    },
+    manifests,
+  };
+}
+
+/** When a file was last written (ISO), or null when it is missing or empty. */
+async function modifiedAt(file: string): Promise<string | null> {
+  try {
+    const info = await stat(file);
+    return info.isFile() && info.size > 0 ? info.mtime.toISOString() : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readManifests(
+  projectDir: string,
+  runId: RunId,
+  nodeOrder: readonly string[],
+): Promise<RunManifestSummary[]> {
+  return (await readManifestFiles(projectDir, runId, nodeOrder)).map((manifest) => manifest.entry);
+}
+
+/** A manifest's summary, and its `ts` when it is a valid manifest. */
+interface ReadManifest {
+  readonly entry: RunManifestSummary;
+  readonly ts?: string;
+}
+
+async function readManifestFiles(
+  projectDir: string,
+  runId: RunId,
+  nodeOrder: readonly string[],
+): Promise<ReadManifest[]> {
+  const manifestsDir = runManifestsDir(runId);
   let files: string[];
   try {
     files = (await readdir(path.join(projectDir, manifestsDir), { withFileTypes: true }))
@@ -138,27 +252,30 @@ async function readManifests(projectDir: string, state: RunState): Promise<RunMa
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const order = new Map(Object.keys(state.nodes).map((id, index) => [id, index]));
+  const order = new Map(nodeOrder.map((id, index) => [id, index]));
   const rank = (file: string): number => order.get(file.slice(0, -'.json'.length)) ?? order.size;
   files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   return Promise.all(files.map((file) => readManifest(projectDir, path.posix.join(manifestsDir, file))));
 }
 
-async function readManifest(projectDir: string, manifestPath: string): Promise<RunManifestSummary> {
+async function readManifest(projectDir: string, manifestPath: string): Promise<ReadManifest> {
   const nodeId = path.posix.basename(manifestPath, '.json');
   try {
     const manifest = ingestManifestSchema.parse(
       JSON.parse(await readFile(path.join(projectDir, manifestPath), 'utf8')),
     );
     return {
-      node_id: manifest.node_id,
-      manifest_path: manifestPath,
-      doc_path: manifest.source.doc_path,
-      mode: manifest.source.mode,
-      summary: manifest.summary,
+      entry: {
+        node_id: manifest.node_id,
+        manifest_path: manifestPath,
+        doc_path: manifest.source.doc_path,
+        mode: manifest.source.mode,
+        summary: manifest.summary,
+      },
+      ts: manifest.ts,
     };
   } catch (error) {
     const why = error instanceof SyntaxError ? 'not valid JSON' : 'not a valid manifest v1';
-    return { node_id: nodeId, manifest_path: manifestPath, error: `${manifestPath} is ${why}` };
+    return { entry: { node_id: nodeId, manifest_path: manifestPath, error: `${manifestPath} is ${why}` } };
   }
 }

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GraphDefinition } from '../graph/index.js';
 import { descendantsOf } from '../graph/index.js';
 import type { NodeState, RunState } from './run-types.js';
+import { sha256Hex } from '../../project/index.js';
 import type { NodeId } from '../../project/index.js';
 
 /** Why a node that state.json records as completed runs again. */
@@ -77,11 +77,6 @@ export async function planResume(
   const order = new Map(graph.nodes.map((node, index) => [node.id, index]));
   reruns.sort((a, b) => (order.get(a.nodeId) ?? 0) - (order.get(b.nodeId) ?? 0));
   return { nodes, outputs, reruns };
-}
-
-/** Hex sha256 of bytes or of a string's UTF-8. */
-export function sha256Hex(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex');
 }
 
 async function readDocument(projectDir: string, outputPath: string): Promise<Uint8Array | null> {

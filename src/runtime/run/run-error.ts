@@ -1,6 +1,6 @@
 /** Why a run could not start, resume or keep its records; the CLI prints `message` and exits non-zero. */
 export type RunErrorCode =
-  | 'run_not_found'
+  | 'not_a_graph_run'
   | 'run_exists'
   | 'run_locked'
   | 'run_dir_unusable'

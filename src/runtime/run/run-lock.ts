@@ -4,8 +4,9 @@ import { link, lstat, mkdir, open, readFile, rename, stat, unlink } from 'node:f
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { runDir, runLockPath } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
 import { RunError } from './run-error.js';
-import { runDirOf } from './run-state.js';
 
 /** Who holds a run's lock: the content of `.agent/runs/<run_id>/lock`. */
 export interface RunLockOwner {
@@ -44,12 +45,11 @@ type Holder =
  */
 export async function acquireRunLock(
   projectDir: string,
-  runId: string,
+  runId: RunId,
   now: Date = new Date(),
 ): Promise<RunLock> {
-  const runDir = runDirOf(runId);
-  await ensureRunDir(projectDir, runDir);
-  const relative = path.posix.join(runDir, 'lock');
+  await ensureRunDir(projectDir, runDir(runId));
+  const relative = runLockPath(runId);
   const absolute = path.join(projectDir, relative);
   const owner: RunLockOwner = { pid: process.pid, hostname: hostname(), started_at: now.toISOString() };
   const text = `${JSON.stringify(owner)}\n`;
@@ -75,16 +75,16 @@ export async function acquireRunLock(
 }
 
 /** Whether a live runner holds the run's lock now (a missing or stale lock means no runner is active). */
-export async function isRunLocked(projectDir: string, runId: string): Promise<boolean> {
-  const relative = path.posix.join(runDirOf(runId), 'lock');
+export async function isRunLocked(projectDir: string, runId: RunId): Promise<boolean> {
+  const relative = runLockPath(runId);
   const holder = await readHolder(path.join(projectDir, relative)).catch((): Holder => ({ kind: 'missing' }));
   return liveHolderMessage(holder, runId, relative) !== null;
 }
 
 /** Creates the run folder component by component, refusing a symlink anywhere under the project. */
-async function ensureRunDir(projectDir: string, runDir: string): Promise<void> {
+async function ensureRunDir(projectDir: string, folder: string): Promise<void> {
   let current = projectDir;
-  for (const component of runDir.split('/')) {
+  for (const component of folder.split('/')) {
     current = path.join(current, component);
     try {
       await mkdir(current);

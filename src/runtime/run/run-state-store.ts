@@ -1,6 +1,7 @@
+import { runStatePath } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
-import { runStatePathOf, writeRunState } from './run-state.js';
+import { writeRunState } from './run-state.js';
 import type { NodeState, NodeStatus, RunState, RunStatus } from './run-types.js';
 
 /** A run's state in memory, persisted to state.json one whole snapshot at a time, in order. */
@@ -75,7 +76,7 @@ export function createRunStateStore(
               ? error
               : new RunError(
                   'state_write_failed',
-                  `${runStatePathOf(header.run_id)} was not written: ${error instanceof Error ? error.message : String(error)}`,
+                  `${runStatePath(header.run_id)} was not written: ${error instanceof Error ? error.message : String(error)}`,
                   { cause: error },
                 );
           throw failure;

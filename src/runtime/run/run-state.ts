@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ingestModeSchema } from '../../ingest/index.js';
-import { runIdSchema } from '../../project/index.js';
+import { describeError, nodeIdSchema, runDir, runIdSchema, runStatePath, UnknownRunError } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
 import type { NodeIngestSummary, NodeState, RunState } from './run-types.js';
@@ -59,36 +60,41 @@ export const runStateSchema: z.ZodType<RunState> = z
     ingest_enabled: z.boolean(),
     created_at: timestamp,
     updated_at: timestamp,
-    nodes: z.record(runIdSchema, nodeStateSchema),
+    nodes: z.record(nodeIdSchema, nodeStateSchema),
   })
   .strict();
 
-/** Project-relative run folder: `.agent/runs/<run_id>`. */
-export function runDirOf(runId: string): string {
-  return path.posix.join('.agent', 'runs', runId);
-}
-
-/** Project-relative path of a run's state.json. */
-export function runStatePathOf(runId: string): string {
-  return path.posix.join(runDirOf(runId), 'state.json');
-}
-
-/** Reads and checks a run's state.json; throws {@link RunError} naming the file when it is missing or invalid. */
-export async function readRunState(projectDir: string, runId: string): Promise<RunState> {
-  const relative = runStatePathOf(runId);
+/**
+ * Reads and checks a run's state.json; throws {@link UnknownRunError} when the run's folder does not exist,
+ * {@link RunError} `not_a_graph_run` when the folder holds no state.json (a CLI ingest's run), and
+ * {@link RunError} `state_unreadable` naming the file when it cannot be read or is invalid.
+ */
+export async function readRunState(projectDir: string, runId: RunId): Promise<RunState> {
+  const relative = runStatePath(runId);
   let text: string;
   try {
     text = await readFile(path.join(projectDir, relative), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (!(await isDirectory(path.join(projectDir, runDir(runId))))) throw new UnknownRunError(runId);
       throw new RunError(
-        'run_not_found',
-        `run ${runId} not found: ${relative} does not exist; start a new run instead of resuming`,
+        'not_a_graph_run',
+        `run ${runId} has no ${relative}: it was made by 'artifact-ingest ingest', not by a graph, and cannot be resumed; start a new run instead`,
       );
     }
-    throw new RunError('state_unreadable', `cannot read ${relative}: ${String(error)}`, { cause: error });
+    throw new RunError('state_unreadable', `cannot read ${relative}: ${describeError(error)}`, {
+      cause: error,
+    });
   }
   return parseRunState(text, relative);
+}
+
+async function isDirectory(absolute: string): Promise<boolean> {
+  try {
+    return (await stat(absolute)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Parses state.json text; throws {@link RunError} `state_unreadable` naming `file` and every issue. */
@@ -119,7 +125,7 @@ export async function writeRunState(
   state: RunState,
   durability: 'fsync' | 'none' = 'fsync',
 ): Promise<void> {
-  const relative = runStatePathOf(state.run_id);
+  const relative = runStatePath(state.run_id);
   const bytes = new TextEncoder().encode(`${JSON.stringify(state, null, 2)}\n`);
   const outcome = await root.write(relative, bytes, { durability });
   if (outcome.status === 'refused') {

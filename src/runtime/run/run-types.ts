@@ -3,6 +3,7 @@ import type { IngestLimits } from '../../config/index.js';
 import type { IngestMode } from '../../ingest/index.js';
 import type { Agent } from '../agents/index.js';
 import type { GraphDefinition } from '../graph/index.js';
+import type { RunId } from '../../project/index.js';
 
 /** A node's lifecycle in a run. */
 export type NodeStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped';
@@ -41,7 +42,7 @@ export interface NodeState {
 /** `.agent/runs/<run_id>/state.json`, rewritten atomically on every node transition. */
 export interface RunState {
   readonly version: 1;
-  readonly run_id: string;
+  readonly run_id: RunId;
   readonly status: RunStatus;
   readonly graph: { readonly name: string; readonly hash: string; readonly source: string };
   readonly mode: IngestMode;
@@ -101,7 +102,7 @@ export interface RunGraphOptions {
 
 /** The outcome of a run (or of a resume). */
 export interface RunResult {
-  readonly runId: string;
+  readonly runId: RunId;
   readonly status: RunStatus;
   readonly state: RunState;
   /** Project-relative run folder. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseNodeId } from '../../../src/project/index.js';
 import { ConfigError } from '../../../src/config/config-error.js';
 import { BUILTIN_GRAPH_YAML } from '../../../src/runtime/graph/builtin-graphs.js';
 import type { GraphDefinition } from '../../../src/runtime/graph/graph-definition.js';
@@ -60,7 +61,7 @@ describe('loadGraph', () => {
       mode: 'unknown',
       nodes: [
         {
-          id: 'draft',
+          id: parseNodeId('draft'),
           type: 'agent_task',
           dependsOn: [],
           agent: 'writer',
@@ -68,17 +69,17 @@ describe('loadGraph', () => {
           outputPath: 'docs/release/{version}/draft.md',
         },
         {
-          id: 'check',
+          id: parseNodeId('check'),
           type: 'agent_task',
-          dependsOn: ['draft'],
+          dependsOn: [parseNodeId('draft')],
           agent: 'reviewer',
           prompt: expect.stringContaining('{draft.output}') as string,
           outputPath: 'audits/release_{version}_{run_id}.md',
         },
         {
-          id: 'publish',
+          id: parseNodeId('publish'),
           type: 'write_file',
-          dependsOn: ['check'],
+          dependsOn: [parseNodeId('check')],
           content: expect.stringMatching(/^# Release \{version\}\n/) as string,
           outputPath: 'docs/release/{version}/NOTES.md',
         },

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { listRuns, readRun } from '../../../src/runtime/run/list-runs.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
-import { tempProject } from '../../helpers/temp-project.js';
+import { parseNodeId, parseRunId, UnknownRunError } from '../../../src/project/index.js';
+import { fileBlock, tempProject } from '../../helpers/temp-project.js';
+import { runIngest } from '../../../src/ingest/index.js';
 import { agentsOf, defineGraph, echoAgent, testAgent } from './fixtures/run-graph-fixtures.js';
 
 const graph = defineGraph('listed', [
@@ -96,7 +98,8 @@ describe('readRun', () => {
     const run = await readRun(projectDir, 'zeta');
 
     expect(run.runDir).toBe('.agent/runs/zeta');
-    expect(run.state.status).toBe('completed');
+    expect(run.kind).toBe('graph');
+    expect(run.kind === 'graph' ? run.state.status : undefined).toBe('completed');
     expect(run.interrupted).toBe(false);
     expect(run.nodes).toMatchObject({ total: 2, completed: 2 });
     expect(run.manifests).toEqual([
@@ -127,10 +130,12 @@ describe('readRun', () => {
 
   it('throws a clear error for a missing run, a corrupt state and a bad id', async () => {
     const projectDir = await projectWithRuns();
-    await expect(readRun(projectDir, 'nope')).rejects.toThrow(RunError);
+    await expect(readRun(projectDir, 'nope')).rejects.toThrow(UnknownRunError);
     await expect(readRun(projectDir, 'nope')).rejects.toThrow(
-      /run nope not found: \.agent\/runs\/nope\/state\.json does not exist/,
+      `no run "nope" in .agent/runs/; list the runs with 'artifact-ingest runs'`,
     );
+    // A folder with neither a state nor an ingest's records is no run either.
+    await expect(readRun(projectDir, 'cli-20250101T000000000Z')).rejects.toThrow(UnknownRunError);
     await expect(readRun(projectDir, 'broken')).rejects.toThrow(
       /^\.agent\/runs\/broken\/state\.json is not valid JSON/,
     );
@@ -141,5 +146,87 @@ describe('readRun', () => {
     await expect(readRun(projectDir, '../etc')).rejects.toThrow(
       `no run "../etc" in .agent/runs/; list the runs with 'artifact-ingest runs'`,
     );
+  });
+});
+
+describe('runs made by an ingest --run-id', () => {
+  async function projectWithIngestRun(): Promise<string> {
+    const projectDir = await tempProject({
+      'docs/a.md': fileBlock('ts', 'a.ts', 'a'),
+      'docs/b.md': `${fileBlock('ts', 'b.ts', 'b')}\n${fileBlock('sh', '../x.sh', 'x')}`,
+    });
+    for (const [name, ts] of [
+      ['a', '2025-02-01T00:00:00.000Z'],
+      ['b', '2025-02-01T00:05:00.000Z'],
+    ] as const) {
+      await runIngest({
+        projectDir,
+        runId: parseRunId('cli-x'),
+        nodeId: parseNodeId(name),
+        docPath: `docs/${name}.md`,
+        durability: 'none',
+        now: () => new Date(ts),
+      });
+    }
+    return projectDir;
+  }
+
+  it('lists them as ingest runs, completed, with their manifests as nodes and times from the manifests', async () => {
+    const projectDir = await projectWithIngestRun();
+    expect(await listRuns(projectDir)).toEqual([
+      {
+        run_id: 'cli-x',
+        kind: 'ingest',
+        status: 'completed',
+        interrupted: false,
+        graph: '',
+        created_at: '2025-02-01T00:00:00.000Z',
+        updated_at: '2025-02-01T00:05:00.000Z',
+        nodes: { pending: 0, running: 0, completed: 2, failed: 0, skipped: 0, total: 2 },
+      },
+    ]);
+  });
+
+  it('shows them with their manifests', async () => {
+    const projectDir = await projectWithIngestRun();
+    const run = await readRun(projectDir, 'cli-x');
+    expect(run).toMatchObject({
+      kind: 'ingest',
+      run_id: 'cli-x',
+      status: 'completed',
+      runDir: '.agent/runs/cli-x',
+      updated_at: '2025-02-01T00:05:00.000Z',
+      nodes: { completed: 2, total: 2 },
+    });
+    expect(run.manifests).toEqual([
+      {
+        node_id: 'a',
+        manifest_path: '.agent/runs/cli-x/manifests/a.json',
+        doc_path: 'docs/a.md',
+        mode: 'unknown',
+        summary: { total_blocks: 1, written: 1, skipped: 0, rejected: 0 },
+      },
+      {
+        node_id: 'b',
+        manifest_path: '.agent/runs/cli-x/manifests/b.json',
+        doc_path: 'docs/b.md',
+        mode: 'unknown',
+        summary: { total_blocks: 2, written: 1, skipped: 0, rejected: 1 },
+      },
+    ]);
+  });
+
+  it('refuses to resume one: it has no graph state', async () => {
+    const projectDir = await projectWithIngestRun();
+    const resumed = runGraph({
+      projectDir,
+      graph,
+      inputs: {},
+      agentFor: agentsOf(echoAgent()),
+      runId: 'cli-x',
+      resume: true,
+    });
+    await expect(resumed).rejects.toThrow(RunError);
+    await expect(resumed).rejects.toMatchObject({ code: 'not_a_graph_run' });
   });
 });

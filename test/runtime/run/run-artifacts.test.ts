@@ -2,12 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  openObjectStore,
-  readArtifactRecords,
-  traceContentSchema,
-  tracePathOf,
-} from '../../../src/artifacts/index.js';
+import { parseNodeId, parseRunId, tracePath } from '../../../src/project/index.js';
+import { openObjectStore, readArtifactRecords, traceContentSchema } from '../../../src/artifacts/index.js';
 import type { ArtifactRecord, TraceContent } from '../../../src/artifacts/index.js';
 import { AgentError } from '../../../src/runtime/agents/agent.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
@@ -78,10 +74,10 @@ describe('artifact records of a run', () => {
     expect(brief(records)).toEqual([
       'message:plan:docs/plan.md',
       'file:plan:workspace/src/plan.ts',
-      `trace:plan:${tracePathOf('r1', 'plan')}`,
+      `trace:plan:${tracePath(parseRunId('r1'), parseNodeId('plan'))}`,
       'message:notes:docs/notes.md',
       'file:notes:workspace/pkg/notes.py',
-      `trace:notes:${tracePathOf('r1', 'notes')}`,
+      `trace:notes:${tracePath(parseRunId('r1'), parseNodeId('notes'))}`,
     ]);
     expect(
       records.map((record) => [record.agentId, record.metadata.source, record.metadata.language]),
@@ -142,7 +138,10 @@ describe('artifact records of a run', () => {
     await runGraph({ projectDir, graph, inputs: {}, agentFor: agentsOf(echoAgent()), runId: 'off' });
 
     const records = await recordsOf(projectDir, 'off');
-    expect(brief(records)).toEqual(['message:plan:docs/plan.md', `trace:plan:${tracePathOf('off', 'plan')}`]);
+    expect(brief(records)).toEqual([
+      'message:plan:docs/plan.md',
+      `trace:plan:${tracePath(parseRunId('off'), parseNodeId('plan'))}`,
+    ]);
     const [trace] = await tracesOf(projectDir, records);
     expect(trace?.ingest).toBeUndefined();
   });
@@ -172,7 +171,7 @@ describe('artifact records of a run', () => {
     expect(brief(second)).toEqual([
       'message:code:docs/code.md',
       'file:code:workspace/b.ts',
-      `trace:code:${tracePathOf('r2', 'code')}`,
+      `trace:code:${tracePath(parseRunId('r2'), parseNodeId('code'))}`,
     ]);
     const firstOf = (file: string) => first.find((record) => record.path === file);
     const [message, b] = second;
@@ -240,7 +239,7 @@ describe('artifact records of a run', () => {
 
     expect(result.status).toBe('failed');
     const records = await recordsOf(projectDir, 'f1');
-    expect(brief(records)).toEqual([`trace:broken:${tracePathOf('f1', 'broken')}`]);
+    expect(brief(records)).toEqual([`trace:broken:${tracePath(parseRunId('f1'), parseNodeId('broken'))}`]);
     expect(records[0]?.agentId).toBe('flaky');
     const [trace] = await tracesOf(projectDir, records);
     expect(trace).toMatchObject({
@@ -380,11 +379,11 @@ describe('artifact records of a run', () => {
     expect(brief(records)).toEqual([
       'message:a:docs/a.md',
       'file:a:workspace/src/a.ts',
-      `trace:a:${tracePathOf('rs', 'a')}`,
+      `trace:a:${tracePath(parseRunId('rs'), parseNodeId('a'))}`,
       'message:b:docs/b.md',
       'file:b:workspace/src/b.ts',
-      `trace:b:${tracePathOf('rs', 'b')}`,
-      `trace:b:${tracePathOf('rs', 'b')}`,
+      `trace:b:${tracePath(parseRunId('rs'), parseNodeId('b'))}`,
+      `trace:b:${tracePath(parseRunId('rs'), parseNodeId('b'))}`,
     ]);
     const traces = await tracesOf(projectDir, records);
     expect(traces.map((trace) => [trace.nodeId, trace.attempt, trace.outcome])).toEqual([

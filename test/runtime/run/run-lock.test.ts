@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/pr
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseRunId } from '../../../src/project/index.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
 import { acquireRunLock, isRunLocked } from '../../../src/runtime/run/run-lock.js';
@@ -35,7 +36,7 @@ async function plantLock(projectDir: string, runId: string, content: string): Pr
 describe('acquireRunLock', () => {
   it('creates the lock with pid, hostname and start time, and release removes it', async () => {
     const projectDir = await tempProject();
-    const lock = await acquireRunLock(projectDir, 'r1', new Date('2025-06-01T00:00:00.000Z'));
+    const lock = await acquireRunLock(projectDir, parseRunId('r1'), new Date('2025-06-01T00:00:00.000Z'));
     expect(lock.path).toBe('.agent/runs/r1/lock');
     expect(lock.tookOver).toBeUndefined();
     expect(JSON.parse(await readFile(lockFile(projectDir, 'r1'), 'utf8'))).toEqual({
@@ -43,20 +44,20 @@ describe('acquireRunLock', () => {
       hostname: hostname(),
       started_at: '2025-06-01T00:00:00.000Z',
     });
-    expect(await isRunLocked(projectDir, 'r1')).toBe(true);
+    expect(await isRunLocked(projectDir, parseRunId('r1'))).toBe(true);
     await lock.release();
     expect(await exists(lockFile(projectDir, 'r1'))).toBe(false);
-    expect(await isRunLocked(projectDir, 'r1')).toBe(false);
+    expect(await isRunLocked(projectDir, parseRunId('r1'))).toBe(false);
   });
 
   it('refuses a second runner while the holder is alive', async () => {
     const projectDir = await tempProject();
-    const lock = await acquireRunLock(projectDir, 'r1');
-    const second = acquireRunLock(projectDir, 'r1');
+    const lock = await acquireRunLock(projectDir, parseRunId('r1'));
+    const second = acquireRunLock(projectDir, parseRunId('r1'));
     await expect(second).rejects.toThrow(RunError);
     await expect(second).rejects.toThrow(`run r1 is already running (pid ${String(process.pid)} since`);
     await lock.release();
-    await (await acquireRunLock(projectDir, 'r1')).release();
+    await (await acquireRunLock(projectDir, parseRunId('r1'))).release();
   });
 
   it('takes over a stale lock whose process is gone', async () => {
@@ -64,9 +65,9 @@ describe('acquireRunLock', () => {
     const pid = await deadPid();
     const stale = { pid, hostname: hostname(), started_at: '2025-01-01T00:00:00.000Z' };
     await plantLock(projectDir, 'r1', JSON.stringify(stale));
-    expect(await isRunLocked(projectDir, 'r1')).toBe(false);
+    expect(await isRunLocked(projectDir, parseRunId('r1'))).toBe(false);
 
-    const lock = await acquireRunLock(projectDir, 'r1');
+    const lock = await acquireRunLock(projectDir, parseRunId('r1'));
     expect(lock.tookOver).toEqual(stale);
     expect(JSON.parse(await readFile(lockFile(projectDir, 'r1'), 'utf8'))).toMatchObject({
       pid: process.pid,
@@ -82,7 +83,7 @@ describe('acquireRunLock', () => {
       'r1',
       JSON.stringify({ pid: 1, hostname: 'elsewhere.example', started_at: 'x' }),
     );
-    await expect(acquireRunLock(projectDir, 'r1')).rejects.toThrow(
+    await expect(acquireRunLock(projectDir, parseRunId('r1'))).rejects.toThrow(
       /locked by pid 1 on host elsewhere\.example since x; .*delete \.agent\/runs\/r1\/lock and resume again/,
     );
   });
@@ -90,17 +91,19 @@ describe('acquireRunLock', () => {
   it('treats a fresh half-written lock as held and an old one as stale', async () => {
     const projectDir = await tempProject();
     await plantLock(projectDir, 'r1', '');
-    await expect(acquireRunLock(projectDir, 'r1')).rejects.toThrow(/is being created by another runner/);
+    await expect(acquireRunLock(projectDir, parseRunId('r1'))).rejects.toThrow(
+      /is being created by another runner/,
+    );
     const old = new Date(Date.now() - 60_000);
     await utimes(lockFile(projectDir, 'r1'), old, old);
-    const lock = await acquireRunLock(projectDir, 'r1');
+    const lock = await acquireRunLock(projectDir, parseRunId('r1'));
     expect(lock.tookOver).toBeUndefined();
     await lock.release();
   });
 
   it('does not remove a lock that another runner took over', async () => {
     const projectDir = await tempProject();
-    const lock = await acquireRunLock(projectDir, 'r1');
+    const lock = await acquireRunLock(projectDir, parseRunId('r1'));
     const other = JSON.stringify({ pid: process.pid, hostname: hostname(), started_at: 'later' });
     await writeFile(lockFile(projectDir, 'r1'), other);
     await lock.release();
@@ -112,7 +115,9 @@ describe('acquireRunLock', () => {
     const outside = await tempProject();
     await mkdir(path.join(projectDir, '.agent/runs'), { recursive: true });
     await symlink(outside, path.join(projectDir, '.agent/runs/r1'));
-    await expect(acquireRunLock(projectDir, 'r1')).rejects.toThrow(/\.agent\/runs\/r1 is a symlink/);
+    await expect(acquireRunLock(projectDir, parseRunId('r1'))).rejects.toThrow(
+      /\.agent\/runs\/r1 is a symlink/,
+    );
     expect(await readdir(outside)).toEqual([]);
   });
 });
@@ -149,7 +154,7 @@ describe('the run lock in runGraph', () => {
       await expect(second).rejects.toThrow(
         /run live is already running \(pid \d+ since .*\); wait for it to finish/,
       );
-      expect(await isRunLocked(projectDir, 'live')).toBe(true);
+      expect(await isRunLocked(projectDir, parseRunId('live'))).toBe(true);
     } finally {
       release();
     }

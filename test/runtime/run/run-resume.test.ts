@@ -6,6 +6,7 @@ import { AgentError } from '../../../src/runtime/agents/agent.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
 import type { RunState } from '../../../src/runtime/run/run-types.js';
+import { UnknownRunError } from '../../../src/project/index.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import {
   agentsOf,
@@ -283,9 +284,10 @@ describe('resuming a run', () => {
       /run p1 was started with other inputs \(goal differ\)/,
     );
     const missing = runGraph({ ...base, graph, inputs: {}, runId: 'nope' });
-    await expect(missing).rejects.toThrow(RunError);
+    await expect(missing).rejects.toThrow(UnknownRunError);
+    await expect(missing).rejects.toMatchObject({ code: 'unknown_run' });
     await expect(missing).rejects.toThrow(
-      /run nope not found: .agent\/runs\/nope\/state.json does not exist/,
+      `no run "nope" in .agent/runs/; list the runs with 'artifact-ingest runs'`,
     );
     expect(await readFile(path.join(projectDir, '.agent/runs/p1/events.jsonl'))).toEqual(eventsBefore);
     expect(await exists(path.join(projectDir, '.agent/runs/nope'))).toBe(false);

@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { mkdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseRunId } from '../../../src/project/index.js';
 import { openConfinedRoot } from '../../../src/workspace/index.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
@@ -17,7 +18,7 @@ import { agentsOf, defineGraph, echoAgent, exists, sleep, testAgent } from './fi
 
 const valid: RunState = {
   version: 1,
-  run_id: 'r1',
+  run_id: parseRunId('r1'),
   status: 'running',
   graph: { name: 'g', hash: 'a'.repeat(64), source: 'builtin:g' },
   mode: 'single',
@@ -85,7 +86,7 @@ describe('writeRunState and readRunState', () => {
     } finally {
       await root.close();
     }
-    expect(await readRunState(projectDir, 'r1')).toEqual(valid);
+    expect(await readRunState(projectDir, parseRunId('r1'))).toEqual(valid);
     expect(await readFile(path.join(projectDir, '.agent/runs/r1/state.json'), 'utf8')).toBe(
       `${JSON.stringify(valid, null, 2)}\n`,
     );
