@@ -81,9 +81,7 @@ export async function runIngestHook(options: IngestHookOptions): Promise<IngestH
 }
 
 function reportHookError(options: IngestHookOptions, error: unknown): void {
-  const message = redactSecrets(
-    `ingest of ${options.docPath} threw: ${describeError(error)}`,
-  );
+  const message = redactSecrets(`ingest of ${options.docPath} threw: ${describeError(error)}`);
   try {
     options.events.write('ERROR', 'ingest.error', {
       node_id: options.nodeId,

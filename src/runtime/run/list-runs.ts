@@ -93,9 +93,7 @@ export async function listRuns(projectDir: string): Promise<readonly RunSummary[
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const summaries = await Promise.all(
-    names.filter(isRunId).map((runId) => summarize(projectDir, runId)),
-  );
+  const summaries = await Promise.all(names.filter(isRunId).map((runId) => summarize(projectDir, runId)));
   return summaries
     .filter((summary): summary is RunSummary => summary !== null)
     .sort(
@@ -207,7 +205,12 @@ async function readIngestRun(
       graph: '',
       created_at: times[0] ?? eventsTime ?? '',
       updated_at: times.at(-1) ?? eventsTime ?? '',
-      nodes: { ...NO_NODES, completed: readable, failed: manifests.length - readable, total: manifests.length },
+      nodes: {
+        ...NO_NODES,
+        completed: readable,
+        failed: manifests.length - readable,
+        total: manifests.length,
+      },
     },
     manifests,
   };

@@ -264,4 +264,3 @@ function explain(rendered: Rendered, node: GraphNode, field: string, lookup: Rec
     message: `node ${node.id}: ${field}: ${rendered.message}${hints.length > 0 ? ` (${hints.join('; ')})` : ''}`,
   };
 }
-

@@ -1,4 +1,4 @@
-import { runStatePath } from '../../project/index.js';
+import { describeError, runStatePath } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
 import { writeRunState } from './run-state.js';
@@ -76,7 +76,7 @@ export function createRunStateStore(
               ? error
               : new RunError(
                   'state_write_failed',
-                  `${runStatePath(header.run_id)} was not written: ${error instanceof Error ? error.message : String(error)}`,
+                  `${runStatePath(header.run_id)} was not written: ${describeError(error)}`,
                   { cause: error },
                 );
           throw failure;

@@ -2,7 +2,14 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ingestModeSchema } from '../../ingest/index.js';
-import { describeError, nodeIdSchema, runDir, runIdSchema, runStatePath, UnknownRunError } from '../../project/index.js';
+import {
+  describeError,
+  nodeIdSchema,
+  runDir,
+  runIdSchema,
+  runStatePath,
+  UnknownRunError,
+} from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
