@@ -8,6 +8,7 @@ export {
   parseTemplate,
   renderTemplate,
   resolveOutputPath,
+  graphJsonSchema,
 } from './graph/index.js';
 export type {
   BuiltinGraphName,

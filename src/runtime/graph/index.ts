@@ -10,3 +10,4 @@ export { renderNodeTemplate, renderOutputPath } from './render-node-template.js'
 export type { Rendered, TemplateLookup } from './render-node-template.js';
 export { ancestorsOf, descendantsOf } from './graph-closure.js';
 export { findDependencyCycles } from './find-dependency-cycles.js';
+export { graphJsonSchema } from './graph-json-schema.js';
