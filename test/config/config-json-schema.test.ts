@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { parseIngestFlag, projectConfigJsonSchema } from '../../src/config/index.js';
+import { parseIngestFlag, parseProjectConfig, projectConfigJsonSchema } from '../../src/config/index.js';
 import { ID_PATTERN } from '../../src/project/index.js';
 
 interface Schema {
@@ -123,5 +123,19 @@ describe('projectConfigJsonSchema', () => {
     });
     expect(matches).toBe(allowed);
     if (typeof value === 'string') expect(parseIngestFlag(value) !== undefined).toBe(allowed);
+  });
+
+  it('is named by docs/configuration.md with a path that the installed package ships', async () => {
+    const read = (file: string): Promise<string> =>
+      readFile(new URL(`../../${file}`, import.meta.url), 'utf8');
+    const page = await read('docs/configuration.md');
+    const line = '# yaml-language-server: $schema=./node_modules/artifact-ingest/docs/config.schema.json';
+    expect(page).toContain(`\n${line}\n`);
+    const { files } = JSON.parse(await read('package.json')) as { files: string[] };
+    expect(files.some((entry) => 'docs/config.schema.json'.startsWith(`${entry}/`))).toBe(true);
+    // The page's example file, schema line included, is one the loader accepts.
+    const example = /```yaml\n(# yaml-language-server[^\n]*\ningest:[\s\S]*?)```/.exec(page)?.[1];
+    expect(example).toBeDefined();
+    expect(parseProjectConfig(example!).ingest.limits.maxBlocks).toBe(500);
   });
 });
