@@ -92,17 +92,18 @@ describe('artifact-ingest log', () => {
     expect(result.stderr).toMatch(/artifact-ingest reindex/);
   });
 
-  it('exits 1 with unknown_path guidance for a path outside the project', async () => {
+  it('exits 2 with unknown_path guidance for a path outside the project', async () => {
     const project = await twoRunProject();
     const result = await runCli(['log', '../x.ts', '--project', project]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^artifact-ingest: unknown_path: /);
     expect(result.stderr).toMatch(/contains a '\.\.' segment; paths look like workspace\/src\/a\.ts/);
   });
 
   it.each([
     [['log'], /log takes exactly one PATH/],
     [['log', 'a.ts', 'b.ts'], /log takes exactly one PATH/],
-    [['log', 'a.ts', '--bogus'], /Unknown option '--bogus'/],
+    [['log', 'a.ts', '--bogus'], /unknown option '--bogus'/],
   ])('exits 2 on %j', async (args, message) => {
     const project = await twoRunProject();
     const result = await runCli([...args, '--project', project]);
@@ -130,7 +131,7 @@ describe('artifact-ingest verify', () => {
     }
   });
 
-  it('prints one line per problem, exits 0 without --strict and 1 with it', async () => {
+  it('prints one line per problem and exits 1 on corruption and drift, with or without --strict', async () => {
     const project = await twoRunProject();
     await writeFile(join(project, 'workspace/src/a.ts'), 'edited by hand\n');
     const hex = contentHashOf(text('b\n')).slice('sha256:'.length);
@@ -138,7 +139,7 @@ describe('artifact-ingest verify', () => {
     await chmod(object, 0o644);
     await writeFile(object, 'tampered');
     const lenient = await runCli(['verify', '--project', project]);
-    expect(lenient.code).toBe(0);
+    expect(lenient.code).toBe(1);
     const lines = lenient.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(
       'verified 2 run(s), 4 record(s): objects 3/4 ok, workspace files 1/2 ok; 2 problem(s)',
@@ -206,12 +207,12 @@ describe('artifact-ingest verify', () => {
     expect((await runCli(['log', 'src/c.ts', '--project', project])).code).toBe(0);
   });
 
-  it('exits 1 for an unknown run', async () => {
+  it('exits 2 for an unknown run', async () => {
     const project = await twoRunProject();
     const result = await runCli(['verify', 'run-404', '--project', project]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /^artifact-ingest: run "run-404" is not in \.agent\/runs; list the runs with 'artifact-ingest runs'/,
+      /^artifact-ingest: no run "run-404" in \.agent\/runs\/; list the runs with 'artifact-ingest runs'/,
     );
   });
 
