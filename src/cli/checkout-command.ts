@@ -83,18 +83,11 @@ export async function checkoutCommand(args: readonly string[], io: CliIo): Promi
   );
   if (count > 0) {
     const shown = capRows(checkout.files, io.stdout.isTTY === true);
-    const rows = shown.rows.map((file) => [
-      file.path,
-      file.runId,
-      file.taskId,
-      file.bytes,
-      file.artifactId,
-    ]);
+    const rows = shown.rows.map((file) => [file.path, file.runId, file.taskId, file.bytes, file.artifactId]);
     io.stdout.write(`${renderTable(['path', 'run', 'task', 'bytes', 'artifact'], rows)}\n`);
     if (shown.more !== undefined) io.stdout.write(`${shown.more}\n`);
   }
-  for (const problem of checkout.problems)
-    io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
+  for (const problem of checkout.problems) io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
   return 0;
 }
 

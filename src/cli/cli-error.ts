@@ -14,7 +14,8 @@ export interface CliError {
  * classes load only on this path, so a command that succeeds never pays for them.
  */
 export async function classifyError(error: unknown, command: string): Promise<CliError | undefined> {
-  if (error instanceof UsageError) return { code: error.code, message: error.message, usageOf: error.command };
+  if (error instanceof UsageError)
+    return { code: error.code, message: error.message, usageOf: error.command };
   const [
     { ConfigError },
     { InvalidIdError, UnknownRunError },

@@ -58,13 +58,13 @@ export async function demoCommand(args: readonly string[], io: CliIo): Promise<n
   const runId = defaultRunId('team');
   const code = await runCommand(
     [
-    'team',
-    '--run-id',
-    runId,
-    '--project',
-    projectDir,
-    '--input',
-    `goal=${DEMO_GOAL}`,
+      'team',
+      '--run-id',
+      runId,
+      '--project',
+      projectDir,
+      '--input',
+      `goal=${DEMO_GOAL}`,
       ...(values.json === true ? ['--json'] : []),
     ],
     io,

@@ -128,7 +128,9 @@ interface CliRecords {
  */
 function jsonEntry(result: IngestResult): IngestManifest | (IngestManifest & { error: IngestProblem }) {
   const [first] = result.problems;
-  return first === undefined ? result.manifest : { ...result.manifest, error: { code: first.code, message: first.message } };
+  return first === undefined
+    ? result.manifest
+    : { ...result.manifest, error: { code: first.code, message: first.message } };
 }
 
 function cliRecords(

@@ -6,9 +6,7 @@ export function renderTable(
   rows: readonly (readonly (string | number)[])[],
 ): string {
   const cells = [header, ...rows].map((row) => row.map(String));
-  const widths = header.map((_, column) =>
-    Math.max(...cells.map((row) => displayWidth(row[column] ?? ''))),
-  );
+  const widths = header.map((_, column) => Math.max(...cells.map((row) => displayWidth(row[column] ?? ''))));
   const numeric = header.map(
     (_, column) => rows.length > 0 && rows.every((row) => typeof row[column] === 'number'),
   );

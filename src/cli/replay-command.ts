@@ -58,8 +58,7 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
     return 0;
   }
   io.stdout.write(renderReplay(replay, io.stdout.isTTY === true));
-  for (const problem of replay.problems)
-    io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
+  for (const problem of replay.problems) io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
   return 0;
 }
 

@@ -56,9 +56,7 @@ export async function showCommand(args: readonly string[], io: CliIo): Promise<n
   );
   io.stdout.write(renderRunReport(details.state));
   if (details.interrupted)
-    io.stdout.write(
-      `\nThis run was interrupted; finish it with 'artifact-ingest run --resume ${runId}'.\n`,
-    );
+    io.stdout.write(`\nThis run was interrupted; finish it with 'artifact-ingest run --resume ${runId}'.\n`);
   io.stdout.write(
     manifests.length === 0
       ? '\nno manifests (ingest was off, or no node wrote a document yet)\n'

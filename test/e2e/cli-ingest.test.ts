@@ -27,7 +27,6 @@ describe('artifact-ingest --help', () => {
     expect(option.code).toBe(2);
     expect(option.stderr).toMatch(/--jsn[\s\S]*Run 'artifact-ingest ingest --help'/);
   });
-
 });
 
 describe('artifact-ingest ingest', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { artifactIdOf } from '../../src/artifacts/artifact-record.js';
 import { appendArtifactRecords } from '../../src/artifacts/append-records.js';
 import { contentHashOf } from '../../src/artifacts/content-hash.js';
+import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { recordSteps } from '../helpers/record-steps.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -176,8 +177,8 @@ describe('artifact-ingest verify', () => {
     await appendArtifactRecords(project, 'run-002', [
       {
         artifactId: artifactIdOf({ runId: 'run-002', taskId: 'fix', path, contentHash }),
-        runId: 'run-002',
-        taskId: 'fix',
+        runId: parseRunId('run-002'),
+        taskId: parseNodeId('fix'),
         agentId: 'fixer-02',
         type: 'file',
         path,
@@ -205,6 +206,19 @@ describe('artifact-ingest verify', () => {
       'workspace_missing',
     ]);
     expect((await runCli(['log', 'src/c.ts', '--project', project])).code).toBe(0);
+  });
+
+  it('exits 0 on index warnings alone (reindex repairs them) and 1 with --strict', async () => {
+    const project = await twoRunProject();
+    await rm(join(project, '.agent/index'), { recursive: true, force: true });
+    const lenient = await runCli(['verify', '--json', '--project', project]);
+    const codes = (JSON.parse(lenient.stdout) as { problems: { code: string }[] }).problems.map(
+      (p) => p.code,
+    );
+    expect(codes.length).toBeGreaterThan(0);
+    expect(new Set(codes)).toEqual(new Set(['index_missing_record']));
+    expect(lenient.code).toBe(0);
+    expect((await runCli(['verify', '--strict', '--project', project])).code).toBe(1);
   });
 
   it('exits 2 for an unknown run', async () => {

@@ -188,7 +188,11 @@ describe('artifact-ingest checkout', () => {
     ['a non-empty --to', 'target_not_empty', ['--step', '1']],
     ['an invalid --at', 'invalid_time', ['--at', 'noon']],
     ['a step out of range', 'step_out_of_range', ['--step', '9', '--run', 'run-001']],
-    ['an unknown run', 'no run "run-404" in .agent/runs/; list the runs', ['--step', '1', '--run', 'run-404']],
+    [
+      'an unknown run',
+      'no run "run-404" in .agent/runs/; list the runs',
+      ['--step', '1', '--run', 'run-404'],
+    ],
   ])('exits 2 for %s and writes nothing', async (_name, code, args) => {
     const { projectDir } = await twoRunProject();
     const to = path.join(await tempProject(), 'out');
