@@ -17,10 +17,11 @@ export function renderIngestReport(
     lines.push(`${manifest.source.doc_path}  (node ${manifest.node_id})`);
     if (manifest.artifacts.length === 0) lines.push('  no file= blocks');
     const blocks = capRows(manifest.artifacts, context.capRows === true);
-    for (const artifact of blocks.rows) {
+    // The cap keeps a prefix, so a row's index is its block's index in result.blocks.
+    for (const [index, artifact] of blocks.rows.entries()) {
       const target =
         artifact.workspace_path === '' ? artifact.declared_file || '(no path)' : artifact.workspace_path;
-      const status = artifact.reason.startsWith('unchanged') ? 'unchanged' : artifact.status;
+      const status = result.blocks[index]?.code === 'unchanged' ? 'unchanged' : artifact.status;
       const detail =
         artifact.status === 'written' && !context.dryRun ? `${artifact.bytes} B` : artifact.reason;
       lines.push(`  ${status.padEnd(9)} ${target}${detail === '' ? '' : `  ${detail}`}`);
@@ -31,8 +32,8 @@ export function renderIngestReport(
   }
 
   const rows = results.map((result) => {
-    const { summary, artifacts, source } = result.manifest;
-    const unchanged = artifacts.filter((a) => a.reason.startsWith('unchanged')).length;
+    const { summary, source } = result.manifest;
+    const unchanged = result.blocks.filter((block) => block.code === 'unchanged').length;
     return [
       source.doc_path,
       summary.total_blocks,

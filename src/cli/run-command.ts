@@ -2,7 +2,7 @@ import { ConfigError, loadProjectConfig } from '../config/index.js';
 import { INGEST_ENV_VAR, resolveIngestEnabled } from '../ingest/index.js';
 import { parseRunId, PROJECT_CONFIG_FILE } from '../project/index.js';
 import type { RunId } from '../project/index.js';
-import { createAgent, loadGraph, readRun, runGraph } from '../runtime/index.js';
+import { createAgent, loadGraph, readRun, RunError, runGraph } from '../runtime/index.js';
 import type { Agent, RunProgress, RunState } from '../runtime/index.js';
 import type { CliWriter } from './cli-io.js';
 import { exitCodeFor } from './exit-codes.js';
@@ -78,7 +78,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
         ? undefined
         : parseRunId(runIdText, '--run-id');
   const resumed =
-    resumeId === undefined || runId === undefined ? undefined : (await readRun(projectDir, runId)).state;
+    resumeId === undefined || runId === undefined ? undefined : await graphRunState(projectDir, runId);
   if (positionals.length > 1) {
     throw new UsageError(`run takes one GRAPH, got ${positionals.length}: ${positionals.join(' ')}`, 'run');
   }
@@ -156,6 +156,18 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
   }
+}
+
+/** The state of a graph run to resume; a run made by `artifact-ingest ingest` has none and cannot be resumed. */
+async function graphRunState(projectDir: string, runId: RunId): Promise<RunState> {
+  const details = await readRun(projectDir, runId);
+  if (details.kind === 'ingest') {
+    throw new RunError(
+      'not_a_graph_run',
+      `run ${runId} was made by 'artifact-ingest ingest', not by a graph, and cannot be resumed`,
+    );
+  }
+  return details.state;
 }
 
 /**

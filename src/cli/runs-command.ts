@@ -41,7 +41,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
   }
   const rows = runs.map((run) => [
     run.run_id,
-    run.graph,
+    run.kind === 'ingest' ? '(ingest)' : run.graph,
     run.interrupted ? 'interrupted' : run.status,
     `${run.nodes.completed}/${run.nodes.total}`,
     run.updated_at,

@@ -54,7 +54,11 @@ export async function showCommand(args: readonly string[], io: CliIo): Promise<n
           '',
         ],
   );
-  io.stdout.write(renderRunReport(details.state));
+  io.stdout.write(
+    details.kind === 'graph'
+      ? renderRunReport(details.state)
+      : `run ${details.run_id}: made by 'artifact-ingest ingest', ${details.status}, ${details.nodes.total} document(s), updated ${details.updated_at}\n`,
+  );
   if (details.interrupted)
     io.stdout.write(`\nThis run was interrupted; finish it with 'artifact-ingest run --resume ${runId}'.\n`);
   io.stdout.write(
