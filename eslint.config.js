@@ -56,7 +56,17 @@ const boundaryConfigs = folders.map((layer) => ({
 }));
 
 export default defineConfig(
-  { ignores: ['dist/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'demo/**', '.bench-tmp/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-check/**',
+      'node_modules/**',
+      'coverage/**',
+      'demo/**',
+      '.bench-tmp/**',
+      '.pack-test/**',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -13,7 +13,13 @@ export {
   readProjectRecords,
   rebuildArtifactIndex,
 } from './store/index.js';
-export type { ObjectStore, ObjectStoreOptions, IndexRebuild, ProjectRecords } from './store/index.js';
+export type {
+  IndexRebuild,
+  ObjectStore,
+  ObjectStoreErrorCode,
+  ObjectStoreOptions,
+  ProjectRecords,
+} from './store/index.js';
 export {
   classifyPath,
   countLineChanges,

@@ -1,7 +1,10 @@
-import { BundleError, bundleRun } from '../artifacts/index.js';
+import path from 'node:path';
+import { bundleRun } from '../artifacts/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
+import { resolveRunId } from './resolve-run-id.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest bundle`. */
 export const BUNDLE_HELP = `Usage: artifact-ingest bundle RUN_ID -o FILE.tar.gz [--force] [--project DIR] [--json]
@@ -18,11 +21,12 @@ Options:
   --json              print the summary (file, runId, files, objects, bytes) as JSON
   -h, --help          show this help
 
-Exit codes: 0 bundled, 1 refused (nothing written; the message says why), 2 usage error.
+Exit codes: 0 bundled; 1 refused, nothing written (a missing or corrupt object); 2 usage (unknown run,
+FILE exists without --force, FILE not writable).
 `;
 
 /** Runs `artifact-ingest bundle`; returns the exit code. */
-export async function bundleCommand(args: readonly string[]): Promise<number> {
+export async function bundleCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('bundle', args, {
     output: { type: 'string', short: 'o' },
     force: { type: 'boolean' },
@@ -31,7 +35,7 @@ export async function bundleCommand(args: readonly string[]): Promise<number> {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(BUNDLE_HELP);
+    io.stdout.write(BUNDLE_HELP);
     return 0;
   }
   const [runId, ...extra] = positionals;
@@ -41,18 +45,17 @@ export async function bundleCommand(args: readonly string[]): Promise<number> {
   if (values.output === undefined || values.output === '') {
     throw new UsageError('bundle needs -o FILE.tar.gz: where to write the bundle', 'bundle');
   }
-  const projectDir = await resolveProject(values.project, 'bundle');
-  try {
-    const summary = await bundleRun(projectDir, runId, values.output, { force: values.force === true });
-    process.stdout.write(
-      values.json === true
-        ? `${JSON.stringify(summary, null, 2)}\n`
-        : `bundled run ${summary.runId}: ${summary.files} files, ${summary.objects} objects, ${summary.bytes} bytes\n-> ${summary.file}\n`,
-    );
-    return 0;
-  } catch (error) {
-    if (!(error instanceof BundleError)) throw error;
-    process.stderr.write(`artifact-ingest: bundle refused: ${error.code}: ${error.message}\n`);
-    return 1;
-  }
+  const projectDir = await resolveProject(values.project, 'bundle', io.cwd);
+  const summary = await bundleRun(
+    projectDir,
+    await resolveRunId(projectDir, runId),
+    path.resolve(io.cwd, values.output),
+    { force: values.force === true },
+  );
+  io.stdout.write(
+    values.json === true
+      ? `${JSON.stringify(summary, null, 2)}\n`
+      : `bundled run ${summary.runId}: ${summary.files} files, ${summary.objects} objects, ${summary.bytes} bytes\n-> ${summary.file}\n`,
+  );
+  return 0;
 }

@@ -1,10 +1,13 @@
 import path from 'node:path';
-import { checkoutWorkspace, LineageError } from '../artifacts/index.js';
+import { checkoutWorkspace } from '../artifacts/index.js';
 import type { Checkout, CheckoutCut } from '../artifacts/index.js';
+import { capRows } from './cap-rows.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { renderTable } from './render-table.js';
 import { resolveProject } from './resolve-project.js';
+import { resolveRunId } from './resolve-run-id.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest checkout`. */
 export const CHECKOUT_HELP = `Usage: artifact-ingest checkout (--step N | --at TIME) [--run RUN_ID] --to DIR [--project DIR] [--json]
@@ -31,12 +34,12 @@ Options:
   --json          print the checkout (cut, files) as JSON
   -h, --help      show this help
 
-Exit codes: 0 checked out; 1 refused (unknown run, step out of range, invalid time, DIR not empty or
-inside the project, missing or corrupt object: nothing is written); 2 usage.
+Exit codes: 0 checked out; 1 a missing or corrupt object (nothing is written); 2 usage (unknown run, step
+out of range, invalid time, DIR not empty or inside the project: nothing is written).
 `;
 
 /** Runs `artifact-ingest checkout`; returns the exit code. */
-export async function checkoutCommand(args: readonly string[]): Promise<number> {
+export async function checkoutCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('checkout', args, {
     step: { type: 'string' },
     at: { type: 'string' },
@@ -47,7 +50,7 @@ export async function checkoutCommand(args: readonly string[]): Promise<number> 
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(CHECKOUT_HELP);
+    io.stdout.write(CHECKOUT_HELP);
     return 0;
   }
   if (positionals.length > 0) {
@@ -62,40 +65,29 @@ export async function checkoutCommand(args: readonly string[]): Promise<number> 
     throw new UsageError('--to DIR is required: the folder to rebuild the workspace into', 'checkout');
   if (values.step !== undefined && !/^\d+$/.test(values.step))
     throw new UsageError(`--step takes a whole number (0: before the run), got ${values.step}`, 'checkout');
-  const projectDir = await resolveProject(values.project, 'checkout');
-  let checkout: Checkout;
-  try {
-    checkout = await checkoutWorkspace(projectDir, {
-      to: path.resolve(values.to),
-      ...(values.step === undefined ? {} : { step: Number(values.step) }),
-      ...(values.at === undefined ? {} : { at: values.at }),
-      ...(values.run === undefined ? {} : { runId: values.run }),
-    });
-  } catch (error) {
-    if (!(error instanceof LineageError)) throw error;
-    process.stderr.write(`artifact-ingest: ${error.code}: ${error.message}\n`);
-    return 1;
-  }
+  const projectDir = await resolveProject(values.project, 'checkout', io.cwd);
+  const runId = values.run === undefined ? undefined : await resolveRunId(projectDir, values.run, '--run');
+  const checkout: Checkout = await checkoutWorkspace(projectDir, {
+    to: path.resolve(io.cwd, values.to),
+    ...(values.step === undefined ? {} : { step: Number(values.step) }),
+    ...(values.at === undefined ? {} : { at: values.at }),
+    ...(runId === undefined ? {} : { runId }),
+  });
   if (values.json === true) {
-    process.stdout.write(`${JSON.stringify(checkout, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(checkout, null, 2)}\n`);
     return 0;
   }
   const count = checkout.files.length;
-  process.stdout.write(
+  io.stdout.write(
     `checked out ${count} ${count === 1 ? 'file' : 'files'} into ${checkout.to}: ${describeCut(checkout.cut)}\n`,
   );
   if (count > 0) {
-    const rows = checkout.files.map((file) => [
-      file.path,
-      file.runId,
-      file.taskId,
-      file.bytes,
-      file.artifactId,
-    ]);
-    process.stdout.write(`${renderTable(['path', 'run', 'task', 'bytes', 'artifact'], rows)}\n`);
+    const shown = capRows(checkout.files, io.stdout.isTTY === true);
+    const rows = shown.rows.map((file) => [file.path, file.runId, file.taskId, file.bytes, file.artifactId]);
+    io.stdout.write(`${renderTable(['path', 'run', 'task', 'bytes', 'artifact'], rows)}\n`);
+    if (shown.more !== undefined) io.stdout.write(`${shown.more}\n`);
   }
-  for (const problem of checkout.problems)
-    process.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
+  for (const problem of checkout.problems) io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
   return 0;
 }
 

@@ -5,6 +5,7 @@ import { defaultRunId } from '../runtime/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { runCommand } from './run-command.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest demo`. */
 export const DEMO_HELP = `Usage: artifact-ingest demo [--dir DIR] [--json]
@@ -37,36 +38,39 @@ agents:
 `;
 
 /** Runs `artifact-ingest demo`; returns the exit code. */
-export async function demoCommand(args: readonly string[]): Promise<number> {
+export async function demoCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs('demo', args, {
     dir: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(DEMO_HELP);
+    io.stdout.write(DEMO_HELP);
     return 0;
   }
-  const projectDir = path.resolve(values.dir ?? 'demo');
+  const projectDir = path.resolve(io.cwd, values.dir ?? 'demo');
   await freshProject(projectDir);
   await cp(DEMO_REPLIES, path.join(projectDir, 'replies'), { recursive: true });
   await writeFile(path.join(projectDir, 'artifact-ingest.config.yaml'), DEMO_CONFIG);
 
-  if (values.json !== true) process.stdout.write(`Demo project: ${projectDir}\n\n`);
+  if (values.json !== true) io.stdout.write(`Demo project: ${projectDir}\n\n`);
   // The run id is chosen here so the closing hint can name it.
   const runId = defaultRunId('team');
-  const code = await runCommand([
-    'team',
-    '--run-id',
-    runId,
-    '--project',
-    projectDir,
-    '--input',
-    `goal=${DEMO_GOAL}`,
-    ...(values.json === true ? ['--json'] : []),
-  ]);
+  const code = await runCommand(
+    [
+      'team',
+      '--run-id',
+      runId,
+      '--project',
+      projectDir,
+      '--input',
+      `goal=${DEMO_GOAL}`,
+      ...(values.json === true ? ['--json'] : []),
+    ],
+    io,
+  );
   if (values.json !== true) {
-    process.stdout.write(
+    io.stdout.write(
       `\nLook at ${path.join(projectDir, 'workspace')} for the extracted files, docs/ for the documents,\n` +
         `and list the runs with: npx artifact-ingest runs --project ${projectDir}\n` +
         `Replay the run step by step, read-only: npx artifact-ingest replay ${runId} --project ${projectDir}\n` +

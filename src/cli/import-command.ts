@@ -1,7 +1,9 @@
-import { BundleError, importBundle } from '../artifacts/index.js';
+import path from 'node:path';
+import { importBundle } from '../artifacts/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest import`. */
 export const IMPORT_HELP = `Usage: artifact-ingest import FILE.tar.gz [--project DIR] [--json]
@@ -23,37 +25,31 @@ Exit codes: 0 imported (or already imported), 1 refused (nothing written; the me
 `;
 
 /** Runs `artifact-ingest import`; returns the exit code. */
-export async function importCommand(args: readonly string[]): Promise<number> {
+export async function importCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('import', args, {
     project: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(IMPORT_HELP);
+    io.stdout.write(IMPORT_HELP);
     return 0;
   }
   const [bundleFile, ...extra] = positionals;
   if (bundleFile === undefined || extra.length > 0) {
     throw new UsageError('import takes exactly one FILE.tar.gz made by artifact-ingest bundle', 'import');
   }
-  const projectDir = await resolveProject(values.project, 'import');
-  try {
-    const summary = await importBundle(projectDir, bundleFile);
-    if (values.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    else if (summary.alreadyImported) {
-      process.stdout.write(
-        `run ${summary.runId} is already imported: its ${summary.files} files are identical; ${summary.objectsStored} missing objects stored\n`,
-      );
-    } else {
-      process.stdout.write(
-        `imported run ${summary.runId}: ${summary.files} files, ${summary.objects} objects (${summary.objectsStored} new to this project)\n`,
-      );
-    }
-    return 0;
-  } catch (error) {
-    if (!(error instanceof BundleError)) throw error;
-    process.stderr.write(`artifact-ingest: import refused: ${error.code}: ${error.message}\n`);
-    return 1;
+  const projectDir = await resolveProject(values.project, 'import', io.cwd);
+  const summary = await importBundle(projectDir, path.resolve(io.cwd, bundleFile));
+  if (values.json === true) io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else if (summary.alreadyImported) {
+    io.stdout.write(
+      `run ${summary.runId} is already imported: its ${summary.files} files are identical; ${summary.objectsStored} missing objects stored\n`,
+    );
+  } else {
+    io.stdout.write(
+      `imported run ${summary.runId}: ${summary.files} files, ${summary.objects} objects (${summary.objectsStored} new to this project)\n`,
+    );
   }
+  return 0;
 }

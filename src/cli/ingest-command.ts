@@ -6,12 +6,13 @@ import { loadProjectConfig } from '../config/index.js';
 import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../ingest/index.js';
 import { parseNodeId, parseRunId } from '../project/index.js';
 import type { NodeId } from '../project/index.js';
-import type { IngestMode, IngestResult } from '../ingest/index.js';
+import type { IngestManifest, IngestMode, IngestProblem, IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
 import { resolveProject } from './resolve-project.js';
 import { renderIngestReport } from './render-ingest-report.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest ingest`. */
 export const INGEST_HELP = `Usage: artifact-ingest ingest [PATH|GLOB ...] [options]
@@ -29,7 +30,8 @@ Options:
   --mode M        single | self_critique | team | unknown (default: unknown)
   --dry-run       judge every block, write nothing, print what would happen
   --strict        exit 1 when a block is rejected or an error occurs (fail closed, for CI)
-  --json          print the manifest (one document) or an array of manifests on stdout
+  --json          print the manifest (one document) or an array of manifests on stdout; a document
+                  that could not be ingested has "error": {"code", "message"} in its entry
   -h, --help      show this help
 
 Exit codes: 0 done (also when blocks were skipped or rejected), 1 --strict and something
@@ -44,7 +46,7 @@ Examples:
 const GLOB_CHARS = /[*?[\]{}!]/;
 
 /** Runs `artifact-ingest ingest`; returns the exit code. */
-export async function ingestCommand(args: readonly string[]): Promise<number> {
+export async function ingestCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('ingest', args, {
     project: { type: 'string' },
     'run-id': { type: 'string' },
@@ -56,11 +58,11 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(INGEST_HELP);
+    io.stdout.write(INGEST_HELP);
     return 0;
   }
 
-  const projectDir = await resolveProject(values.project, 'ingest');
+  const projectDir = await resolveProject(values.project, 'ingest', io.cwd);
   const runIdText = values['run-id'];
   const runId = runIdText === undefined ? defaultCliRunId() : parseRunId(runIdText, '--run-id');
   const mode = parseMode(values.mode);
@@ -70,7 +72,7 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
   const dryRun = values['dry-run'] === true;
   const strict = values.strict === true || config.ingest.failMode === 'closed';
 
-  const progress = progressLine();
+  const progress = progressLine(io.stderr);
   const results: IngestResult[] = [];
   const records = dryRun
     ? undefined
@@ -78,7 +80,7 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
         projectDir,
         runId,
         durability: config.ingest.durability,
-        onFailure: ({ message }) => process.stderr.write(`artifact-ingest: warning: ${message}\n`),
+        onFailure: ({ message }) => io.stderr.write(`artifact-ingest: warning: ${message}\n`),
       });
   try {
     for (const [index, docPath] of documents.entries()) {
@@ -104,19 +106,30 @@ export async function ingestCommand(args: readonly string[]): Promise<number> {
   progress.clear();
 
   if (values.json === true) {
-    const manifests = results.map((result) => result.manifest);
-    process.stdout.write(`${JSON.stringify(manifests.length === 1 ? manifests[0] : manifests, null, 2)}\n`);
+    const entries = results.map(jsonEntry);
+    io.stdout.write(`${JSON.stringify(entries.length === 1 ? entries[0] : entries, null, 2)}\n`);
   } else {
-    process.stdout.write(renderIngestReport(results, { runId, dryRun }));
+    io.stdout.write(renderIngestReport(results, { runId, dryRun, capRows: io.stdout.isTTY === true }));
   }
   for (const result of results) {
     for (const problem of result.problems) {
-      process.stderr.write(
+      io.stderr.write(
         `artifact-ingest: ${result.manifest.source.doc_path}: ${problem.code}: ${problem.message}\n`,
       );
     }
   }
   return strict && results.some((result) => result.failed) ? 1 : 0;
+}
+
+/**
+ * One `--json` entry: the manifest v1 object, plus `error` (the first problem) for a document that could not
+ * be ingested as a whole (invalid UTF-8, unreadable, too large, too complex), so a batch shows which failed.
+ */
+function jsonEntry(result: IngestResult): IngestManifest | (IngestManifest & { error: IngestProblem }) {
+  const [first] = result.problems;
+  return first === undefined
+    ? result.manifest
+    : { ...result.manifest, error: { code: first.code, message: first.message } };
 }
 
 function parseMode(mode: string | undefined): IngestMode {

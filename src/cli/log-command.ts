@@ -1,10 +1,12 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { LineageError, logPath } from '../artifacts/index.js';
+import { logPath } from '../artifacts/index.js';
+import { capRows } from './cap-rows.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { renderTable } from './render-table.js';
 import { resolveProject } from './resolve-project.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest log`. */
 export const LOG_HELP = `Usage: artifact-ingest log PATH [--project DIR] [--json]
@@ -20,37 +22,31 @@ Options:
   --json          print the versions as JSON
   -h, --help      show this help
 
-Exit codes: 0 versions listed, 1 no recorded version of PATH (or PATH outside the project), 2 usage error.
+Exit codes: 0 versions listed, 1 no recorded version of PATH, 2 usage error (or PATH outside the project).
 `;
 
 /** Runs `artifact-ingest log`; returns the exit code. */
-export async function logCommand(args: readonly string[]): Promise<number> {
+export async function logCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('log', args, {
     project: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(LOG_HELP);
+    io.stdout.write(LOG_HELP);
     return 0;
   }
   const [path, ...extra] = positionals;
   if (path === undefined || extra.length > 0) {
     throw new UsageError('log takes exactly one PATH, such as workspace/src/a.ts or docs/plan.md', 'log');
   }
-  const projectDir = await resolveProject(values.project, 'log');
-  let log;
-  try {
-    log = await logPath(projectDir, await realAbsolutePath(path));
-  } catch (error) {
-    if (!(error instanceof LineageError)) throw error;
-    process.stderr.write(`artifact-ingest: ${error.message}\n`);
-    return 1;
-  }
+  const projectDir = await resolveProject(values.project, 'log', io.cwd);
+  const log = await logPath(projectDir, await realAbsolutePath(path));
   if (values.json === true) {
-    process.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
   } else if (log.versions.length > 0) {
-    const rows = log.versions.map((version) => [
+    const shown = capRows(log.versions, io.stdout.isTTY === true);
+    const rows = shown.rows.map((version) => [
       version.createdAt,
       version.runId,
       version.taskId,
@@ -60,17 +56,18 @@ export async function logCommand(args: readonly string[]): Promise<number> {
       version.contentHash.replace(/^sha256:/, '').slice(0, 12),
       version.artifactId,
     ]);
-    process.stdout.write(
+    io.stdout.write(
       `${log.path}: ${log.versions.length} version(s)\n${renderTable(['time', 'run', 'node', 'agent', 'type', 'lines', 'hash', 'artifact'], rows)}\n`,
     );
+    if (shown.more !== undefined) io.stdout.write(`${shown.more}\n`);
   }
   for (const problem of log.problems) {
-    process.stderr.write(
+    io.stderr.write(
       `artifact-ingest: ${problem.message}; run 'artifact-ingest reindex' to rebuild the index\n`,
     );
   }
   if (log.versions.length > 0) return 0;
-  process.stderr.write(
+  io.stderr.write(
     `artifact-ingest: no recorded versions of ${log.path}; paths look like workspace/src/a.ts or docs/plan.md (see 'artifact-ingest replay RUN_ID'), and if runs were recorded before the index existed, run 'artifact-ingest reindex'\n`,
   );
   return 1;

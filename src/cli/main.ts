@@ -1,154 +1,41 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import { UsageError } from './usage-error.js';
+import type { CliWriter } from './cli-io.js';
+import { runCli } from './run-cli.js';
 
-const MAIN_HELP = `Usage: artifact-ingest <command> [options]
+/**
+ * Wraps a standard stream so that a reader going away (`artifact-ingest ingest big.md | head -1`) ends the
+ * output quietly: later writes are dropped and the command finishes with its own exit code.
+ */
+let outputFailed = false;
 
-Turn the file blocks in AI agents' markdown documents into real files, safely.
-
-Commands:
-  run GRAPH                run a graph of agent nodes (built-in: single, self_critique, team)
-  runs                     list the runs of a project
-  show RUN_ID              show one run: nodes, documents, manifests
-  ingest [PATH|GLOB ...]   extract \`\`\`<lang> file=<path> blocks into workspace/
-  demo                     run the team graph on the embedded demo replies, ingest on
-
-Artifacts (read-only: they never run a node or change a run):
-  replay RUN_ID            a run step by step: nodes, agents, artifacts (--backward: diffs)
-  checkout                 rebuild the workspace as it was (--step N | --at TIME) into a folder
-  log PATH                 every recorded version of a path across runs
-  verify [RUN_ID]          re-hash objects and the workspace; report corruption and drift
-  bundle RUN_ID -o FILE    pack a run and the objects it references into a .tar.gz
-  import FILE              verify a bundle and add its run and objects to the project
-  reindex                  rebuild the path index from the runs' artifacts.jsonl
-
-  help [COMMAND]           show help for a command
-
-Options:
-  -h, --help      show this help
-  -v, --version   print the version
-
-Run 'artifact-ingest <command> --help' for a command's options.
-Documentation: docs/ in the package (README.md links every page).
-`;
-
-interface Command {
-  run(args: readonly string[]): Promise<number>;
-  readonly help: string;
+function closableWriter(stream: NodeJS.WriteStream): CliWriter {
+  let closed = false;
+  // Without a listener, EPIPE would be an unhandled 'error' event and print a stack trace.
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    closed = true;
+    if (error.code !== 'EPIPE' && stream !== process.stderr) {
+      outputFailed = true;
+      process.stderr.write(`artifact-ingest: cannot write output: ${error.message}\n`);
+    }
+  });
+  return {
+    write: (text: string) => !closed && stream.write(text),
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+  };
 }
 
-// Commands load on demand, so `--help`, `--version` and each command pay only for what they use.
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  run: async () => {
-    const { runCommand, RUN_HELP } = await import('./run-command.js');
-    return { run: runCommand, help: RUN_HELP };
-  },
-  runs: async () => {
-    const { runsCommand, RUNS_HELP } = await import('./runs-command.js');
-    return { run: runsCommand, help: RUNS_HELP };
-  },
-  show: async () => {
-    const { showCommand, SHOW_HELP } = await import('./show-command.js');
-    return { run: showCommand, help: SHOW_HELP };
-  },
-  ingest: async () => {
-    const { ingestCommand, INGEST_HELP } = await import('./ingest-command.js');
-    return { run: ingestCommand, help: INGEST_HELP };
-  },
-  demo: async () => {
-    const { demoCommand, DEMO_HELP } = await import('./demo-command.js');
-    return { run: demoCommand, help: DEMO_HELP };
-  },
-  replay: async () => {
-    const { replayCommand, REPLAY_HELP } = await import('./replay-command.js');
-    return { run: replayCommand, help: REPLAY_HELP };
-  },
-  checkout: async () => {
-    const { checkoutCommand, CHECKOUT_HELP } = await import('./checkout-command.js');
-    return { run: checkoutCommand, help: CHECKOUT_HELP };
-  },
-  log: async () => {
-    const { logCommand, LOG_HELP } = await import('./log-command.js');
-    return { run: logCommand, help: LOG_HELP };
-  },
-  verify: async () => {
-    const { verifyCommand, VERIFY_HELP } = await import('./verify-command.js');
-    return { run: verifyCommand, help: VERIFY_HELP };
-  },
-  reindex: async () => {
-    const { reindexCommand, REINDEX_HELP } = await import('./reindex-command.js');
-    return { run: reindexCommand, help: REINDEX_HELP };
-  },
-  bundle: async () => {
-    const { bundleCommand, BUNDLE_HELP } = await import('./bundle-command.js');
-    return { run: bundleCommand, help: BUNDLE_HELP };
-  },
-  import: async () => {
-    const { importCommand, IMPORT_HELP } = await import('./import-command.js');
-    return { run: importCommand, help: IMPORT_HELP };
-  },
+const io = {
+  stdout: closableWriter(process.stdout),
+  stderr: closableWriter(process.stderr),
+  env: process.env,
+  cwd: process.cwd(),
 };
 
-async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '-h' || command === '--help') {
-    process.stdout.write(MAIN_HELP);
-    return command === undefined ? 2 : 0;
-  }
-  if (command === '-v' || command === '--version') {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version: string;
-    };
-    process.stdout.write(`${pkg.version}\n`);
-    return 0;
-  }
-  if (command === 'help') {
-    const load = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
-    process.stdout.write(load === undefined ? MAIN_HELP : (await load()).help);
-    return 0;
-  }
-  const load = COMMANDS[command];
-  if (load === undefined) {
-    throw new UsageError(
-      `unknown command '${command}'; commands are: ${Object.keys(COMMANDS).join(', ')}`,
-      '',
-    );
-  }
-  return (await load()).run(rest);
-}
-
-/** Prints an error the way its kind asks for and returns the exit code: 2 for what the user can fix. */
-async function reportError(error: unknown): Promise<number> {
-  if (error instanceof UsageError) {
-    const hint = error.command === '' ? 'artifact-ingest --help' : `artifact-ingest ${error.command} --help`;
-    process.stderr.write(`artifact-ingest: ${error.message}\nRun '${hint}' for usage.\n`);
-    return 2;
-  }
-  const [{ ConfigError }, { InvalidIdError, UnknownRunError }, { RunError }] = await Promise.all([
-    import('../config/index.js'),
-    import('../project/index.js'),
-    import('../runtime/index.js'),
-  ]);
-  if (
-    error instanceof ConfigError ||
-    error instanceof RunError ||
-    error instanceof InvalidIdError ||
-    error instanceof UnknownRunError ||
-    error instanceof RangeError
-  ) {
-    process.stderr.write(`artifact-ingest: ${error.message}\n`);
-    return 2;
-  }
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`artifact-ingest: internal error: ${detail}\n`);
-  return 1;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  async (error: unknown) => {
-    process.exitCode = await reportError(error);
-  },
-);
+void runCli(process.argv.slice(2), io).then((code) => {
+  process.exitCode = code === 0 && outputFailed ? 1 : code;
+});

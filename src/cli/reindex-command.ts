@@ -2,6 +2,7 @@ import { rebuildArtifactIndex } from '../artifacts/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest reindex`. */
 export const REINDEX_HELP = `Usage: artifact-ingest reindex [--project DIR] [--json]
@@ -20,30 +21,30 @@ Exit codes: 0 rebuilt (even with unreadable lines, which are listed), 2 usage er
 `;
 
 /** Runs `artifact-ingest reindex`; returns the exit code. */
-export async function reindexCommand(args: readonly string[]): Promise<number> {
+export async function reindexCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('reindex', args, {
     project: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(REINDEX_HELP);
+    io.stdout.write(REINDEX_HELP);
     return 0;
   }
   if (positionals.length > 0) {
     throw new UsageError(`reindex takes no arguments, got ${positionals.join(' ')}`, 'reindex');
   }
-  const rebuilt = await rebuildArtifactIndex(await resolveProject(values.project, 'reindex'));
+  const rebuilt = await rebuildArtifactIndex(await resolveProject(values.project, 'reindex', io.cwd));
   if (values.json === true) {
-    process.stdout.write(`${JSON.stringify(rebuilt, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(rebuilt, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(
+  io.stdout.write(
     `reindexed ${rebuilt.runs} run(s): ${rebuilt.records} version record(s) of ${rebuilt.paths} path(s)\n`,
   );
   if (rebuilt.problems.length > 0) {
-    process.stdout.write(`${rebuilt.problems.length} unreadable line(s) left out:\n`);
-    for (const problem of rebuilt.problems) process.stdout.write(`  ${problem.code}: ${problem.message}\n`);
+    io.stdout.write(`${rebuilt.problems.length} unreadable line(s) left out:\n`);
+    for (const problem of rebuilt.problems) io.stdout.write(`  ${problem.code}: ${problem.message}\n`);
   }
   return 0;
 }

@@ -1,10 +1,14 @@
 import type { IngestResult } from '../ingest/index.js';
+import { capRows } from './cap-rows.js';
 import { renderTable } from './render-table.js';
 
-/** Renders ingest results for a person: every block that was not written with its reason, then the summary table. */
+/**
+ * Renders ingest results for a person: each block with its status and reason (capped per document with
+ * `capRows`, for a terminal), then the summary table.
+ */
 export function renderIngestReport(
   results: readonly IngestResult[],
-  context: { runId: string; dryRun: boolean },
+  context: { runId: string; dryRun: boolean; capRows?: boolean },
 ): string {
   const lines: string[] = [];
   if (context.dryRun) lines.push('DRY RUN: nothing was written.', '');
@@ -12,21 +16,24 @@ export function renderIngestReport(
     const { manifest } = result;
     lines.push(`${manifest.source.doc_path}  (node ${manifest.node_id})`);
     if (manifest.artifacts.length === 0) lines.push('  no file= blocks');
-    for (const artifact of manifest.artifacts) {
+    const blocks = capRows(manifest.artifacts, context.capRows === true);
+    // The cap keeps a prefix, so a row's index is its block's index in result.blocks.
+    for (const [index, artifact] of blocks.rows.entries()) {
       const target =
         artifact.workspace_path === '' ? artifact.declared_file || '(no path)' : artifact.workspace_path;
-      const status = artifact.reason.startsWith('unchanged') ? 'unchanged' : artifact.status;
+      const status = result.blocks[index]?.code === 'unchanged' ? 'unchanged' : artifact.status;
       const detail =
         artifact.status === 'written' && !context.dryRun ? `${artifact.bytes} B` : artifact.reason;
       lines.push(`  ${status.padEnd(9)} ${target}${detail === '' ? '' : `  ${detail}`}`);
     }
+    if (blocks.more !== undefined) lines.push(`  ${blocks.more}`);
     for (const problem of result.problems) lines.push(`  error     ${problem.code}: ${problem.message}`);
     lines.push('');
   }
 
   const rows = results.map((result) => {
-    const { summary, artifacts, source } = result.manifest;
-    const unchanged = artifacts.filter((a) => a.reason.startsWith('unchanged')).length;
+    const { summary, source } = result.manifest;
+    const unchanged = result.blocks.filter((block) => block.code === 'unchanged').length;
     return [
       source.doc_path,
       summary.total_blocks,

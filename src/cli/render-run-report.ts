@@ -2,7 +2,7 @@ import type { RunState } from '../runtime/index.js';
 import { renderTable } from './render-table.js';
 
 /** Renders a run for a person: one row per node with its document and ingested files, totals, and where to look. */
-export function renderRunReport(state: RunState, context: { ingestSource?: string } = {}): string {
+export function renderRunReport(state: RunState, context: { ingestNote?: string } = {}): string {
   const entries = Object.entries(state.nodes);
   const rows = entries.map(([nodeId, node]) => [
     nodeId,
@@ -28,7 +28,7 @@ export function renderRunReport(state: RunState, context: { ingestSource?: strin
 
   const lines = [
     `run ${state.run_id}  graph ${state.graph.name}  mode ${state.mode}  ${state.status.toUpperCase()}`,
-    `ingest: ${state.ingest_enabled ? 'on' : 'off'}${context.ingestSource === undefined ? '' : ` (from ${context.ingestSource})`}`,
+    `ingest: ${state.ingest_enabled ? 'on' : 'off'}${context.ingestNote === undefined ? '' : ` (${context.ingestNote})`}`,
     '',
     renderTable(['node', 'status', 'document', 'blocks', 'written', 'skipped', 'rejected'], rows),
   ];

@@ -1,10 +1,12 @@
-/** Renders rows as an aligned plain-text table; numeric cells are right-aligned. */
+import { displayWidth, padToWidth } from './display-width.js';
+
+/** Renders rows as a plain-text table aligned by display width (CJK paths align); numeric cells are right-aligned. */
 export function renderTable(
   header: readonly string[],
   rows: readonly (readonly (string | number)[])[],
 ): string {
   const cells = [header, ...rows].map((row) => row.map(String));
-  const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((_, column) => Math.max(...cells.map((row) => displayWidth(row[column] ?? ''))));
   const numeric = header.map(
     (_, column) => rows.length > 0 && rows.every((row) => typeof row[column] === 'number'),
   );
@@ -13,7 +15,7 @@ export function renderTable(
       row
         .map((cell, column) => {
           const width = widths[column] ?? 0;
-          return numeric[column] === true ? cell.padStart(width) : cell.padEnd(width);
+          return padToWidth(cell, width, numeric[column] === true ? 'start' : 'end');
         })
         .join('  ')
         .trimEnd(),

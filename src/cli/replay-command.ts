@@ -1,8 +1,11 @@
-import { LineageError, replayRun } from '../artifacts/index.js';
+import { replayRun } from '../artifacts/index.js';
 import type { ReplayArtifact, ReplayStep, RunReplay } from '../artifacts/index.js';
+import { capRows } from './cap-rows.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
+import { resolveRunId } from './resolve-run-id.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest replay`. */
 export const REPLAY_HELP = `Usage: artifact-ingest replay RUN_ID [--backward] [--path P] [--project DIR] [--json]
@@ -24,11 +27,11 @@ Options:
   --json          print the replay as JSON
   -h, --help      show this help
 
-Exit codes: 0 shown; 1 the run or path is unknown (list runs with 'artifact-ingest runs'); 2 usage.
+Exit codes: 0 shown; 2 usage, or the run or path is unknown (list runs with 'artifact-ingest runs').
 `;
 
 /** Runs `artifact-ingest replay`; returns the exit code. */
-export async function replayCommand(args: readonly string[]): Promise<number> {
+export async function replayCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('replay', args, {
     backward: { type: 'boolean' },
     path: { type: 'string' },
@@ -37,7 +40,7 @@ export async function replayCommand(args: readonly string[]): Promise<number> {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(REPLAY_HELP);
+    io.stdout.write(REPLAY_HELP);
     return 0;
   }
   const [runId, ...extra] = positionals;
@@ -45,29 +48,21 @@ export async function replayCommand(args: readonly string[]): Promise<number> {
     throw new UsageError("replay takes exactly one RUN_ID; list them with 'artifact-ingest runs'", 'replay');
   }
   if (values.path === '') throw new UsageError('--path needs a path, such as src/a.ts', 'replay');
-  const projectDir = await resolveProject(values.project, 'replay');
-  let replay: RunReplay;
-  try {
-    replay = await replayRun(projectDir, runId, {
-      backward: values.backward === true,
-      ...(values.path === undefined ? {} : { path: values.path }),
-    });
-  } catch (error) {
-    if (!(error instanceof LineageError)) throw error;
-    process.stderr.write(`artifact-ingest: ${error.code}: ${error.message}\n`);
-    return 1;
-  }
+  const projectDir = await resolveProject(values.project, 'replay', io.cwd);
+  const replay = await replayRun(projectDir, await resolveRunId(projectDir, runId), {
+    backward: values.backward === true,
+    ...(values.path === undefined ? {} : { path: values.path }),
+  });
   if (values.json === true) {
-    process.stdout.write(`${JSON.stringify(replay, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(replay, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(renderReplay(replay));
-  for (const problem of replay.problems)
-    process.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
+  io.stdout.write(renderReplay(replay, io.stdout.isTTY === true));
+  for (const problem of replay.problems) io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
   return 0;
 }
 
-function renderReplay(replay: RunReplay): string {
+function renderReplay(replay: RunReplay, capped: boolean): string {
   const backward = replay.direction === 'backward';
   const lines: string[] = [
     [
@@ -82,10 +77,12 @@ function renderReplay(replay: RunReplay): string {
   const unfinished = (): void => {
     if (replay.unfinished.length === 0) return;
     lines.push('', 'unfinished (interrupted: no trace followed these versions)');
-    for (const artifact of replay.unfinished) lines.push(...renderArtifact(artifact, true));
+    const unfinishedRows = capRows(replay.unfinished, capped);
+    for (const artifact of unfinishedRows.rows) lines.push(...renderArtifact(artifact, true));
+    if (unfinishedRows.more !== undefined) lines.push(`  ${unfinishedRows.more}`);
   };
   if (backward) unfinished();
-  for (const step of replay.steps) lines.push('', ...renderStep(step));
+  for (const step of replay.steps) lines.push('', ...renderStep(step, capped));
   if (!backward) unfinished();
   if (replay.before !== undefined) {
     lines.push('');
@@ -94,10 +91,12 @@ function renderReplay(replay: RunReplay): string {
       lines.push(`before run ${replay.runId}: no earlier versions (the run created every path it touched)`);
     } else {
       lines.push(`before run ${replay.runId}:`);
-      for (const version of replay.before)
+      const before = capRows(replay.before, capped);
+      for (const version of before.rows)
         lines.push(
           `  ${version.path}  ${version.artifactId}  run ${version.runId}  task ${version.taskId}  ${version.createdAt}`,
         );
+      if (before.more !== undefined) lines.push(`  ${before.more}`);
       // A previous version no run holds (a run imported without the one before it) is not "created by the run".
       if (unknown > 0)
         lines.push(
@@ -108,7 +107,7 @@ function renderReplay(replay: RunReplay): string {
   return `${lines.join('\n')}\n`;
 }
 
-function renderStep(step: ReplayStep): string[] {
+function renderStep(step: ReplayStep, capped: boolean): string[] {
   const lines = [
     [
       `step ${step.step ?? '-'}`,
@@ -127,7 +126,9 @@ function renderStep(step: ReplayStep): string[] {
       `  ingest  ${total_blocks} ${total_blocks === 1 ? 'block' : 'blocks'}: ${written} written, ${skipped} skipped, ${rejected} rejected`,
     );
   }
-  for (const artifact of step.artifacts) lines.push(...renderArtifact(artifact, false));
+  const artifacts = capRows(step.artifacts, capped);
+  for (const artifact of artifacts.rows) lines.push(...renderArtifact(artifact, false));
+  if (artifacts.more !== undefined) lines.push(`  ${artifacts.more}`);
   return lines;
 }
 

@@ -1,12 +1,17 @@
 import { ConfigError, loadProjectConfig } from '../config/index.js';
 import { INGEST_ENV_VAR, resolveIngestEnabled } from '../ingest/index.js';
 import { parseRunId, PROJECT_CONFIG_FILE } from '../project/index.js';
-import { createAgent, loadGraph, readRun, runGraph } from '../runtime/index.js';
-import type { Agent, RunProgress } from '../runtime/index.js';
+import type { RunId } from '../project/index.js';
+import { createAgent, loadGraph, readRun, RunError, runGraph } from '../runtime/index.js';
+import type { Agent, RunProgress, RunState } from '../runtime/index.js';
+import type { CliWriter } from './cli-io.js';
+import { exitCodeFor } from './exit-codes.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { renderRunReport } from './render-run-report.js';
 import { resolveProject } from './resolve-project.js';
+import { resolveRunId } from './resolve-run-id.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest run`. */
 export const RUN_HELP = `Usage: artifact-ingest run GRAPH [options]
@@ -25,12 +30,13 @@ Options:
   --no-ingest         do not ingest (the default, unless ${INGEST_ENV_VAR}=1 or ingest.enabled: true)
   --project DIR       project root (default: current directory)
   --run-id ID         id of the new run (default: <graph>-<UTC time>)
-  --resume RUN_ID     finish a run that was interrupted: completed nodes are kept, the rest run again
+  --resume RUN_ID     finish a run that was interrupted: completed nodes are kept, the rest run again;
+                      it keeps the run's ingest setting unless --ingest or --no-ingest is given
   --concurrency N     most nodes running at once (default: runtime.concurrency in the config, else 2)
   --json              print the final run state as JSON
   -h, --help          show this help
 
-Exit codes: 0 the run completed, 1 a node failed, 2 usage or configuration error.
+Exit codes: 0 the run completed, 1 a node failed, 2 usage or configuration error, 130 interrupted.
 
 Examples:
   artifact-ingest run team --input goal="a URL shortener" --ingest
@@ -39,7 +45,7 @@ Examples:
 `;
 
 /** Runs `artifact-ingest run`; returns the exit code. */
-export async function runCommand(args: readonly string[]): Promise<number> {
+export async function runCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', args, {
     input: { type: 'string', multiple: true },
     agent: { type: 'string' },
@@ -53,27 +59,30 @@ export async function runCommand(args: readonly string[]): Promise<number> {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(RUN_HELP);
+    io.stdout.write(RUN_HELP);
     return 0;
   }
   if (values.ingest === true && values['no-ingest'] === true) {
     throw new UsageError('--ingest and --no-ingest contradict each other; pass one of them', 'run');
   }
-  const projectDir = await resolveProject(values.project, 'run');
+  const projectDir = await resolveProject(values.project, 'run', io.cwd);
   const resumeId = values.resume;
   if (resumeId !== undefined && values['run-id'] !== undefined) {
     throw new UsageError('--resume names the run to continue; drop --run-id', 'run');
   }
-  const runIdText = resumeId ?? values['run-id'];
-  const runId =
-    runIdText === undefined
-      ? undefined
-      : parseRunId(runIdText, resumeId === undefined ? '--run-id' : '--resume');
+  const runIdText = values['run-id'];
+  const runId: RunId | undefined =
+    resumeId !== undefined
+      ? await resolveRunId(projectDir, resumeId, '--resume')
+      : runIdText === undefined
+        ? undefined
+        : parseRunId(runIdText, '--run-id');
+  const resumed =
+    resumeId === undefined || runId === undefined ? undefined : await graphRunState(projectDir, runId);
   if (positionals.length > 1) {
     throw new UsageError(`run takes one GRAPH, got ${positionals.length}: ${positionals.join(' ')}`, 'run');
   }
-  const graphRef =
-    positionals[0] ?? (resumeId === undefined ? undefined : await graphOfRun(projectDir, resumeId));
+  const graphRef = positionals[0] ?? resumed?.graph.source.replace(/^builtin:/, '');
   if (graphRef === undefined) {
     throw new UsageError(
       'name a GRAPH (single, self_critique, team or a YAML file), or --resume RUN_ID',
@@ -81,10 +90,13 @@ export async function runCommand(args: readonly string[]): Promise<number> {
     );
   }
 
-  const graph = await loadGraph(graphRef, { cwd: process.cwd() });
+  const graph = await loadGraph(graphRef, { cwd: io.cwd });
   const projectConfig = await loadProjectConfig(projectDir);
   const cliIngest = values.ingest === true ? true : values['no-ingest'] === true ? false : undefined;
-  const ingest = resolveIngestEnabled({ cli: cliIngest, env: process.env, config: projectConfig });
+  const ingest = runIngestSetting(
+    resolveIngestEnabled({ cli: cliIngest, env: io.env, config: projectConfig }),
+    resumed,
+  );
   const agents = new Map<string, Agent>();
   const agentFor = (name: string): Agent => {
     const existing = agents.get(name);
@@ -102,7 +114,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
         },
       ]);
     }
-    const agent = createAgent(name, config);
+    const agent = createAgent(name, config, io.env);
     agents.set(name, agent);
     return agent;
   };
@@ -129,24 +141,47 @@ export async function runCommand(args: readonly string[]): Promise<number> {
         limits: projectConfig.ingest.limits,
         durability: projectConfig.ingest.durability,
       },
-      onProgress: progressPrinter(process.stderr),
+      onProgress: progressPrinter(io.stderr),
       signal: controller.signal,
     });
     if (values.json === true) {
-      process.stdout.write(`${JSON.stringify(result.state, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(result.state, null, 2)}\n`);
     } else {
-      process.stdout.write(renderRunReport(result.state, { ingestSource: ingest.source }));
+      io.stdout.write(renderRunReport(result.state, { ingestNote: ingest.note }));
     }
-    return result.status === 'completed' ? 0 : 1;
+    if (result.status === 'completed') return 0;
+    // A stopped run is resumable, not failed: shells report 128 + SIGINT.
+    return controller.signal.aborted ? exitCodeFor('interrupted') : 1;
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
   }
 }
 
-async function graphOfRun(projectDir: string, runId: string): Promise<string> {
-  const { state } = await readRun(projectDir, runId);
-  return state.graph.source.replace(/^builtin:/, '');
+/** The state of a graph run to resume; a run made by `artifact-ingest ingest` has none and cannot be resumed. */
+async function graphRunState(projectDir: string, runId: RunId): Promise<RunState> {
+  const details = await readRun(projectDir, runId);
+  if (details.kind === 'ingest') {
+    throw new RunError(
+      'not_a_graph_run',
+      `run ${runId} was made by 'artifact-ingest ingest', not by a graph, and cannot be resumed`,
+    );
+  }
+  return details.state;
+}
+
+/**
+ * The ingest setting of the run: a resumed run keeps the one it started with unless a flag overrides it (the
+ * environment and the config file do not), and the note says which.
+ */
+function runIngestSetting(
+  resolved: { enabled: boolean; source: string },
+  resumed: RunState | undefined,
+): { enabled: boolean; note: string } {
+  if (resumed === undefined) return { enabled: resolved.enabled, note: `from ${resolved.source}` };
+  if (resolved.source === 'cli')
+    return { enabled: resolved.enabled, note: resolved.enabled ? '--ingest' : '--no-ingest' };
+  return { enabled: resumed.ingest_enabled, note: 'kept from the run' };
 }
 
 function parseInputs(pairs: readonly string[]): Record<string, string> {
@@ -173,9 +208,9 @@ function parseConcurrency(text: string | undefined): number | undefined {
 }
 
 /** Prints one line per node transition on a terminal; nothing when stderr is not a TTY. */
-function progressPrinter(stream: NodeJS.WriteStream): (progress: RunProgress) => void {
+function progressPrinter(stream: CliWriter): (progress: RunProgress) => void {
   return (progress) => {
-    if (!stream.isTTY) return;
+    if (stream.isTTY !== true) return;
     const counter = `[${progress.done}/${progress.total}]`;
     switch (progress.type) {
       case 'node.started':

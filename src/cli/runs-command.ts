@@ -3,6 +3,7 @@ import { parseCommandArgs } from './parse-command-args.js';
 import { renderTable } from './render-table.js';
 import { resolveProject } from './resolve-project.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest runs`. */
 export const RUNS_HELP = `Usage: artifact-ingest runs [--project DIR] [--json]
@@ -17,37 +18,37 @@ Options:
 `;
 
 /** Runs `artifact-ingest runs`; returns the exit code. */
-export async function runsCommand(args: readonly string[]): Promise<number> {
+export async function runsCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('runs', args, {
     project: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(RUNS_HELP);
+    io.stdout.write(RUNS_HELP);
     return 0;
   }
   if (positionals.length > 0)
     throw new UsageError(`runs takes no arguments, got ${positionals.join(' ')}`, 'runs');
-  const runs = await listRuns(await resolveProject(values.project, 'runs'));
+  const runs = await listRuns(await resolveProject(values.project, 'runs', io.cwd));
   if (values.json === true) {
-    process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
     return 0;
   }
   if (runs.length === 0) {
-    process.stdout.write("no runs yet; start one with 'artifact-ingest run GRAPH'\n");
+    io.stdout.write("no runs yet; start one with 'artifact-ingest run GRAPH'\n");
     return 0;
   }
   const rows = runs.map((run) => [
     run.run_id,
-    run.graph,
+    run.kind === 'ingest' ? '(ingest)' : run.graph,
     run.interrupted ? 'interrupted' : run.status,
     `${run.nodes.completed}/${run.nodes.total}`,
     run.updated_at,
   ]);
-  process.stdout.write(`${renderTable(['run', 'graph', 'status', 'nodes', 'updated'], rows)}\n`);
+  io.stdout.write(`${renderTable(['run', 'graph', 'status', 'nodes', 'updated'], rows)}\n`);
   for (const run of runs) {
-    if (run.error !== undefined) process.stdout.write(`${run.run_id}: ${run.error}\n`);
+    if (run.error !== undefined) io.stdout.write(`${run.run_id}: ${run.error}\n`);
   }
   return 0;
 }

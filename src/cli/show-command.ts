@@ -1,9 +1,12 @@
 import { readRun } from '../runtime/index.js';
+import { capRows } from './cap-rows.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { renderRunReport } from './render-run-report.js';
 import { renderTable } from './render-table.js';
 import { resolveProject } from './resolve-project.js';
+import { resolveRunId } from './resolve-run-id.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest show`. */
 export const SHOW_HELP = `Usage: artifact-ingest show RUN_ID [--project DIR] [--json]
@@ -17,26 +20,28 @@ Options:
 `;
 
 /** Runs `artifact-ingest show`; returns the exit code. */
-export async function showCommand(args: readonly string[]): Promise<number> {
+export async function showCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('show', args, {
     project: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(SHOW_HELP);
+    io.stdout.write(SHOW_HELP);
     return 0;
   }
   const [runId, ...extra] = positionals;
   if (runId === undefined || extra.length > 0) {
     throw new UsageError("show takes exactly one RUN_ID; list them with 'artifact-ingest runs'", 'show');
   }
-  const details = await readRun(await resolveProject(values.project, 'show'), runId);
+  const projectDir = await resolveProject(values.project, 'show', io.cwd);
+  const details = await readRun(projectDir, await resolveRunId(projectDir, runId));
   if (values.json === true) {
-    process.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
     return 0;
   }
-  const manifests = details.manifests.map((manifest) =>
+  const shown = capRows(details.manifests, io.stdout.isTTY === true);
+  const manifests = shown.rows.map((manifest) =>
     'error' in manifest
       ? [manifest.node_id, manifest.manifest_path, 'unreadable', '', '', '', manifest.error]
       : [
@@ -49,15 +54,18 @@ export async function showCommand(args: readonly string[]): Promise<number> {
           '',
         ],
   );
-  process.stdout.write(renderRunReport(details.state));
+  io.stdout.write(
+    details.kind === 'graph'
+      ? renderRunReport(details.state)
+      : `run ${details.run_id}: made by 'artifact-ingest ingest', ${details.status}, ${details.nodes.total} document(s), updated ${details.updated_at}\n`,
+  );
   if (details.interrupted)
-    process.stdout.write(
-      `\nThis run was interrupted; finish it with 'artifact-ingest run --resume ${runId}'.\n`,
-    );
-  process.stdout.write(
+    io.stdout.write(`\nThis run was interrupted; finish it with 'artifact-ingest run --resume ${runId}'.\n`);
+  io.stdout.write(
     manifests.length === 0
       ? '\nno manifests (ingest was off, or no node wrote a document yet)\n'
       : `\n${renderTable(['node', 'manifest', 'document', 'written', 'skipped', 'rejected', 'error'], manifests)}\n`,
   );
+  if (shown.more !== undefined) io.stdout.write(`${shown.more}\n`);
   return 0;
 }

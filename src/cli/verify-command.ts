@@ -1,8 +1,12 @@
-import { LineageError, verifyArtifacts } from '../artifacts/index.js';
+import { verifyArtifacts } from '../artifacts/index.js';
 import type { VerifyReport } from '../artifacts/index.js';
+import { capRows } from './cap-rows.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
+import { resolveRunId } from './resolve-run-id.js';
+import { VERIFY_SEVERITY } from './verify-severity.js';
 import { UsageError } from './usage-error.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest verify`. */
 export const VERIFY_HELP = `Usage: artifact-ingest verify [RUN_ID] [--strict] [--project DIR] [--json]
@@ -23,17 +27,18 @@ Problems:
   index_unknown_record   the path index holds a record no run has (run 'artifact-ingest reindex')
 
 Options:
-  --strict        exit 1 when there is any problem
+  --strict        exit 1 on warnings too (index_missing_record, index_unknown_record)
   --project DIR   project root (default: current directory)
   --json          print the report as JSON
   -h, --help      show this help
 
-Exit codes: 0 verified (problems are reported, not fatal), 1 problems found with --strict or RUN_ID
-unknown, 2 usage error.
+Exit codes: 0 verified (no errors; warnings are reported), 1 corruption or drift found (any problem
+but the two index warnings, which 'artifact-ingest reindex' repairs; any problem at all with --strict),
+2 usage error or RUN_ID unknown.
 `;
 
 /** Runs `artifact-ingest verify`; returns the exit code. */
-export async function verifyCommand(args: readonly string[]): Promise<number> {
+export async function verifyCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('verify', args, {
     strict: { type: 'boolean' },
     project: { type: 'string' },
@@ -41,7 +46,7 @@ export async function verifyCommand(args: readonly string[]): Promise<number> {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    process.stdout.write(VERIFY_HELP);
+    io.stdout.write(VERIFY_HELP);
     return 0;
   }
   const [runId, ...extra] = positionals;
@@ -51,24 +56,27 @@ export async function verifyCommand(args: readonly string[]): Promise<number> {
       'verify',
     );
   }
-  const projectDir = await resolveProject(values.project, 'verify');
-  let report;
-  try {
-    report = await verifyArtifacts(projectDir, runId === undefined ? {} : { runId });
-  } catch (error) {
-    if (!(error instanceof LineageError)) throw error;
-    process.stderr.write(`artifact-ingest: ${error.message}\n`);
-    return 1;
-  }
-  process.stdout.write(
-    values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderVerifyReport(report),
+  const projectDir = await resolveProject(values.project, 'verify', io.cwd);
+  const report = await verifyArtifacts(
+    projectDir,
+    runId === undefined ? {} : { runId: await resolveRunId(projectDir, runId) },
   );
-  return values.strict === true && report.problems.length > 0 ? 1 : 0;
+  io.stdout.write(
+    values.json === true
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : renderVerifyReport(report, io.stdout.isTTY === true),
+  );
+  const failing = report.problems.filter(
+    (problem) => values.strict === true || VERIFY_SEVERITY[problem.code] === 'error',
+  );
+  return failing.length > 0 ? 1 : 0;
 }
 
-function renderVerifyReport(report: VerifyReport): string {
+function renderVerifyReport(report: VerifyReport, capped: boolean): string {
   const scope = report.scope.runId === undefined ? `${report.runs} run(s)` : `run ${report.scope.runId}`;
   const problems = report.problems.length === 0 ? 'no problems' : `${report.problems.length} problem(s)`;
   const summary = `verified ${scope}, ${report.records} record(s): objects ${report.objects.ok}/${report.objects.checked} ok, workspace files ${report.workspaceFiles.ok}/${report.workspaceFiles.checked} ok; ${problems}\n`;
-  return summary + report.problems.map((problem) => `${problem.code}: ${problem.message}\n`).join('');
+  const shown = capRows(report.problems, capped);
+  const lines = shown.rows.map((problem) => `${problem.code}: ${problem.message}\n`);
+  return summary + lines.join('') + (shown.more === undefined ? '' : `${shown.more}\n`);
 }

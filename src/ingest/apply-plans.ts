@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { redactSecrets } from '../events/index.js';
-import { openConfinedRoot, WorkspaceError } from '../workspace/index.js';
+import { WorkspaceError } from '../workspace/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
-import type { ManifestArtifact } from './ingest-manifest.js';
-import { describeError } from '../project/index.js';
+import { describeError, sha256Hex } from '../project/index.js';
+import type { BlockOutcome } from './block-outcome.js';
+import type { IngestRoots } from './ingest-roots.js';
 import type { ReportProblem } from './ingest-problem.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { statusOfReason } from './reason-code.js';
@@ -21,21 +20,22 @@ export interface IngestedContent {
   readonly status: 'written' | 'unchanged';
 }
 
-/** Every plan's manifest entry, and the contents now on disk (cleared plans written or found unchanged). */
+/** Every plan's outcome, and the contents now on disk (cleared plans written or found unchanged). */
 export interface AppliedPlans {
-  readonly artifacts: ManifestArtifact[];
+  readonly blocks: BlockOutcome[];
   /** Bounded by max_total_bytes: only cleared plans count, and planBlocks caps their total. */
   readonly contents: IngestedContent[];
 }
 
 /** How plans are carried out. */
 export interface ApplyOptions {
-  readonly projectDir: string;
+  /** Where the workspace root comes from; whoever made the roots closes them. */
+  readonly roots: IngestRoots;
   readonly dryRun: boolean;
   readonly durability: 'fsync' | 'none';
 }
 
-/** Writes every cleared plan through the confined writer; returns every plan's manifest entry and the bytes now on disk. */
+/** Writes every cleared plan through the confined writer; returns every plan's outcome and the bytes now on disk. */
 export async function applyPlans(
   plans: readonly BlockPlan[],
   options: ApplyOptions,
@@ -44,26 +44,19 @@ export async function applyPlans(
   const { workspace, missing } = plans.some((plan) => plan.kind === 'write')
     ? await openWorkspace(options, report)
     : { workspace: null, missing: false };
-  const artifacts: ManifestArtifact[] = [];
+  const blocks: BlockOutcome[] = [];
   const contents: IngestedContent[] = [];
-  try {
-    for (const plan of plans) {
-      const applied = await applyPlan(plan, workspace, missing, options, report);
-      artifacts.push(applied.artifact);
-      if (applied.content !== undefined) contents.push(applied.content);
-    }
-  } finally {
-    await workspace?.close();
+  for (const plan of plans) {
+    const applied = await applyPlan(plan, workspace, missing, options, report);
+    blocks.push(applied.block);
+    if (applied.content !== undefined) contents.push(applied.content);
   }
-  return {
-    artifacts: artifacts.map((artifact) => ({ ...artifact, reason: redactSecrets(artifact.reason) })),
-    contents,
-  };
+  return { blocks, contents };
 }
 
-/** One plan's manifest entry, and its content when its bytes are now on disk. */
+/** One plan's outcome, and its content when its bytes are now on disk. */
 interface AppliedPlan {
-  readonly artifact: ManifestArtifact;
+  readonly block: BlockOutcome;
   readonly content?: IngestedContent;
 }
 
@@ -72,10 +65,7 @@ async function openWorkspace(
   report: ReportProblem,
 ): Promise<{ workspace: ConfinedRoot | null; missing: boolean }> {
   try {
-    const workspace = await openConfinedRoot(path.join(options.projectDir, 'workspace'), {
-      create: !options.dryRun,
-    });
-    return { workspace, missing: false };
+    return { workspace: await options.roots.workspace(), missing: false };
   } catch (error) {
     // A dry run creates nothing, so a missing workspace/ is simply empty: every cleared block would be written.
     const missing = options.dryRun && error instanceof WorkspaceError && error.code === 'ENOENT';
@@ -91,35 +81,35 @@ async function applyPlan(
   options: ApplyOptions,
   report: ReportProblem,
 ): Promise<AppliedPlan> {
-  if (plan.kind === 'decided') return { artifact: entry(plan, plan.path, plan.code, plan.message) };
+  if (plan.kind === 'decided') return { block: outcome(plan, plan.path, plan.code, plan.message) };
   if (workspace === null) {
     return {
-      artifact: workspaceMissing
+      block: workspaceMissing
         ? wouldWrite(plan)
-        : entry(plan, plan.path, 'io_error', 'workspace/ could not be opened; see the ingest.error event'),
+        : outcome(plan, plan.path, 'io_error', 'workspace/ could not be opened; see the ingest.error event'),
     };
   }
   try {
-    const outcome = await workspace.write(plan.path, plan.bytes, {
+    const written = await workspace.write(plan.path, plan.bytes, {
       durability: options.durability,
       dryRun: options.dryRun,
     });
-    switch (outcome.status) {
+    switch (written.status) {
       case 'written':
-        return { artifact: entry(plan, plan.path, null, ''), content: contentOf(plan, 'written') };
+        return { block: outcome(plan, plan.path, null, ''), content: contentOf(plan, 'written') };
       case 'would_write':
-        return { artifact: wouldWrite(plan) };
+        return { block: wouldWrite(plan) };
       case 'unchanged': {
-        const artifact = entry(plan, plan.path, 'unchanged', 'the file already holds exactly these bytes');
+        const block = outcome(plan, plan.path, 'unchanged', 'the file already holds exactly these bytes');
         // A dry run places nothing, so it reports no contents even where the bytes already match.
-        return options.dryRun ? { artifact } : { artifact, content: contentOf(plan, 'unchanged') };
+        return options.dryRun ? { block } : { block, content: contentOf(plan, 'unchanged') };
       }
       case 'refused':
-        return { artifact: entry(plan, null, outcome.code, outcome.message) };
+        return { block: outcome(plan, null, written.code, written.message) };
     }
   } catch (error) {
     report('io_error', `writing workspace/${plan.path}: ${describeError(error)}`);
-    return { artifact: entry(plan, plan.path, 'io_error', describeError(error)) };
+    return { block: outcome(plan, plan.path, 'io_error', describeError(error)) };
   }
 }
 
@@ -127,24 +117,25 @@ function contentOf(plan: BlockPlan & { kind: 'write' }, status: IngestedContent[
   return { workspacePath: `workspace/${plan.path}`, lang: plan.block.lang, bytes: plan.bytes, status };
 }
 
-function wouldWrite(plan: BlockPlan & { kind: 'write' }): ManifestArtifact {
-  return { ...entry(plan, plan.path, null, ''), reason: 'dry_run: would write' };
+function wouldWrite(plan: BlockPlan & { kind: 'write' }): BlockOutcome {
+  return outcome(plan, plan.path, 'dry_run', 'would write');
 }
 
-function entry(
+function outcome(
   plan: BlockPlan,
   normalizedPath: string | null,
   code: ReasonCode | null,
   message: string,
-): ManifestArtifact {
+): BlockOutcome {
   return {
     index: plan.block.index,
     lang: plan.block.lang,
-    declared_file: plan.block.declaredFile,
-    workspace_path: normalizedPath === null ? '' : `workspace/${normalizedPath}`,
+    declaredFile: plan.block.declaredFile,
+    workspacePath: normalizedPath === null ? '' : `workspace/${normalizedPath}`,
     bytes: plan.bytes.byteLength,
-    sha256: createHash('sha256').update(plan.bytes).digest('hex'),
+    sha256: sha256Hex(plan.bytes),
     status: code === null ? 'written' : statusOfReason(code),
-    reason: code === null ? '' : `${code}: ${message}`,
+    code,
+    message: redactSecrets(message),
   };
 }

@@ -1,5 +1,13 @@
 export { ingestDocument, runIngest, IngestFailedError } from './ingest-document.js';
-export type { IngestOptions, IngestResult, IngestProblem, IngestedContent } from './ingest-document.js';
+export type {
+  BlockOutcome,
+  IngestOptions,
+  IngestResult,
+  IngestProblem,
+  IngestedContent,
+} from './ingest-document.js';
+export { openIngestRoots } from './ingest-roots.js';
+export type { IngestRoots, IngestRootsOptions, SharedIngestRoots } from './ingest-roots.js';
 export {
   ingestManifestSchema,
   manifestArtifactSchema,

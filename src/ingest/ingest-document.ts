@@ -4,15 +4,19 @@ import type { EventLevel, EventLog } from '../events/index.js';
 import { parseFences } from '../fence/index.js';
 import { applyPlans } from './apply-plans.js';
 import type { AppliedPlans, IngestedContent } from './apply-plans.js';
+import { eventLevelOf, manifestArtifactOf } from './block-outcome.js';
+import type { BlockOutcome } from './block-outcome.js';
 import { DEFAULT_INGEST_LIMITS } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
 import { ingestManifestSchema } from './ingest-manifest.js';
-import type { IngestManifest, IngestMode, ManifestArtifact, SourceKind } from './ingest-manifest.js';
+import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
 import { describeError, parseNodeId, parseRunId, runEventsPath } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import type { IngestProblem, ReportProblem } from './ingest-problem.js';
+import { openIngestRoots } from './ingest-roots.js';
+import type { IngestRoots, SharedIngestRoots } from './ingest-roots.js';
 import { planBlocks } from './plan-blocks.js';
-import { readDocument } from './read-document.js';
+import { decodeDocument, readDocument } from './read-document.js';
 import { writeManifest } from './write-manifest.js';
 
 /** Options for one document's ingest. */
@@ -21,9 +25,16 @@ export interface IngestOptions {
   readonly projectDir: string;
   /** The document, relative to the project root (or absolute inside it). */
   readonly docPath: string;
-  /** Checked against the id pattern on entry ({@link InvalidIdError} when it does not match). */
-  readonly runId: string;
-  readonly nodeId: string;
+  /** Checked again on entry ({@link InvalidIdError} when it does not match), for callers without types. */
+  readonly runId: RunId;
+  readonly nodeId: NodeId;
+  /**
+   * The document's bytes, as its writer just wrote them: the file is then not read. The same rules apply
+   * as to a read document (max_document_bytes, strict UTF-8, a leading BOM dropped).
+   */
+  readonly content?: Uint8Array;
+  /** Roots to write through, shared with other ingests (their opener closes them); by default this ingest opens its own. */
+  readonly roots?: IngestRoots;
   readonly sourceKind?: SourceKind;
   readonly mode?: IngestMode;
   /** Judge everything, write nothing: no workspace file, no manifest, no event line. */
@@ -40,10 +51,13 @@ export interface IngestOptions {
 
 export type { IngestProblem } from './ingest-problem.js';
 export type { IngestedContent } from './apply-plans.js';
+export type { BlockOutcome } from './block-outcome.js';
 
 /** Everything one ingest produced: the manifest, where it was written, and the problems met on the way. */
 export interface IngestResult {
   readonly manifest: IngestManifest;
+  /** Every candidate block's outcome in document order, its reason as `code` and `message`; the manifest's entries are made from these. */
+  readonly blocks: readonly BlockOutcome[];
   /** Project-relative path of the written manifest, or null (dry run, or the manifest could not be written). */
   readonly manifestPath: string | null;
   readonly problems: readonly IngestProblem[];
@@ -85,6 +99,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   const dryRun = options.dryRun === true;
   const durability = options.durability ?? 'fsync';
   const problems: IngestProblem[] = [];
+  // Roots handed in belong to the caller; roots opened here are closed here.
+  const { roots, ownRoots } = rootsOf(options, projectDir, dryRun);
 
   const events = openRunEvents(options, runId, projectDir, dryRun, problems).child({
     run_id: runId,
@@ -97,28 +113,24 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     events.write('ERROR', 'ingest.error', { code, message: redacted });
   };
 
-  let artifacts: ManifestArtifact[] = [];
+  let blocks: BlockOutcome[] = [];
   let contents: IngestedContent[] = [];
   try {
-    const text = await readDocument(projectDir, docPath, limits, report);
+    const bytes = options.content ?? (await readDocument(projectDir, docPath, limits, report));
+    const text = bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
     if (text !== null)
-      ({ artifacts, contents } = await ingestText(
-        text,
-        docPath,
-        limits,
-        { projectDir, dryRun, durability },
-        report,
-      ));
+      ({ blocks, contents } = await ingestText(text, docPath, limits, { roots, dryRun, durability }, report));
   } catch (error) {
     report('internal_error', describeError(error));
   }
-  for (const artifact of artifacts) events.write(levelOf(artifact), 'ingest.block', { ...artifact });
+  for (const block of blocks)
+    events.write(eventLevelOf(block), 'ingest.block', { ...manifestArtifactOf(block) });
 
   const manifest = buildManifest(
     options,
     { runId, nodeId },
     docPath,
-    artifacts,
+    blocks,
     (options.now ?? (() => new Date()))(),
   );
   const checked = ingestManifestSchema.safeParse(manifest);
@@ -128,19 +140,19 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   const manifestPath =
     dryRun || !checked.success || undecodable
       ? null
-      : await writeManifest(projectDir, manifest, durability, report);
+      : await writeManifest(roots, manifest, durability, report);
+  if (ownRoots !== undefined) await closeRoots(ownRoots, report);
 
   const { summary } = manifest;
   const noneValid =
-    summary.total_blocks > 0 &&
-    summary.written === 0 &&
-    artifacts.every((a) => !a.reason.startsWith('unchanged'));
+    summary.total_blocks > 0 && summary.written === 0 && blocks.every((block) => block.code !== 'unchanged');
   const level: EventLevel = problems.length > 0 ? 'ERROR' : noneValid ? 'WARNING' : 'INFO';
   events.write(level, 'ingest.summary', { ...summary, manifest_path: manifestPath ?? '', dry_run: dryRun });
   if (options.events === undefined) await closeQuietly(events);
 
   return {
     manifest,
+    blocks,
     manifestPath,
     problems,
     failed: problems.length > 0 || summary.rejected > 0,
@@ -161,7 +173,7 @@ async function ingestText(
       'too_complex',
       `${docPath} took over max_parse_ms (${limits.maxParseMs} ms) to parse; nothing was written`,
     );
-    return { artifacts: [], contents: [] };
+    return { blocks: [], contents: [] };
   }
   return applyPlans(planBlocks(scan.blocks, limits), apply, report);
 }
@@ -191,19 +203,19 @@ function buildManifest(
   options: IngestOptions,
   ids: { readonly runId: RunId; readonly nodeId: NodeId },
   docPath: string,
-  artifacts: ManifestArtifact[],
+  blocks: readonly BlockOutcome[],
   ts: Date,
 ): IngestManifest {
-  const count = (status: ManifestArtifact['status']): number =>
-    artifacts.filter((a) => a.status === status).length;
+  const count = (status: BlockOutcome['status']): number =>
+    blocks.filter((block) => block.status === status).length;
   return {
     version: '1',
     run_id: ids.runId,
     node_id: ids.nodeId,
     source: { kind: options.sourceKind ?? 'cli', mode: options.mode ?? 'unknown', doc_path: docPath },
-    artifacts,
+    artifacts: blocks.map(manifestArtifactOf),
     summary: {
-      total_blocks: artifacts.length,
+      total_blocks: blocks.length,
       written: count('written'),
       skipped: count('skipped'),
       rejected: count('rejected'),
@@ -212,10 +224,22 @@ function buildManifest(
   };
 }
 
-function levelOf(artifact: ManifestArtifact): EventLevel {
-  if (artifact.status === 'written') return 'INFO';
-  if (artifact.status === 'rejected') return 'ERROR';
-  return /^(unchanged|superseded)\b/.test(artifact.reason) ? 'INFO' : 'WARNING';
+function rootsOf(
+  options: IngestOptions,
+  projectDir: string,
+  dryRun: boolean,
+): { roots: IngestRoots; ownRoots?: SharedIngestRoots } {
+  if (options.roots !== undefined) return { roots: options.roots };
+  const ownRoots = openIngestRoots(projectDir, { dryRun });
+  return { roots: ownRoots, ownRoots };
+}
+
+async function closeRoots(roots: { close(): Promise<void> }, report: ReportProblem): Promise<void> {
+  try {
+    await roots.close();
+  } catch (error) {
+    report('io_error', `could not close workspace/ or the project root: ${describeError(error)}`);
+  }
 }
 
 function projectRelative(projectDir: string, docPath: string): string {

@@ -4,33 +4,39 @@ import type { IngestLimits } from '../config/index.js';
 import { describeError } from '../project/index.js';
 import type { ReportProblem } from './ingest-problem.js';
 
-/** Reads and decodes a project-relative document, or reports why not and returns null. */
+/** Reads a project-relative document's bytes within max_document_bytes, or reports why not and returns null. */
 export async function readDocument(
   projectDir: string,
   docPath: string,
   limits: IngestLimits,
   report: ReportProblem,
-): Promise<string | null> {
+): Promise<Uint8Array | null> {
   const absolute = path.join(projectDir, docPath);
-  let bytes: Buffer;
   try {
     const info = await stat(absolute);
     if (!info.isFile()) {
       report('document_unreadable', `${docPath} is not a regular file`);
       return null;
     }
-    if (info.size > limits.maxDocumentBytes) {
-      report(
-        'too_large',
-        `${docPath} is ${info.size} bytes; max_document_bytes is ${limits.maxDocumentBytes}`,
-      );
-      return null;
-    }
-    bytes = await readFile(absolute);
+    if (!withinLimit(docPath, info.size, limits, report)) return null;
+    return await readFile(absolute);
   } catch (error) {
     report('document_unreadable', `cannot read ${docPath}: ${describeError(error)}`);
     return null;
   }
+}
+
+/**
+ * Decodes a document's bytes, whether read from disk or handed over by the writer, under the same rules:
+ * max_document_bytes, strict UTF-8, a leading BOM dropped; reports why not and returns null.
+ */
+export function decodeDocument(
+  docPath: string,
+  bytes: Uint8Array,
+  limits: IngestLimits,
+  report: ReportProblem,
+): string | null {
+  if (!withinLimit(docPath, bytes.byteLength, limits, report)) return null;
   try {
     // Spec 1: a document that is not valid UTF-8 is not parsed; the decoder drops a leading BOM.
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -38,4 +44,10 @@ export async function readDocument(
     report('invalid_utf8', `${docPath} is not valid UTF-8; nothing was written`);
     return null;
   }
+}
+
+function withinLimit(docPath: string, size: number, limits: IngestLimits, report: ReportProblem): boolean {
+  if (size <= limits.maxDocumentBytes) return true;
+  report('too_large', `${docPath} is ${size} bytes; max_document_bytes is ${limits.maxDocumentBytes}`);
+  return false;
 }

@@ -3,7 +3,7 @@ import type { FilesystemRefusalCode, PathRuleCode } from '../workspace/index.js'
 
 /** Codes the ingest itself decides, beyond the parser's format codes and the writer's path codes. */
 export type IngestPolicyCode =
-  'superseded' | 'unchanged' | 'too_large' | 'too_many_blocks' | 'case_collision' | 'io_error';
+  'dry_run' | 'superseded' | 'unchanged' | 'too_large' | 'too_many_blocks' | 'case_collision' | 'io_error';
 
 /** Every reason code a manifest entry can start with: a closed set, documented in docs/reason-codes.md. */
 export type ReasonCode = FenceFormatCode | PathRuleCode | FilesystemRefusalCode | IngestPolicyCode;
@@ -11,9 +11,15 @@ export type ReasonCode = FenceFormatCode | PathRuleCode | FilesystemRefusalCode 
 /** Manifest entry status (spec ingest.md section 2). */
 export type ArtifactStatus = 'written' | 'skipped' | 'rejected';
 
-/** The status a reason code implies: format and policy codes skip, security and validation codes reject. */
-export function statusOfReason(code: ReasonCode): Exclude<ArtifactStatus, 'written'> {
+/**
+ * The status a reason code implies: `dry_run` is a block that would be written, format and policy codes skip,
+ * security and validation codes reject.
+ */
+export function statusOfReason(code: ReasonCode): ArtifactStatus {
   switch (code) {
+    // A dry run judges a block exactly as a real ingest would; only the write itself is left out.
+    case 'dry_run':
+      return 'written';
     case 'missing_lang':
     case 'invalid_lang':
     case 'missing_file':
@@ -52,6 +58,7 @@ export function statusOfReason(code: ReasonCode): Exclude<ArtifactStatus, 'writt
 
 /** Every reason code, in documentation order (used by docs and tests to prove the list is closed). */
 export const REASON_CODES: readonly ReasonCode[] = [
+  'dry_run',
   'missing_lang',
   'invalid_lang',
   'missing_file',

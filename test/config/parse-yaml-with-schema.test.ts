@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ConfigError, type ConfigIssue } from '../../src/config/config-error.js';
-import { closestMatch } from '../../src/config/closest-match.js';
 import { parseYamlWithSchema, type AllowedKeys } from '../../src/config/parse-yaml-with-schema.js';
 
 const itemShape = { name: z.string(), size: z.int().optional() };
@@ -166,25 +165,5 @@ describe('parseYamlWithSchema', () => {
     expect((error as ConfigError).issues[0]?.message).toMatch(
       /^YAML could not be read: .*; remove the aliases/,
     );
-  });
-});
-
-describe('closestMatch', () => {
-  it.each<[string, string[], string | undefined]>([
-    ['enabeld', ['enabled', 'limits'], 'enabled'],
-    ['failMode', ['fail_mode', 'durability'], 'fail_mode'],
-    ['Fail-Mode', ['fail_mode'], 'fail_mode'],
-    ['plna', ['plan', 'todo'], 'plan'],
-    ['tem', ['single', 'team'], 'team'],
-    ['abcd', ['abxy'], undefined],
-    ['colour', ['enabled', 'limits'], undefined],
-    ['anything', [], undefined],
-    ['self-critique', ['single', 'self_critique', 'team'], 'self_critique'],
-  ])('matches %j among %j to %j', (word, candidates, expected) => {
-    expect(closestMatch(word, candidates)).toBe(expected);
-  });
-
-  it('prefers the nearest candidate', () => {
-    expect(closestMatch('tasks', ['task', 'tasks_all'])).toBe('task');
   });
 });

@@ -184,7 +184,9 @@ describe('artifacts of two demo runs, through the CLI', () => {
     const readme = path.join(copy, 'workspace', 'README.md');
     await writeFile(readme, `${await readFile(readme, 'utf8')}hand edit\n`);
 
-    const report = JSON.parse((await inCopy(['verify', '--json'])).stdout) as {
+    const lenient = await inCopy(['verify', '--json']);
+    expect(lenient.code).toBe(1);
+    const report = JSON.parse(lenient.stdout) as {
       problems: { code: string; path?: string; contentHash?: string }[];
     };
     expect(report.problems).toEqual(

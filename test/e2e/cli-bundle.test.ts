@@ -87,15 +87,15 @@ describe('artifact-ingest bundle and import', () => {
     expect(await treeDigest(target)).toBe(before);
   });
 
-  it('refuses to bundle an unknown run or overwrite a file without --force, with exit 1', async () => {
+  it('refuses to bundle an unknown run or overwrite a file without --force, with exit 2', async () => {
     const source = await recordedProject();
     const out = await tempProject({ 'taken.tar.gz': 'keep' });
     const unknown = await runCli(['bundle', 'run-nope', '-o', 'x.tar.gz', '--project', source], { cwd: out });
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^artifact-ingest: bundle refused: unknown_run: /);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^artifact-ingest: no run "run-nope" in \.agent\/runs\//);
     const taken = await runCli(['bundle', RUN, '-o', 'taken.tar.gz', '--project', source], { cwd: out });
-    expect(taken.code).toBe(1);
-    expect(taken.stderr).toMatch(/output_exists: .*--force/);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toMatch(/^artifact-ingest: bundle refused: output_exists: .*--force/);
     expect(await readFile(path.join(out, 'taken.tar.gz'), 'utf8')).toBe('keep');
     expect((await readdir(out)).sort()).toEqual(['taken.tar.gz']);
     const forced = await runCli(['bundle', RUN, '-o', 'taken.tar.gz', '--force', '--project', source], {

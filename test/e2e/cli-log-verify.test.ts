@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { artifactIdOf } from '../../src/artifacts/artifact-record.js';
 import { appendArtifactRecords } from '../../src/artifacts/store/append-records.js';
 import { contentHashOf } from '../../src/artifacts/content-hash.js';
+import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { recordSteps } from '../helpers/record-steps.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -39,8 +40,8 @@ describe('artifact-ingest log', () => {
     expect(lines[1]).toMatch(/^time\s+run\s+node\s+agent\s+type\s+lines\s+hash\s+artifact$/);
     const hash = contentHashOf(text('a\nB\nc\nd\n')).slice('sha256:'.length, 'sha256:'.length + 12);
     const id = artifactIdOf({
-      runId: 'run-002',
-      taskId: 'fix',
+      runId: parseRunId('run-002'),
+      taskId: parseNodeId('fix'),
       path: 'workspace/src/a.ts',
       contentHash: contentHashOf(text('a\nB\nc\nd\n')),
     });
@@ -92,17 +93,18 @@ describe('artifact-ingest log', () => {
     expect(result.stderr).toMatch(/artifact-ingest reindex/);
   });
 
-  it('exits 1 with unknown_path guidance for a path outside the project', async () => {
+  it('exits 2 with unknown_path guidance for a path outside the project', async () => {
     const project = await twoRunProject();
     const result = await runCli(['log', '../x.ts', '--project', project]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^artifact-ingest: unknown_path: /);
     expect(result.stderr).toMatch(/contains a '\.\.' segment; paths look like workspace\/src\/a\.ts/);
   });
 
   it.each([
     [['log'], /log takes exactly one PATH/],
     [['log', 'a.ts', 'b.ts'], /log takes exactly one PATH/],
-    [['log', 'a.ts', '--bogus'], /Unknown option '--bogus'/],
+    [['log', 'a.ts', '--bogus'], /unknown option '--bogus'/],
   ])('exits 2 on %j', async (args, message) => {
     const project = await twoRunProject();
     const result = await runCli([...args, '--project', project]);
@@ -130,7 +132,7 @@ describe('artifact-ingest verify', () => {
     }
   });
 
-  it('prints one line per problem, exits 0 without --strict and 1 with it', async () => {
+  it('prints one line per problem and exits 1 on corruption and drift, with or without --strict', async () => {
     const project = await twoRunProject();
     await writeFile(join(project, 'workspace/src/a.ts'), 'edited by hand\n');
     const hex = contentHashOf(text('b\n')).slice('sha256:'.length);
@@ -138,7 +140,7 @@ describe('artifact-ingest verify', () => {
     await chmod(object, 0o644);
     await writeFile(object, 'tampered');
     const lenient = await runCli(['verify', '--project', project]);
-    expect(lenient.code).toBe(0);
+    expect(lenient.code).toBe(1);
     const lines = lenient.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(
       'verified 2 run(s), 4 record(s): objects 3/4 ok, workspace files 1/2 ok; 2 problem(s)',
@@ -172,11 +174,16 @@ describe('artifact-ingest verify', () => {
     const project = await twoRunProject();
     const path = 'workspace/src/c.ts';
     const contentHash = contentHashOf(text('c\n'));
-    await appendArtifactRecords(project, 'run-002', [
+    await appendArtifactRecords(project, parseRunId('run-002'), [
       {
-        artifactId: artifactIdOf({ runId: 'run-002', taskId: 'fix', path, contentHash }),
-        runId: 'run-002',
-        taskId: 'fix',
+        artifactId: artifactIdOf({
+          runId: parseRunId('run-002'),
+          taskId: parseNodeId('fix'),
+          path,
+          contentHash,
+        }),
+        runId: parseRunId('run-002'),
+        taskId: parseNodeId('fix'),
         agentId: 'fixer-02',
         type: 'file',
         path,
@@ -206,12 +213,25 @@ describe('artifact-ingest verify', () => {
     expect((await runCli(['log', 'src/c.ts', '--project', project])).code).toBe(0);
   });
 
-  it('exits 1 for an unknown run', async () => {
+  it('exits 0 on index warnings alone (reindex repairs them) and 1 with --strict', async () => {
+    const project = await twoRunProject();
+    await rm(join(project, '.agent/index'), { recursive: true, force: true });
+    const lenient = await runCli(['verify', '--json', '--project', project]);
+    const codes = (JSON.parse(lenient.stdout) as { problems: { code: string }[] }).problems.map(
+      (p) => p.code,
+    );
+    expect(codes.length).toBeGreaterThan(0);
+    expect(new Set(codes)).toEqual(new Set(['index_missing_record']));
+    expect(lenient.code).toBe(0);
+    expect((await runCli(['verify', '--strict', '--project', project])).code).toBe(1);
+  });
+
+  it('exits 2 for an unknown run', async () => {
     const project = await twoRunProject();
     const result = await runCli(['verify', 'run-404', '--project', project]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /^artifact-ingest: run "run-404" is not in \.agent\/runs; list the runs with 'artifact-ingest runs'/,
+      /^artifact-ingest: no run "run-404" in \.agent\/runs\/; list the runs with 'artifact-ingest runs'/,
     );
   });
 

@@ -93,13 +93,13 @@ describe('artifact-ingest replay', () => {
   });
 
   it.each([
-    [['replay', 'run-404'], 'unknown_run', "'artifact-ingest runs'"],
-    [['replay', 'run-001', '--path', 'src/nope.ts'], 'unknown_path', 'recorded no version'],
-  ])('exits 1 for %j with "artifact-ingest: %s: ..."', async (args, code, hint) => {
+    [['replay', 'run-404'], 'no run "run-404" in .agent/runs/; ', "'artifact-ingest runs'"],
+    [['replay', 'run-001', '--path', 'src/nope.ts'], 'unknown_path: ', 'recorded no version'],
+  ])('exits 2 for %j with "artifact-ingest: %s..."', async (args, start, hint) => {
     const { projectDir } = await twoRunProject();
     const result = await runCli([...args, '--project', projectDir]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^artifact-ingest: ${code}: `));
+    expect(result.code).toBe(2);
+    expect(result.stderr.startsWith(`artifact-ingest: ${start}`)).toBe(true);
     expect(result.stderr).toContain(hint);
     expect(result.stdout).toBe('');
   });
@@ -107,7 +107,7 @@ describe('artifact-ingest replay', () => {
   it.each([
     [['replay'], 'exactly one RUN_ID'],
     [['replay', 'a', 'b'], 'exactly one RUN_ID'],
-    [['replay', 'run-001', '--bogus'], "Unknown option '--bogus'"],
+    [['replay', 'run-001', '--bogus'], "unknown option '--bogus'"],
     [['replay', 'run-001', '--path'], "Option '--path <value>' argument missing"],
   ])('exits 2 for the usage mistake %j', async (args, message) => {
     const { projectDir } = await twoRunProject();
@@ -188,23 +188,27 @@ describe('artifact-ingest checkout', () => {
     ['a non-empty --to', 'target_not_empty', ['--step', '1']],
     ['an invalid --at', 'invalid_time', ['--at', 'noon']],
     ['a step out of range', 'step_out_of_range', ['--step', '9', '--run', 'run-001']],
-    ['an unknown run', 'unknown_run', ['--step', '1', '--run', 'run-404']],
-  ])('exits 1 for %s and writes nothing', async (_name, code, args) => {
+    [
+      'an unknown run',
+      'no run "run-404" in .agent/runs/; list the runs',
+      ['--step', '1', '--run', 'run-404'],
+    ],
+  ])('exits 2 for %s and writes nothing', async (_name, code, args) => {
     const { projectDir } = await twoRunProject();
     const to = path.join(await tempProject(), 'out');
     await mkdir(to);
     if (code === 'target_not_empty') await writeFile(path.join(to, 'keep.txt'), 'keep');
     const before = await readTree(to);
     const result = await runCli(['checkout', ...args, '--to', to, '--project', projectDir]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^artifact-ingest: ${code}: `));
+    expect(result.code).toBe(2);
+    expect(result.stderr.startsWith(`artifact-ingest: ${code}`)).toBe(true);
     expect(await readTree(to)).toEqual(before);
   });
 
-  it('exits 1 for a --to inside the workspace', async () => {
+  it('exits 2 for a --to inside the workspace', async () => {
     const { projectDir } = await twoRunProject();
     const result = await runCli(['checkout', '--step', '1', '--to', 'workspace/old'], { cwd: projectDir });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^artifact-ingest: target_inside_project: /);
   });
 

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli } from '../helpers/run-cli.js';
+import { CLI, runCli, spawnCli } from '../helpers/run-cli.js';
 import { readEvents, tempProject } from '../helpers/temp-project.js';
 
 const replayConfig = (dir = 'replies'): string =>
@@ -33,7 +33,8 @@ describe('artifact-ingest demo', () => {
   it('runs the team graph with replay agents and ingest on, into a fresh project', async () => {
     const parent = await tempProject({});
     const dir = path.join(parent, 'demo');
-    const first = await runCli(['demo', '--dir', dir]);
+    // The one demo through the real binary: bin, dynamic imports and fixtures as installed.
+    const first = await spawnCli(['demo', '--dir', dir]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/COMPLETED/);
     expect(first.stdout).toMatch(/^total\s+7\/7 completed\s+7 documents\s+20\s+8\s+7\s+5$/m);

@@ -1,14 +1,44 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runCli as runCliInProcess } from '../../src/cli/run-cli.js';
 
 /** The built CLI entry point (npm test builds first). */
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
-/** Runs the real CLI in a child process and collects its exit code and output. */
-export function runCli(
-  args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** What a CLI invocation left behind: its exit code and everything it wrote. */
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Where and how the CLI runs: its directory, extra environment, and whether stdout is a terminal. */
+export interface CliOptions {
+  readonly cwd?: string;
+  readonly env?: Record<string, string>;
+  /** In-process only: stdout claims to be a terminal of this many columns (listings are capped). */
+  readonly terminalColumns?: number;
+}
+
+/** Runs the CLI in this process through its I/O context, capturing stdout and stderr. */
+export async function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const terminal = options.terminalColumns;
+  const code = await runCliInProcess(args, {
+    stdout: {
+      write: (text: string) => (stdout += text),
+      ...(terminal === undefined ? {} : { isTTY: true, columns: terminal }),
+    },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { ...process.env, ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs the real CLI binary in a child process and collects its exit code and output. */
+export function spawnCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,

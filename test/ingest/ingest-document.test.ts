@@ -8,9 +8,11 @@ import {
   ingestManifestSchema,
   runIngest,
 } from '../../src/ingest/index.js';
+import { parseNodeId, parseRunId } from '../../src/project/index.js';
+import type { RunId } from '../../src/project/index.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
 
-const base = { runId: 'run-1', nodeId: 'plan', docPath: 'docs/plan.md' } as const;
+const base = { runId: parseRunId('run-1'), nodeId: parseNodeId('plan'), docPath: 'docs/plan.md' } as const;
 const fixedClock = () => new Date('2026-11-21T12:00:00.000Z');
 
 async function manifestOnDisk(projectDir: string, runId = 'run-1', nodeId = 'plan'): Promise<unknown> {
@@ -243,7 +245,7 @@ describe('ingestDocument', () => {
     const missing = await runIngest({
       projectDir,
       ...base,
-      nodeId: 'missing',
+      nodeId: parseNodeId('missing'),
       docPath: `docs/sk-proj-${'Z'.repeat(40)}.md`,
     });
 
@@ -265,7 +267,8 @@ describe('ingestDocument', () => {
 
   it('throws for misuse: an invalid run id or a document outside the project', async () => {
     const projectDir = await tempProject({ 'docs/plan.md': '' });
-    await expect(runIngest({ projectDir, ...base, runId: '../x' })).rejects.toThrow(
+    // An id that skipped parsing, as a caller without types could pass it.
+    await expect(runIngest({ projectDir, ...base, runId: '../x' as RunId })).rejects.toThrow(
       /runId "..\/x" must match/,
     );
     await expect(runIngest({ projectDir, ...base, docPath: '../outside.md' })).rejects.toThrow(
@@ -278,6 +281,83 @@ describe('ingestDocument', () => {
     const manifest = await ingestDocument({ projectDir, ...base, docPath: '..notes.md' });
     expect(manifest.source.doc_path).toBe('..notes.md');
     expect(manifest.summary.written).toBe(1);
+  });
+});
+
+describe('runIngest with the document bytes', () => {
+  const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+  it('ingests the bytes it is given and never reads the document file', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'disk.ts', 'disk') });
+    const result = await runIngest({
+      projectDir,
+      ...base,
+      content: encode(fileBlock('ts', 'given.ts', 'given')),
+    });
+    expect(result.manifest.artifacts.map((a) => a.workspace_path)).toEqual(['workspace/given.ts']);
+    await expect(lstat(path.join(projectDir, 'workspace/disk.ts'))).rejects.toThrow(/ENOENT/);
+
+    const gone = await runIngest({
+      projectDir,
+      ...base,
+      nodeId: parseNodeId('gone'),
+      docPath: 'docs/never-written.md',
+      content: encode(fileBlock('ts', 'gone.ts', 'x')),
+    });
+    expect(gone.problems).toEqual([]);
+    expect(gone.manifest.summary).toMatchObject({ total_blocks: 1, written: 1 });
+  });
+
+  it.each([
+    ['over max_document_bytes', encode(fileBlock('ts', 'a.ts', 'x'.repeat(100))), 'too_large'],
+    [
+      'not valid UTF-8',
+      Buffer.concat([encode(fileBlock('ts', 'a.ts', 'ok')), Buffer.from([0xff, 0xfe])]),
+      'invalid_utf8',
+    ],
+  ] as const)('applies the read rules to given bytes %s: %s, nothing written', async (_, content, code) => {
+    const projectDir = await tempProject();
+    const result = await runIngest({ projectDir, ...base, content, limits: { maxDocumentBytes: 50 } });
+    expect(result.problems.map((p) => p.code)).toEqual([code]);
+    expect(result.manifest.artifacts).toEqual([]);
+    await expect(lstat(path.join(projectDir, 'workspace'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('drops a leading BOM from given bytes as from a read document', async () => {
+    const projectDir = await tempProject();
+    await runIngest({ projectDir, ...base, content: encode('\uFEFF```ts file=a.ts\r\nline1\r\n```\r\n') });
+    expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('line1\r\n');
+  });
+});
+
+describe('block outcomes as data', () => {
+  it("carries each block's code and message, and builds the manifest reason from them", async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': [
+        fileBlock('ts', 'new.ts', 'x'),
+        fileBlock('ts', 'same.ts', 'same'),
+        fileBlock('sh', '../x.sh', 'y'),
+      ].join('\n'),
+      'workspace/same.ts': 'same\n',
+    });
+    const result = await runIngest({ projectDir, ...base });
+    expect(result.blocks.map((block) => [block.status, block.code])).toEqual([
+      ['written', null],
+      ['skipped', 'unchanged'],
+      ['rejected', 'traversal'],
+    ]);
+    result.blocks.forEach((block, index) => {
+      expect(result.manifest.artifacts[index]?.reason).toBe(
+        block.code === null ? '' : `${block.code}: ${block.message}`,
+      );
+    });
+  });
+
+  it('gives a block a dry run would write the code dry_run, keeping the manifest entry as before', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'a.ts', 'x') });
+    const result = await runIngest({ projectDir, ...base, dryRun: true });
+    expect(result.blocks[0]).toMatchObject({ status: 'written', code: 'dry_run', message: 'would write' });
+    expect(result.manifest.artifacts[0]).toMatchObject({ status: 'written', reason: 'dry_run: would write' });
   });
 });
 
@@ -338,7 +418,7 @@ describe('event file under concurrent ingests', () => {
 
     await Promise.all(
       Object.keys(files).map((docPath, n) =>
-        runIngest({ projectDir, runId: 'run-1', nodeId: `d${n}`, docPath, durability: 'none' }),
+        runIngest({ projectDir, ...base, nodeId: parseNodeId(`d${n}`), docPath, durability: 'none' }),
       ),
     );
 

@@ -5,11 +5,17 @@ import { REASON_CODES, statusOfReason } from '../../src/ingest/index.js';
 describe('reason codes', () => {
   it('documents every code in docs/reason-codes.md with its status section', async () => {
     const doc = await readFile(new URL('../../docs/reason-codes.md', import.meta.url), 'utf8');
-    const [skippedPart = '', rejectedPart = ''] = doc.split('## `rejected`');
+    const [beforeSkipped = '', fromSkipped = ''] = doc.split('## `skipped`');
+    const [skippedPart = '', rejectedPart = ''] = fromSkipped.split('## `rejected`');
+    const writtenPart = beforeSkipped.split('## `written`')[1] ?? '';
+    const sectionOf = { written: writtenPart, skipped: skippedPart, rejected: rejectedPart } as const;
     for (const code of REASON_CODES) {
-      const section = statusOfReason(code) === 'skipped' ? skippedPart : rejectedPart;
-      expect(section, code).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
+      expect(sectionOf[statusOfReason(code)], code).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
     }
+  });
+
+  it('makes dry_run the one code of a block that would be written', () => {
+    expect(REASON_CODES.filter((code) => statusOfReason(code) === 'written')).toEqual(['dry_run']);
   });
 
   it('has no duplicates', () => {

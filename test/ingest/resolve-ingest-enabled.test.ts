@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { DEFAULT_PROJECT_CONFIG, type ProjectConfig } from '../../src/config/project-config.js';
-import { parseIngestFlag } from '../../src/config/parse-ingest-flag.js';
 import {
   INGEST_ENV_VAR,
   resolveIngestEnabled,
@@ -101,17 +100,5 @@ describe('ARTIFACT_INGEST values', () => {
 
   it('refuses an unknown value even when a CLI flag decides, so the typo surfaces', () => {
     expect(() => resolveIngestEnabled({ cli: true, env: { ARTIFACT_INGEST: 'yes' } })).toThrow(ConfigError);
-  });
-});
-
-describe('parseIngestFlag', () => {
-  it.each([
-    ['on', true],
-    ['1', true],
-    ['False', false],
-    ['', undefined],
-    ['yes', undefined],
-  ])('reads %j as %s', (text, value) => {
-    expect(parseIngestFlag(text)).toBe(value);
   });
 });

@@ -1,3 +1,4 @@
+import { describeError } from '../../project/index.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { redactSecrets } from '../../events/index.js';
@@ -178,7 +179,7 @@ function childEnv(
 }
 
 function spawnFailed(run: CommandRun, error: unknown): AgentError {
-  const errno = errnoOf(error) ?? (error instanceof Error ? error.message : String(error));
+  const errno = errnoOf(error) ?? describeError(error);
   const cwd = run.config.cwd;
   // spawn reports a missing working directory as ENOENT too, which would otherwise blame the program.
   const detail =

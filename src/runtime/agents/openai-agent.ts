@@ -1,3 +1,4 @@
+import { describeError } from '../../project/index.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { REDACTED, redactSecrets } from '../../events/index.js';
 import { AgentError, type Agent, type AgentConfig, type AgentRequest } from './agent.js';
@@ -246,7 +247,7 @@ function networkReason(error: unknown): string {
     typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string'
       ? cause.code
       : undefined;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeError(error);
   return code === undefined ? message : `${message} (${code})`;
 }
 

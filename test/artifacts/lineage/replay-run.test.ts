@@ -273,7 +273,7 @@ describe('replayRun of a run made by ingest --run-id', () => {
           projectDir,
           docPath,
           runId,
-          nodeId,
+          nodeId: parseNodeId(nodeId),
           sourceKind: 'cli',
           durability: 'none',
         });

@@ -1,0 +1,53 @@
+import type { CliErrorCode } from './exit-codes.js';
+import { UsageError } from './usage-error.js';
+
+/** An expected error as the CLI reports it: its code, the message for a person, and the usage hint if any. */
+export interface CliError {
+  readonly code: CliErrorCode;
+  readonly message: string;
+  /** The command whose `--help` to point at, for a usage error (`''`: the main help). */
+  readonly usageOf?: string;
+}
+
+/**
+ * Classifies a thrown value as an expected {@link CliError}, or `undefined` for an internal error; the error
+ * classes load only on this path, so a command that succeeds never pays for them.
+ */
+export async function classifyError(error: unknown, command: string): Promise<CliError | undefined> {
+  if (error instanceof UsageError)
+    return { code: error.code, message: error.message, usageOf: error.command };
+  const [
+    { ConfigError },
+    { InvalidIdError, UnknownRunError },
+    { RunError, AgentError },
+    { BundleError, LineageError, ObjectStoreError },
+    { IngestFailedError },
+    { WorkspaceError },
+    { EventLogError },
+  ] = await Promise.all([
+    import('../config/index.js'),
+    import('../project/index.js'),
+    import('../runtime/index.js'),
+    import('../artifacts/index.js'),
+    import('../ingest/index.js'),
+    import('../workspace/index.js'),
+    import('../events/index.js'),
+  ]);
+  if (error instanceof ConfigError || error instanceof InvalidIdError || error instanceof UnknownRunError)
+    return { code: error.code, message: error.message };
+  // A refusal of the work names its code, so a script can tell a hostile archive from a missing object.
+  if (
+    error instanceof RunError ||
+    error instanceof AgentError ||
+    error instanceof LineageError ||
+    error instanceof ObjectStoreError
+  ) {
+    return { code: error.code, message: `${error.code}: ${error.message}` };
+  }
+  if (error instanceof BundleError)
+    return { code: error.code, message: `${command} refused: ${error.code}: ${error.message}` };
+  if (error instanceof IngestFailedError) return { code: 'ingest_failed', message: error.message };
+  if (error instanceof WorkspaceError || error instanceof EventLogError)
+    return { code: 'io_error', message: error.message };
+  return undefined;
+}

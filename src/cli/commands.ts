@@ -1,0 +1,90 @@
+import type { CliIo } from './cli-io.js';
+
+/** Help text of `artifact-ingest` itself. */
+export const MAIN_HELP = `Usage: artifact-ingest <command> [options]
+
+Turn the file blocks in AI agents' markdown documents into real files, safely.
+
+Commands:
+  run GRAPH                run a graph of agent nodes (built-in: single, self_critique, team)
+  runs                     list the runs of a project
+  show RUN_ID              show one run: nodes, documents, manifests
+  ingest [PATH|GLOB ...]   extract \`\`\`<lang> file=<path> blocks into workspace/
+  demo                     run the team graph on the embedded demo replies, ingest on
+
+Artifacts (read-only: they never run a node or change a run):
+  replay RUN_ID            a run step by step: nodes, agents, artifacts (--backward: diffs)
+  checkout                 rebuild the workspace as it was (--step N | --at TIME) into a folder
+  log PATH                 every recorded version of a path across runs
+  verify [RUN_ID]          re-hash objects and the workspace; report corruption and drift
+  bundle RUN_ID -o FILE    pack a run and the objects it references into a .tar.gz
+  import FILE              verify a bundle and add its run and objects to the project
+  reindex                  rebuild the path index from the runs' artifacts.jsonl
+
+  help [COMMAND]           show help for a command
+
+Options:
+  -h, --help      show this help
+  -v, --version   print the version
+
+Run 'artifact-ingest <command> --help' for a command's options.
+Documentation: docs/ in the package (README.md links every page).
+`;
+
+/** A command: runs with its arguments and the I/O context, returns the exit code or throws. */
+export interface Command {
+  run(args: readonly string[], io: CliIo): Promise<number>;
+  readonly help: string;
+}
+
+/** Every command by name; each loads on demand, so `--help`, `--version` and a command pay only for what they use. */
+export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  run: async () => {
+    const { runCommand, RUN_HELP } = await import('./run-command.js');
+    return { run: runCommand, help: RUN_HELP };
+  },
+  runs: async () => {
+    const { runsCommand, RUNS_HELP } = await import('./runs-command.js');
+    return { run: runsCommand, help: RUNS_HELP };
+  },
+  show: async () => {
+    const { showCommand, SHOW_HELP } = await import('./show-command.js');
+    return { run: showCommand, help: SHOW_HELP };
+  },
+  ingest: async () => {
+    const { ingestCommand, INGEST_HELP } = await import('./ingest-command.js');
+    return { run: ingestCommand, help: INGEST_HELP };
+  },
+  demo: async () => {
+    const { demoCommand, DEMO_HELP } = await import('./demo-command.js');
+    return { run: demoCommand, help: DEMO_HELP };
+  },
+  replay: async () => {
+    const { replayCommand, REPLAY_HELP } = await import('./replay-command.js');
+    return { run: replayCommand, help: REPLAY_HELP };
+  },
+  checkout: async () => {
+    const { checkoutCommand, CHECKOUT_HELP } = await import('./checkout-command.js');
+    return { run: checkoutCommand, help: CHECKOUT_HELP };
+  },
+  log: async () => {
+    const { logCommand, LOG_HELP } = await import('./log-command.js');
+    return { run: logCommand, help: LOG_HELP };
+  },
+  verify: async () => {
+    const { verifyCommand, VERIFY_HELP } = await import('./verify-command.js');
+    return { run: verifyCommand, help: VERIFY_HELP };
+  },
+  reindex: async () => {
+    const { reindexCommand, REINDEX_HELP } = await import('./reindex-command.js');
+    return { run: reindexCommand, help: REINDEX_HELP };
+  },
+  bundle: async () => {
+    const { bundleCommand, BUNDLE_HELP } = await import('./bundle-command.js');
+    return { run: bundleCommand, help: BUNDLE_HELP };
+  },
+  import: async () => {
+    const { importCommand, IMPORT_HELP } = await import('./import-command.js');
+    return { run: importCommand, help: IMPORT_HELP };
+  },
+};

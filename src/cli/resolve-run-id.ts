@@ -1,0 +1,15 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseRunId, runDir, UnknownRunError } from '../project/index.js';
+import type { RunId } from '../project/index.js';
+
+/**
+ * Checks a run id given on the command line and that the project has that run, so every command refuses an
+ * unknown run with the same {@link UnknownRunError} (exit 2).
+ */
+export async function resolveRunId(projectDir: string, text: string, what = 'run id'): Promise<RunId> {
+  const runId = parseRunId(text, what);
+  const info = await stat(path.join(projectDir, runDir(runId))).catch(() => null);
+  if (info?.isDirectory() !== true) throw new UnknownRunError(runId);
+  return runId;
+}

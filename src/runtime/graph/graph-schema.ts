@@ -1,0 +1,168 @@
+import * as z from 'zod';
+import { closestMatch, type AllowedKeys, describeValue } from '../../config/index.js';
+import { type IngestMode } from '../../ingest/index.js';
+import { checkGraphRules } from './check-graph-rules.js';
+import type { GraphDefinition, GraphNode, GraphNodeType } from './graph-definition.js';
+import { ID_PATTERN, ID_RULE } from '../../project/index.js';
+import { TEMPLATE_NAME_PATTERN } from './template.js';
+
+/** Most nodes a graph may have. */
+export const MAX_GRAPH_NODES = 1000;
+
+/** A graph as its YAML describes it, before the loader adds where it came from. */
+export type GraphBody = Omit<GraphDefinition, 'hash' | 'source'>;
+
+const NODE_TYPES = ['agent_task', 'write_file'] as const satisfies readonly GraphNodeType[];
+/** The modes a graph may declare: the manifest's (ingestModeSchema), as a tuple z.enum can type. */
+export const GRAPH_MODES = [
+  'single',
+  'self_critique',
+  'team',
+  'unknown',
+] as const satisfies readonly IngestMode[];
+
+function idSchema(what: string, example: string) {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? `missing; add ${example}`
+          : `expected a ${what}, got ${describeValue(issue.input)}; write it as text, such as ${example}`,
+    })
+    .regex(ID_PATTERN, {
+      error: (issue) => `${describeValue(issue.input)} is not a valid ${what}; ${ID_RULE}`,
+    });
+}
+
+function textSchema(example: string) {
+  return z.string({
+    error: (issue) =>
+      issue.input === undefined
+        ? `missing; add ${example}`
+        : `expected text, got ${describeValue(issue.input)}; write it as a string, such as ${example}`,
+  });
+}
+
+function listSchema<T extends z.ZodType>(item: T, example: string) {
+  return z.array(item, {
+    error: (issue) => `expected a list, got ${describeValue(issue.input)}; write it as ${example}`,
+  });
+}
+
+function choiceSchema<const T extends readonly [string, ...string[]]>(what: string, key: string, choices: T) {
+  return z.enum(choices, {
+    error: (issue) => {
+      if (issue.input === undefined)
+        return `missing; add ${key}: ${choices[0]} (or ${choices.slice(1).join(', ')})`;
+      const suggestion = typeof issue.input === 'string' ? closestMatch(issue.input, choices) : undefined;
+      const advice =
+        suggestion === undefined ? `write one of ${choices.join(', ')}` : `did you mean "${suggestion}"?`;
+      return `unknown ${what} ${describeValue(issue.input)}; ${advice}`;
+    },
+  });
+}
+
+const nodeShape = {
+  id: idSchema('node id', 'id: plan').brand<'NodeId'>(),
+  type: choiceSchema('node type', 'type', NODE_TYPES),
+  agent: idSchema('agent name', 'agent: planner').optional(),
+  prompt: textSchema('prompt: "Write a plan for: {goal}"')
+    .min(1, { error: 'the prompt is empty; say what the agent should write' })
+    .optional(),
+  content: textSchema('content: "{plan.output}"').optional(),
+  output_path: textSchema('output_path: docs/<name>.md').min(1, {
+    error: 'output_path is empty; name a file under docs/ or audits/',
+  }),
+  depends_on: listSchema(
+    idSchema('node id', 'depends_on: [plan]').brand<'NodeId'>(),
+    'depends_on: [plan]',
+  ).optional(),
+};
+
+const graphShape = {
+  name: idSchema('graph name', 'name: my_graph'),
+  version: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'missing; add version: "1"'
+          : `expected a string, got ${describeValue(issue.input)}; quote it, as in version: "1", so YAML keeps it as written`,
+    })
+    .min(1, { error: 'the version is empty; write version: "1"' }),
+  description: textSchema('description: What this graph produces').optional(),
+  inputs: listSchema(
+    z.string().regex(TEMPLATE_NAME_PATTERN, {
+      error: (issue) =>
+        `${describeValue(issue.input)} is not a valid input name; use letters, digits and "_", starting with a letter or "_", so it can be written {name} in templates`,
+    }),
+    'inputs: [goal]',
+  ).optional(),
+  mode: choiceSchema('mode', 'mode', GRAPH_MODES).optional(),
+  nodes: z
+    .array(
+      z.strictObject(nodeShape, {
+        error: (issue) =>
+          issue.code === 'invalid_type'
+            ? `expected a node (a mapping starting with "- id:"), got ${describeValue(issue.input)}`
+            : undefined,
+      }),
+      {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'missing; add nodes: with a list of nodes'
+            : `expected a list of nodes, got ${describeValue(issue.input)}; start each node with "- id:"`,
+      },
+    )
+    .min(1, { error: 'the graph has no nodes; add at least one' })
+    .max(MAX_GRAPH_NODES, { error: `a graph may have at most ${String(MAX_GRAPH_NODES)} nodes; split it` }),
+};
+
+/** The keys allowed in each mapping of a graph file, by dotted path (for "did you mean"). */
+export const GRAPH_KEYS: Readonly<Record<string, AllowedKeys>> = Object.freeze({
+  '': Object.keys(graphShape),
+  'nodes.*': Object.keys(nodeShape),
+});
+
+/** Zod schema of a graph file: its shape, then the rules across values (every issue reported at once). */
+export const graphSchema = z
+  .strictObject(graphShape, {
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? `expected a mapping with name, version, inputs and nodes, got ${describeValue(issue.input)}; see docs/runtime.md`
+        : undefined,
+  })
+  .superRefine(
+    (value, context) => {
+      for (const issue of checkGraphRules(value)) {
+        context.addIssue({
+          code: 'custom',
+          path: [...issue.path],
+          message: issue.message,
+          params: issue.params,
+        });
+      }
+    },
+    // The rules read the graph defensively, so they run even when the shape has issues: all are reported.
+    { when: () => true },
+  )
+  .transform((graph): GraphBody => ({
+    name: graph.name,
+    version: graph.version,
+    description: graph.description ?? '',
+    inputs: graph.inputs ?? [],
+    mode: graph.mode ?? modeOfName(graph.name),
+    nodes: graph.nodes.map((node): GraphNode => ({
+      id: node.id,
+      type: node.type,
+      dependsOn: node.depends_on ?? [],
+      ...(node.agent === undefined ? {} : { agent: node.agent }),
+      ...(node.prompt === undefined ? {} : { prompt: node.prompt }),
+      ...(node.content === undefined ? {} : { content: node.content }),
+      outputPath: node.output_path,
+    })),
+  }));
+
+function modeOfName(name: string): IngestMode {
+  const mode = GRAPH_MODES.find((candidate) => candidate === name);
+  return mode ?? 'unknown';
+}

@@ -1,0 +1,13 @@
+export type { GraphDefinition, GraphNode, GraphNodeType } from './graph-definition.js';
+export { loadGraph, parseGraph } from './load-graph.js';
+export { BUILTIN_GRAPH_NAMES, BUILTIN_GRAPH_YAML, isBuiltinGraphName } from './builtin-graphs.js';
+export type { BuiltinGraphName } from './builtin-graphs.js';
+export { parseTemplate, renderTemplate } from './template.js';
+export type { ParsedTemplate, TemplatePart, TemplateVariable } from './template.js';
+export { resolveOutputPath } from './resolve-output-path.js';
+export type { OutputPathResult } from './resolve-output-path.js';
+export { renderNodeTemplate, renderOutputPath } from './render-node-template.js';
+export type { Rendered, TemplateLookup } from './render-node-template.js';
+export { ancestorsOf, descendantsOf } from './graph-closure.js';
+export { findDependencyCycles } from './find-dependency-cycles.js';
+export { graphJsonSchema } from './graph-json-schema.js';

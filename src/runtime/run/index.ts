@@ -1,0 +1,19 @@
+export { runGraph } from './run-graph.js';
+export { runIngestHook } from './ingest-hook.js';
+export type { IngestHookOptions, IngestHookResult } from './ingest-hook.js';
+export { RunError } from './run-error.js';
+export type { RunErrorCode } from './run-error.js';
+export { runStateSchema, readRunState } from './run-state.js';
+export { listRuns, readRun } from './list-runs.js';
+export type { NodeCounts, RunDetails, RunManifestSummary, RunSummary } from './list-runs.js';
+export { defaultRunId } from './default-run-id.js';
+export type {
+  NodeIngestSummary,
+  NodeState,
+  NodeStatus,
+  RunGraphOptions,
+  RunProgress,
+  RunResult,
+  RunState,
+  RunStatus,
+} from './run-types.js';

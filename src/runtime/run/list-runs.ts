@@ -1,0 +1,284 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ingestManifestSchema } from '../../ingest/index.js';
+import {
+  describeError,
+  isRunId,
+  runDir,
+  runEventsPath,
+  runManifestsDir,
+  RUNS_DIR,
+  runStatePath,
+  UnknownRunError,
+} from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import type { IngestManifest } from '../../ingest/index.js';
+import { RunError } from './run-error.js';
+import { isRunLocked } from './run-lock.js';
+import { readRunState } from './run-state.js';
+import type { NodeStatus, RunState, RunStatus } from './run-types.js';
+
+/** Node counts of a run, by status, and their total. */
+export type NodeCounts = Readonly<Record<NodeStatus | 'total', number>>;
+
+/** What made a run: `runGraph` (it has a state.json), or `artifact-ingest ingest --run-id` (manifests only). */
+export type RunKind = 'graph' | 'ingest';
+
+/** One line of `artifact-ingest runs`. */
+export interface RunSummary {
+  readonly run_id: string;
+  readonly kind: RunKind;
+  /** The state's status, or `unreadable` when state.json is not valid (see `error`). */
+  readonly status: RunStatus | 'unreadable';
+  /** True when the state says running but no live runner holds the lock: killed, resume it. */
+  readonly interrupted: boolean;
+  /** Graph name ('' when unreadable or made by an ingest). */
+  readonly graph: string;
+  /** ISO times ('' when unreadable); an ingest run's come from its manifests, else its newest event. */
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** An ingest run's nodes are its manifests: completed when readable, failed when not. */
+  readonly nodes: NodeCounts;
+  /** Why the run is unreadable, naming the file. */
+  readonly error?: string;
+}
+
+/** One manifest of a run, as `show` prints it. */
+export type RunManifestSummary =
+  | {
+      readonly node_id: string;
+      readonly manifest_path: string;
+      readonly doc_path: string;
+      readonly mode: IngestManifest['source']['mode'];
+      readonly summary: IngestManifest['summary'];
+    }
+  | { readonly node_id: string; readonly manifest_path: string; readonly error: string };
+
+/** A run as `artifact-ingest show RUN_ID` prints it: a graph run with its state, or an ingest run. */
+export type RunDetails =
+  | (RunDetailsBase & { readonly kind: 'graph'; readonly state: RunState })
+  | (RunDetailsBase & {
+      readonly kind: 'ingest';
+      readonly run_id: RunId;
+      /** An ingest run is done once its command returned. */
+      readonly status: 'completed';
+      readonly created_at: string;
+      readonly updated_at: string;
+    });
+
+/** What every run's details hold. */
+export interface RunDetailsBase {
+  /** Project-relative run folder. */
+  readonly runDir: string;
+  readonly interrupted: boolean;
+  readonly nodes: NodeCounts;
+  /** Manifests under the run's manifests/ folder, in graph order, then by name. */
+  readonly manifests: readonly RunManifestSummary[];
+}
+
+const NO_NODES: NodeCounts = { pending: 0, running: 0, completed: 0, failed: 0, skipped: 0, total: 0 };
+
+/**
+ * Every run under `.agent/runs/`, oldest first: graph runs (an invalid state is listed as `unreadable`) and
+ * the runs of CLI ingests (manifests or events, no state.json).
+ */
+export async function listRuns(projectDir: string): Promise<readonly RunSummary[]> {
+  const runsDir = path.join(projectDir, RUNS_DIR);
+  let names: string[];
+  try {
+    names = (await readdir(runsDir, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory() && isRunId(entry.name))
+      .map((entry) => entry.name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const summaries = await Promise.all(names.filter(isRunId).map((runId) => summarize(projectDir, runId)));
+  return summaries
+    .filter((summary): summary is RunSummary => summary !== null)
+    .sort(
+      (a, b) =>
+        // Unreadable runs have no created_at: they go last, by id.
+        Number(a.status === 'unreadable') - Number(b.status === 'unreadable') ||
+        a.created_at.localeCompare(b.created_at) ||
+        a.run_id.localeCompare(b.run_id),
+    );
+}
+
+/**
+ * One run's state (or, for an ingest run, its times), counts and manifests; throws {@link UnknownRunError}
+ * for a run that does not exist and {@link RunError} naming the file when state.json is invalid.
+ */
+export async function readRun(projectDir: string, runId: string): Promise<RunDetails> {
+  if (!isRunId(runId)) throw new UnknownRunError(runId);
+  let state: RunState;
+  try {
+    state = await readRunState(projectDir, runId);
+  } catch (error) {
+    if (!(error instanceof RunError && error.code === 'not_a_graph_run')) throw error;
+    const ingest = await readIngestRun(projectDir, runId);
+    if (ingest === null) throw new UnknownRunError(runId);
+    return {
+      kind: 'ingest',
+      run_id: runId,
+      status: 'completed',
+      created_at: ingest.summary.created_at,
+      updated_at: ingest.summary.updated_at,
+      runDir: runDir(runId),
+      interrupted: false,
+      nodes: ingest.summary.nodes,
+      manifests: ingest.manifests,
+    };
+  }
+  return {
+    kind: 'graph',
+    state,
+    runDir: runDir(runId),
+    interrupted: state.status === 'running' && !(await isRunLocked(projectDir, runId)),
+    nodes: countNodes(state),
+    manifests: await readManifests(projectDir, runId, Object.keys(state.nodes)),
+  };
+}
+
+async function summarize(projectDir: string, runId: RunId): Promise<RunSummary | null> {
+  let state: RunState;
+  try {
+    state = await readRunState(projectDir, runId);
+  } catch (error) {
+    // A folder without state.json holds the records of a CLI ingest (or nothing yet): not a graph run.
+    if (error instanceof RunError && error.code === 'not_a_graph_run') {
+      return (await readIngestRun(projectDir, runId))?.summary ?? null;
+    }
+    // The folder vanished between readdir and read: a run removed meanwhile is not listed.
+    if (error instanceof UnknownRunError) return null;
+    return {
+      run_id: runId,
+      kind: 'graph',
+      status: 'unreadable',
+      interrupted: false,
+      graph: '',
+      created_at: '',
+      updated_at: '',
+      nodes: NO_NODES,
+      error: error instanceof Error ? error.message : `${runStatePath(runId)}: ${describeError(error)}`,
+    };
+  }
+  return {
+    run_id: state.run_id,
+    kind: 'graph',
+    status: state.status,
+    interrupted: state.status === 'running' && !(await isRunLocked(projectDir, runId)),
+    graph: state.graph.name,
+    created_at: state.created_at,
+    updated_at: state.updated_at,
+    nodes: countNodes(state),
+  };
+}
+
+function countNodes(state: RunState): NodeCounts {
+  const counts = { pending: 0, running: 0, completed: 0, failed: 0, skipped: 0, total: 0 };
+  for (const node of Object.values(state.nodes)) {
+    counts[node.status] += 1;
+    counts.total += 1;
+  }
+  return counts;
+}
+
+/** An ingest run's summary and manifests, or null when its folder holds neither a manifest nor an event. */
+async function readIngestRun(
+  projectDir: string,
+  runId: RunId,
+): Promise<{ summary: RunSummary; manifests: RunManifestSummary[] } | null> {
+  const read = await readManifestFiles(projectDir, runId, []);
+  const eventsTime = await modifiedAt(path.join(projectDir, runEventsPath(runId)));
+  if (read.length === 0 && eventsTime === null) return null;
+  // ISO times of one format sort as text.
+  const times = read.flatMap((manifest) => (manifest.ts === undefined ? [] : [manifest.ts])).sort();
+  const readable = times.length;
+  const manifests = read.map((manifest) => manifest.entry);
+  return {
+    summary: {
+      run_id: runId,
+      kind: 'ingest',
+      status: 'completed',
+      interrupted: false,
+      graph: '',
+      created_at: times[0] ?? eventsTime ?? '',
+      updated_at: times.at(-1) ?? eventsTime ?? '',
+      nodes: {
+        ...NO_NODES,
+        completed: readable,
+        failed: manifests.length - readable,
+        total: manifests.length,
+      },
+    },
+    manifests,
+  };
+}
+
+/** When a file was last written (ISO), or null when it is missing or empty. */
+async function modifiedAt(file: string): Promise<string | null> {
+  try {
+    const info = await stat(file);
+    return info.isFile() && info.size > 0 ? info.mtime.toISOString() : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readManifests(
+  projectDir: string,
+  runId: RunId,
+  nodeOrder: readonly string[],
+): Promise<RunManifestSummary[]> {
+  return (await readManifestFiles(projectDir, runId, nodeOrder)).map((manifest) => manifest.entry);
+}
+
+/** A manifest's summary, and its `ts` when it is a valid manifest. */
+interface ReadManifest {
+  readonly entry: RunManifestSummary;
+  readonly ts?: string;
+}
+
+async function readManifestFiles(
+  projectDir: string,
+  runId: RunId,
+  nodeOrder: readonly string[],
+): Promise<ReadManifest[]> {
+  const manifestsDir = runManifestsDir(runId);
+  let files: string[];
+  try {
+    files = (await readdir(path.join(projectDir, manifestsDir), { withFileTypes: true }))
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+      .map((entry) => entry.name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const order = new Map(nodeOrder.map((id, index) => [id, index]));
+  const rank = (file: string): number => order.get(file.slice(0, -'.json'.length)) ?? order.size;
+  files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return Promise.all(files.map((file) => readManifest(projectDir, path.posix.join(manifestsDir, file))));
+}
+
+async function readManifest(projectDir: string, manifestPath: string): Promise<ReadManifest> {
+  const nodeId = path.posix.basename(manifestPath, '.json');
+  try {
+    const manifest = ingestManifestSchema.parse(
+      JSON.parse(await readFile(path.join(projectDir, manifestPath), 'utf8')),
+    );
+    return {
+      entry: {
+        node_id: manifest.node_id,
+        manifest_path: manifestPath,
+        doc_path: manifest.source.doc_path,
+        mode: manifest.source.mode,
+        summary: manifest.summary,
+      },
+      ts: manifest.ts,
+    };
+  } catch (error) {
+    const why = error instanceof SyntaxError ? 'not valid JSON' : 'not a valid manifest v1';
+    return { entry: { node_id: nodeId, manifest_path: manifestPath, error: `${manifestPath} is ${why}` } };
+  }
+}

@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { GraphDefinition } from '../graph/index.js';
+import { descendantsOf } from '../graph/index.js';
+import type { NodeState, RunState } from './run-types.js';
+import { sha256Hex } from '../../project/index.js';
+import type { NodeId } from '../../project/index.js';
+
+/** Why a node that state.json records as completed runs again. */
+export type RerunReason = 'document_missing' | 'document_changed' | 'dependency_rerun';
+
+/** A completed node that runs again, and why. */
+export interface Rerun {
+  readonly nodeId: NodeId;
+  readonly reason: RerunReason;
+  readonly outputPath: string;
+}
+
+/** Where a run (re)starts: every node's state, the kept documents' texts and the completed nodes that rerun. */
+export interface StartPlan {
+  readonly nodes: Map<string, NodeState>;
+  /** Text of each kept completed node's document, for `{node_id.output}`. */
+  readonly outputs: Map<string, string>;
+  readonly reruns: readonly Rerun[];
+}
+
+/** The plan of a fresh run: every node pending. */
+export function planNewRun(graph: GraphDefinition): StartPlan {
+  const nodes = new Map<string, NodeState>(
+    graph.nodes.map((node) => [node.id, { status: 'pending', attempts: 0 }]),
+  );
+  return { nodes, outputs: new Map(), reruns: [] };
+}
+
+/**
+ * The plan of a resume: completed nodes whose document is still on disk with its recorded sha256 are kept
+ * (and their text read back); every other node, and every completed node downstream of one that reruns,
+ * goes back to pending with its attempts kept.
+ */
+export async function planResume(
+  projectDir: string,
+  graph: GraphDefinition,
+  state: RunState,
+): Promise<StartPlan> {
+  const nodes = new Map<string, NodeState>();
+  const outputs = new Map<string, string>();
+  const reruns: Rerun[] = [];
+  for (const node of graph.nodes) {
+    const recorded = state.nodes[node.id];
+    if (recorded?.status !== 'completed') {
+      nodes.set(node.id, { status: 'pending', attempts: recorded?.attempts ?? 0 });
+      continue;
+    }
+    const outputPath = recorded.output_path ?? '';
+    const document = await readDocument(projectDir, outputPath);
+    if (document === null) {
+      reruns.push({ nodeId: node.id, reason: 'document_missing', outputPath });
+    } else if (sha256Hex(document) !== recorded.output_sha256) {
+      reruns.push({ nodeId: node.id, reason: 'document_changed', outputPath });
+    } else {
+      outputs.set(node.id, new TextDecoder().decode(document));
+    }
+    nodes.set(node.id, recorded);
+  }
+  // A document computed from an output that is about to change would be stale: its node runs again too.
+  const rerunIds = new Set(reruns.map((rerun) => rerun.nodeId));
+  for (const id of descendantsOf(graph, rerunIds)) {
+    const recorded = nodes.get(id);
+    if (recorded?.status === 'completed' && !rerunIds.has(id)) {
+      reruns.push({ nodeId: id, reason: 'dependency_rerun', outputPath: recorded.output_path ?? '' });
+    }
+  }
+  for (const rerun of reruns) {
+    outputs.delete(rerun.nodeId);
+    nodes.set(rerun.nodeId, { status: 'pending', attempts: nodes.get(rerun.nodeId)?.attempts ?? 0 });
+  }
+  const order = new Map(graph.nodes.map((node, index) => [node.id, index]));
+  reruns.sort((a, b) => (order.get(a.nodeId) ?? 0) - (order.get(b.nodeId) ?? 0));
+  return { nodes, outputs, reruns };
+}
+
+async function readDocument(projectDir: string, outputPath: string): Promise<Uint8Array | null> {
+  if (outputPath === '') return null;
+  try {
+    return await readFile(path.join(projectDir, outputPath));
+  } catch {
+    return null;
+  }
+}

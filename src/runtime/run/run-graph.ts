@@ -1,0 +1,263 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { openEventLog, redactSecrets } from '../../events/index.js';
+import type { EventLog } from '../../events/index.js';
+import { openIngestRoots } from '../../ingest/index.js';
+import type { SharedIngestRoots } from '../../ingest/index.js';
+import { openConfinedRoot } from '../../workspace/index.js';
+import type { ConfinedRoot } from '../../workspace/index.js';
+import type { Agent } from '../agents/index.js';
+import {
+  checkNewRunInputs,
+  checkResumeGraph,
+  checkResumeInputs,
+  checkRunOptions,
+  resolveAgents,
+} from './check-run-options.js';
+import { defaultRunId } from './default-run-id.js';
+import { acquireRunLock } from './run-lock.js';
+import type { RunLock } from './run-lock.js';
+import { planNewRun, planResume } from './plan-resume.js';
+import type { StartPlan } from './plan-resume.js';
+import { RunError } from './run-error.js';
+import { runNodes } from './run-nodes.js';
+import { openRunRecorder } from './run-recorder.js';
+import type { RunRecorder } from './run-recorder.js';
+import { readRunState } from './run-state.js';
+import { createRunStateStore } from './run-state-store.js';
+import type { RunGraphOptions, RunResult, RunState } from './run-types.js';
+import { describeError, parseRunId, runDir, runEventsPath, runStatePath } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+
+/** What a run starts from, once its options are checked. */
+interface RunStart {
+  readonly runId: RunId;
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly createdAt: string;
+  readonly plan: StartPlan;
+}
+
+/**
+ * Runs (or, with `resume`, continues) a graph in `.agent/runs/<run_id>/`: nodes whose dependencies are
+ * done run concurrently, state.json is rewritten atomically after every node transition, and each written
+ * document goes through the post-write ingest hook when it is enabled. Every node execution is recorded as
+ * artifacts (its document as a `message`, the files its ingest placed, a `trace`), fail-open. Throws ConfigError or RunError
+ * before anything is written when the options, inputs or resumed state do not allow the run.
+ */
+export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
+  const concurrency = checkRunOptions(options);
+  options.signal?.throwIfAborted();
+  const now = options.now ?? (() => new Date());
+  const projectDir = path.resolve(options.projectDir);
+  const runId =
+    options.runId === undefined ? defaultRunId(options.graph.name, now()) : parseRunId(options.runId);
+
+  // Everything that can refuse the run is checked before the first write (lock, folder, state, events).
+  const planned = await planStart(options, projectDir, runId, now);
+  const agents = resolveAgents(options, nodesToRun(planned.plan));
+
+  const root = await openConfinedRoot(projectDir, { create: true });
+  let lock: RunLock | undefined;
+  let eventLog: EventLog | undefined;
+  let recorder: RunRecorder | undefined;
+  // One workspace root for every node's ingest, opened on the first write; the project root is the run's own.
+  const ingestRoots = openIngestRoots(projectDir, { project: root });
+  try {
+    lock = await acquireRunLock(projectDir, runId, now());
+    // The lock makes this read authoritative: a runner that died after planStart may have gone further.
+    const start = await planStart(options, projectDir, runId, now);
+    const unresolved = new Set([...nodesToRun(start.plan)].filter((id) => !agents.has(id)));
+    const allAgents = new Map<string, Agent>([...agents, ...resolveAgents(options, unresolved)]);
+    eventLog = openEventLog(path.join(projectDir, runEventsPath(runId)));
+    // One recorder per run: its calls are serialized, so `previous` links between this run's nodes are exact.
+    recorder = openRunRecorder({
+      projectDir,
+      runId,
+      events: eventLog.child({ run_id: runId }),
+      now,
+      // Objects are workspace contents under another name: they follow the ingest's durability.
+      durability: options.ingest?.durability ?? 'fsync',
+    });
+    return await execute(
+      options,
+      { projectDir, root, ingestRoots, lock, concurrency, now, agents: allAgents, recorder },
+      start,
+      eventLog,
+    );
+  } finally {
+    await recorder?.close();
+    if (eventLog !== undefined) await closeEvents(eventLog);
+    await lock?.release();
+    await ingestRoots.close();
+    await root.close();
+  }
+}
+
+async function planStart(
+  options: RunGraphOptions,
+  projectDir: string,
+  runId: RunId,
+  now: () => Date,
+): Promise<RunStart> {
+  if (options.resume === true) {
+    const earlier = await readRunState(projectDir, runId);
+    checkResumeGraph(earlier, options.graph);
+    checkResumeInputs(earlier, options.inputs);
+    return {
+      runId,
+      inputs: earlier.inputs,
+      createdAt: earlier.created_at,
+      plan: await planResume(projectDir, options.graph, earlier),
+    };
+  }
+  checkNewRunInputs(options.graph, options.inputs);
+  if (await exists(path.join(projectDir, runStatePath(runId)))) {
+    throw new RunError(
+      'run_exists',
+      `run ${runId} already exists (${runStatePath(runId)}); resume it, or pass another run id`,
+    );
+  }
+  return {
+    runId,
+    inputs: { ...options.inputs },
+    createdAt: now().toISOString(),
+    plan: planNewRun(options.graph),
+  };
+}
+
+interface RunEnvironment {
+  readonly projectDir: string;
+  readonly root: ConfinedRoot;
+  readonly ingestRoots: SharedIngestRoots;
+  readonly lock: RunLock;
+  readonly concurrency: number;
+  readonly now: () => Date;
+  readonly agents: ReadonlyMap<string, Agent>;
+  readonly recorder: RunRecorder;
+}
+
+async function execute(
+  options: RunGraphOptions,
+  environment: RunEnvironment,
+  start: RunStart,
+  eventLog: EventLog,
+): Promise<RunResult> {
+  const { graph } = options;
+  const { runId, plan } = start;
+  const events = eventLog.child({ run_id: runId });
+  const ingestEnabled = options.ingest?.enabled === true;
+  const startedMs = Date.now();
+  const store = createRunStateStore(
+    environment.root,
+    {
+      version: 1,
+      run_id: runId,
+      graph: { name: graph.name, hash: graph.hash, source: graph.source },
+      mode: graph.mode,
+      inputs: start.inputs,
+      ingest_enabled: ingestEnabled,
+      created_at: start.createdAt,
+    },
+    plan.nodes,
+    environment.now,
+  );
+
+  await store.commit();
+  events.write('INFO', 'run.started', {
+    graph: graph.name,
+    graph_hash: graph.hash,
+    graph_source: graph.source,
+    graph_version: graph.version,
+    inputs: Object.keys(start.inputs),
+    mode: graph.mode,
+    ingest_enabled: ingestEnabled,
+    resumed: options.resume === true,
+    concurrency: environment.concurrency,
+    nodes: graph.nodes.length,
+    kept: plan.outputs.size,
+  });
+  const { tookOver } = environment.lock;
+  if (tookOver !== undefined) {
+    events.write('WARNING', 'run.lock_taken_over', {
+      lock_path: environment.lock.path,
+      previous_pid: tookOver.pid,
+      previous_hostname: tookOver.hostname,
+      previous_started_at: tookOver.started_at,
+    });
+  }
+  for (const rerun of plan.reruns) {
+    events.write('WARNING', 'node.rerun', {
+      node_id: rerun.nodeId,
+      reason: rerun.reason,
+      output_path: rerun.outputPath,
+    });
+  }
+
+  const outcome = await runNodes({
+    options,
+    projectDir: environment.projectDir,
+    runId,
+    inputs: start.inputs,
+    outputs: new Map(plan.outputs),
+    root: environment.root,
+    ingestRoots: environment.ingestRoots,
+    events,
+    store,
+    recorder: environment.recorder,
+    agents: environment.agents,
+    concurrency: environment.concurrency,
+    now: environment.now,
+  });
+
+  const counts = store.counts();
+  if (outcome.fatal !== undefined) {
+    const { fatal } = outcome;
+    events.write('ERROR', 'run.failed', {
+      reason: fatal instanceof RunError ? fatal.code : 'internal_error',
+      message: describeError(fatal),
+      nodes: counts,
+      duration_ms: Date.now() - startedMs,
+    });
+    throw fatal instanceof Error ? fatal : new Error(describeError(fatal));
+  }
+  const status = counts.completed === graph.nodes.length ? 'completed' : 'failed';
+  store.setStatus(status);
+  const state: RunState = await store.commit();
+  const nodeIds = (wanted: string): string[] =>
+    graph.nodes.filter((node) => state.nodes[node.id]?.status === wanted).map((node) => node.id);
+  if (status === 'completed') {
+    events.write('INFO', 'run.completed', { nodes: counts, duration_ms: Date.now() - startedMs });
+  } else {
+    events.write('ERROR', 'run.failed', {
+      reason: outcome.aborted ? 'aborted' : 'node_failed',
+      failed_nodes: nodeIds('failed'),
+      skipped_nodes: nodeIds('skipped'),
+      pending_nodes: nodeIds('pending'),
+      nodes: counts,
+      duration_ms: Date.now() - startedMs,
+    });
+  }
+  return { runId, status, state, runDir: runDir(runId) };
+}
+
+function nodesToRun(plan: StartPlan): ReadonlySet<string> {
+  return new Set([...plan.nodes].filter(([, state]) => state.status !== 'completed').map(([id]) => id));
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function closeEvents(eventLog: EventLog): Promise<void> {
+  try {
+    await eventLog.close();
+  } catch (error) {
+    // Fail-open (spec ingest.md section 6): a broken event log never fails the run.
+    process.stderr.write(`artifact-ingest: could not flush events: ${redactSecrets(describeError(error))}\n`);
+  }
+}

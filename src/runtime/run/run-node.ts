@@ -1,0 +1,266 @@
+import type { EventLog } from '../../events/index.js';
+import type { IngestRoots } from '../../ingest/index.js';
+import type { ConfinedRoot } from '../../workspace/index.js';
+import { AgentError } from '../agents/index.js';
+import type { Agent } from '../agents/index.js';
+import type { GraphDefinition, GraphNode } from '../graph/index.js';
+import { ancestorsOf } from '../graph/index.js';
+import { runIngestHook } from './ingest-hook.js';
+import { renderNodeTemplate, renderOutputPath } from '../graph/index.js';
+import type { Rendered, TemplateLookup } from '../graph/index.js';
+import type { RunRecorder } from './run-recorder.js';
+import type { NodeIngestSummary, RunGraphOptions } from './run-types.js';
+import { describeError, sha256Hex } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+
+/** Stable codes of `error.code` in a node's state and its `node.failed` / `node.skipped` events. */
+export type NodeErrorCode =
+  | AgentError['code']
+  | 'agent_error'
+  | 'template_error'
+  | 'bad_output_path'
+  | 'output_refused'
+  | 'output_write_failed'
+  | 'dependency_failed';
+
+/** What a node needs from its run. */
+export interface NodeRunContext {
+  readonly projectDir: string;
+  readonly runId: RunId;
+  readonly graph: GraphDefinition;
+  readonly inputs: Readonly<Record<string, string>>;
+  /** Documents of completed nodes, by node id. */
+  readonly outputs: ReadonlyMap<string, string>;
+  readonly root: ConfinedRoot;
+  /** The roots every node's ingest writes through: opened once by the run, closed by it. */
+  readonly ingestRoots: IngestRoots;
+  readonly events: EventLog;
+  readonly ingest: RunGraphOptions['ingest'];
+  /** Where the node's document and ingested files are recorded as artifacts (fail-open). */
+  readonly recorder: RunRecorder;
+  readonly signal: AbortSignal;
+}
+
+/** A node with its templates rendered, ready to run, or why it cannot run. */
+export type PreparedNode =
+  | {
+      readonly ok: true;
+      readonly node: GraphNode;
+      readonly outputPath: string;
+      /** agent_task: the rendered prompt and its agent; write_file: the rendered content. */
+      readonly work:
+        | {
+            readonly kind: 'agent';
+            readonly agent: Agent;
+            readonly prompt: string;
+            readonly promptSha256: string;
+          }
+        | { readonly kind: 'content'; readonly content: string };
+    }
+  | {
+      readonly ok: false;
+      readonly node: GraphNode;
+      readonly code: NodeErrorCode;
+      readonly message: string;
+    };
+
+/** How a node ended. */
+export type NodeOutcome =
+  | {
+      readonly status: 'completed';
+      readonly outputPath: string;
+      readonly bytes: number;
+      readonly sha256: string;
+      /** The document as written, decoded: what `{node_id.output}` gives its dependents. */
+      readonly text: string;
+      readonly ingest?: NodeIngestSummary;
+    }
+  | { readonly status: 'failed'; readonly code: NodeErrorCode; readonly message: string };
+
+/** Renders a node's output path and its prompt or content (synchronous: no I/O). */
+export function prepareNode(
+  context: NodeRunContext,
+  node: GraphNode,
+  agent: Agent | undefined,
+): PreparedNode {
+  const lookup = variablesOf(context, node);
+  const outputPath = explain(renderOutputPath(node.outputPath, lookup.get), node, 'output_path', lookup);
+  if (!outputPath.ok) return { ok: false, node, code: outputPath.code, message: outputPath.message };
+  if (node.type === 'agent_task') {
+    const prompt = explain(renderNodeTemplate(node.prompt ?? '', lookup.get), node, 'prompt', lookup);
+    if (!prompt.ok) return { ok: false, node, code: prompt.code, message: prompt.message };
+    if (agent === undefined) {
+      return { ok: false, node, code: 'agent_error', message: `node ${node.id} has no agent` };
+    }
+    const work = { kind: 'agent', agent, prompt: prompt.text, promptSha256: sha256Hex(prompt.text) } as const;
+    return { ok: true, node, outputPath: outputPath.text, work };
+  }
+  const content = explain(renderNodeTemplate(node.content ?? '', lookup.get), node, 'content', lookup);
+  if (!content.ok) return { ok: false, node, code: content.code, message: content.message };
+  return { ok: true, node, outputPath: outputPath.text, work: { kind: 'content', content: content.text } };
+}
+
+/**
+ * Runs a prepared node: asks its agent (agent_task), writes its document atomically and records it as a
+ * `message`, then runs the ingest hook and records the files it placed.
+ */
+export async function performNode(
+  context: NodeRunContext,
+  prepared: Extract<PreparedNode, { ok: true }>,
+): Promise<NodeOutcome> {
+  const { node, outputPath, work } = prepared;
+  // Records name the agent that wrote the document; a write_file node's document comes from the runtime.
+  const agentId = work.kind === 'agent' ? work.agent.name : 'runtime';
+  let documentText: string;
+  if (work.kind === 'agent') {
+    const reply = await askAgent(context, node, work.agent, work.prompt);
+    if (reply.status === 'failed') return reply;
+    documentText = reply.text;
+  } else {
+    documentText = work.content;
+  }
+
+  const bytes = new TextEncoder().encode(documentText);
+  let changed: boolean;
+  try {
+    // Temp file + rename: a rerun replaces an earlier (or interrupted) document atomically.
+    const outcome = await context.root.write(outputPath, bytes, { durability: 'fsync' });
+    if (outcome.status === 'refused') {
+      return {
+        status: 'failed',
+        code: 'output_refused',
+        message: `document ${outputPath} was not written: ${outcome.code}: ${outcome.message}`,
+      };
+    }
+    changed = outcome.status !== 'unchanged';
+  } catch (error) {
+    return {
+      status: 'failed',
+      code: 'output_write_failed',
+      message: `document ${outputPath} was not written: ${describeError(error)}`,
+    };
+  }
+
+  await context.recorder.recordDocument({ nodeId: node.id, agentId, outputPath, bytes, changed });
+
+  const written = {
+    status: 'completed',
+    outputPath,
+    bytes: bytes.byteLength,
+    sha256: sha256Hex(bytes),
+    text: new TextDecoder().decode(bytes),
+  } as const;
+  if (context.ingest?.enabled !== true) return written;
+  if (!isIngestedPath(outputPath)) {
+    context.events.write('INFO', 'node.ingest_skipped', {
+      node_id: node.id,
+      output_path: outputPath,
+      reason: 'documents under audits/ are not ingested',
+    });
+    return written;
+  }
+  const { summary, contents } = await runIngestHook({
+    projectDir: context.projectDir,
+    runId: context.runId,
+    nodeId: node.id,
+    docPath: outputPath,
+    content: bytes,
+    roots: context.ingestRoots,
+    mode: context.graph.mode,
+    events: context.events,
+    ...(context.ingest.limits === undefined ? {} : { limits: context.ingest.limits }),
+    ...(context.ingest.durability === undefined ? {} : { durability: context.ingest.durability }),
+  });
+  await context.recorder.recordIngested(node.id, agentId, contents);
+  return { ...written, ingest: summary };
+}
+
+async function askAgent(
+  context: NodeRunContext,
+  node: GraphNode,
+  agent: Agent,
+  prompt: string,
+): Promise<
+  { readonly status: 'replied'; readonly text: string } | Extract<NodeOutcome, { status: 'failed' }>
+> {
+  try {
+    const reply: unknown = await agent.complete({
+      runId: context.runId,
+      nodeId: node.id,
+      prompt,
+      signal: context.signal,
+    });
+    if (typeof reply !== 'string') {
+      return {
+        status: 'failed',
+        code: 'agent_error',
+        message: `agent ${agent.name} replied with ${typeof reply}, not text`,
+      };
+    }
+    return { status: 'replied', text: reply };
+  } catch (error) {
+    if (error instanceof AgentError) return { status: 'failed', code: error.code, message: error.message };
+    if (context.signal.aborted) {
+      return {
+        status: 'failed',
+        code: 'aborted',
+        message: `agent ${agent.name} stopped: the run was aborted`,
+      };
+    }
+    return {
+      status: 'failed',
+      code: 'agent_error',
+      message: `agent ${agent.name} failed: ${describeError(error)}`,
+    };
+  }
+}
+
+/** Spec ingest.md, project layout: `audits/**` documents are not ingested (there is no setting for it yet). */
+function isIngestedPath(outputPath: string): boolean {
+  return !outputPath.startsWith('audits/');
+}
+
+interface RecordingLookup {
+  readonly get: TemplateLookup;
+  /** Variables asked for that had no value. */
+  readonly missing: Set<string>;
+}
+
+/** `{run_id}`, the run's inputs, and `{id.output}` of the nodes this one depends on (directly or not). */
+function variablesOf(context: NodeRunContext, node: GraphNode): RecordingLookup {
+  const ancestors = ancestorsOf(context.graph, node.id);
+  const missing = new Set<string>();
+  const value = (name: string): string | undefined => {
+    if (name === 'run_id') return context.runId;
+    if (name.endsWith('.output')) {
+      const id = name.slice(0, -'.output'.length);
+      // Only an ancestor's output is certain to exist, and to be the same on every run.
+      return ancestors.has(id) ? context.outputs.get(id) : undefined;
+    }
+    return Object.hasOwn(context.inputs, name) ? context.inputs[name] : undefined;
+  };
+  const get: TemplateLookup = (name) => {
+    const found = value(name);
+    if (found === undefined) missing.add(name);
+    return found;
+  };
+  return { get, missing };
+}
+
+/** Adds which variable was missing, and why, to a failed render's message. */
+function explain(rendered: Rendered, node: GraphNode, field: string, lookup: RecordingLookup): Rendered {
+  const missing = [...lookup.missing];
+  lookup.missing.clear();
+  if (rendered.ok) return rendered;
+  const hints = missing.map((name) => {
+    const id = name.endsWith('.output') ? name.slice(0, -'.output'.length) : null;
+    return id === null
+      ? `{${name}} is not an input of the run`
+      : `{${name}} needs node ${id} in the depends_on of node ${node.id} (directly or through another node)`;
+  });
+  return {
+    ok: false,
+    code: rendered.code,
+    message: `node ${node.id}: ${field}: ${rendered.message}${hints.length > 0 ? ` (${hints.join('; ')})` : ''}`,
+  };
+}

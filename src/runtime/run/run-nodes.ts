@@ -1,0 +1,197 @@
+import type { EventLog } from '../../events/index.js';
+import type { IngestRoots } from '../../ingest/index.js';
+import type { ConfinedRoot } from '../../workspace/index.js';
+import type { Agent } from '../agents/index.js';
+import type { GraphNode } from '../graph/index.js';
+import { descendantsOf } from '../graph/index.js';
+import { nodeTraceOf } from './node-trace.js';
+import { performNode, prepareNode } from './run-node.js';
+import type { NodeOutcome, NodeRunContext } from './run-node.js';
+import type { RunRecorder } from './run-recorder.js';
+import type { RunStateStore } from './run-state-store.js';
+import type { NodeState, RunGraphOptions, RunProgress } from './run-types.js';
+import { scheduleNodes } from './schedule-nodes.js';
+import type { RunId } from '../../project/index.js';
+
+/** Everything the node loop of one run needs. */
+export interface RunNodesOptions {
+  readonly options: RunGraphOptions;
+  readonly projectDir: string;
+  readonly runId: RunId;
+  readonly inputs: Readonly<Record<string, string>>;
+  /** Documents of completed nodes; filled in as nodes complete. */
+  readonly outputs: Map<string, string>;
+  readonly root: ConfinedRoot;
+  readonly ingestRoots: IngestRoots;
+  /** The run's events (bound to its run_id). */
+  readonly events: EventLog;
+  readonly store: RunStateStore;
+  /** Records each execution's document, ingested files and trace (fail-open). */
+  readonly recorder: RunRecorder;
+  readonly agents: ReadonlyMap<string, Agent>;
+  readonly concurrency: number;
+  readonly now: () => Date;
+}
+
+/** How the node loop ended. */
+export interface RunNodesOutcome {
+  /** The run was aborted through its signal (nodes left pending stay pending for a resume). */
+  readonly aborted: boolean;
+  /** A failure that stopped the run itself, such as state.json that cannot be written. */
+  readonly fatal?: unknown;
+}
+
+/** A progress report before the run's counts are added. */
+type ProgressEvent = RunProgress extends infer Each
+  ? Each extends RunProgress
+    ? Omit<Each, 'done' | 'total'>
+    : never
+  : never;
+
+/** Runs every runnable node of a run to its end, recording each transition in state, events and progress. */
+export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
+  const { options, store, events } = run;
+  const controller = new AbortController();
+  const stopOnAbort = (): void => {
+    controller.abort(options.signal?.reason);
+  };
+  options.signal?.addEventListener('abort', stopOnAbort, { once: true });
+  if (options.signal?.aborted === true) stopOnAbort();
+  let fatal: { readonly error: unknown } | undefined;
+
+  const context: NodeRunContext = {
+    projectDir: run.projectDir,
+    runId: run.runId,
+    graph: options.graph,
+    inputs: run.inputs,
+    outputs: run.outputs,
+    root: run.root,
+    ingestRoots: run.ingestRoots,
+    events,
+    ingest: options.ingest,
+    recorder: run.recorder,
+    signal: controller.signal,
+  };
+  const total = options.graph.nodes.length;
+  const progress = (event: ProgressEvent): void => {
+    const counts = store.counts();
+    const done = counts.completed + counts.failed + counts.skipped;
+    options.onProgress?.({ ...event, done, total });
+  };
+
+  const runOne = async (node: GraphNode): Promise<void> => {
+    const agent = run.agents.get(node.id);
+    const prepared = prepareNode(context, node, agent);
+    const running: NodeState = {
+      status: 'running',
+      attempts: store.node(node.id).attempts + 1,
+      started_at: run.now().toISOString(),
+      ...(agent === undefined ? {} : { agent: agent.name }),
+      ...(prepared.ok ? { output_path: prepared.outputPath } : {}),
+      ...(prepared.ok && prepared.work.kind === 'agent' ? { prompt_sha256: prepared.work.promptSha256 } : {}),
+    };
+    store.setNode(node.id, running);
+    await store.commit();
+    events.write('INFO', 'node.started', {
+      node_id: node.id,
+      type: node.type,
+      attempt: running.attempts,
+      ...(running.agent === undefined ? {} : { agent: running.agent }),
+      ...(running.output_path === undefined ? {} : { output_path: running.output_path }),
+    });
+    progress({ type: 'node.started', nodeId: node.id });
+
+    // Monotonic: a wall clock set back mid-node would give a negative duration, which a trace refuses.
+    const startedMs = performance.now();
+    const outcome: NodeOutcome = prepared.ok
+      ? await performNode(context, prepared)
+      : { status: 'failed', code: prepared.code, message: prepared.message };
+    const finishedAt = run.now().toISOString();
+    const durationMs = Math.round(performance.now() - startedMs);
+    // Before the node is reported done: whoever sees it completed (or failed) also finds its trace.
+    await run.recorder.recordTrace(
+      nodeTraceOf({
+        runId: run.runId,
+        graph: options.graph,
+        nodeId: node.id,
+        running,
+        finishedAt,
+        durationMs,
+        outcome,
+      }),
+    );
+    if (outcome.status === 'completed') {
+      run.outputs.set(node.id, outcome.text);
+      store.setNode(node.id, {
+        ...running,
+        status: 'completed',
+        finished_at: finishedAt,
+        output_path: outcome.outputPath,
+        output_sha256: outcome.sha256,
+        ...(outcome.ingest === undefined ? {} : { ingest: outcome.ingest }),
+      });
+      await store.commit();
+      events.write('INFO', 'node.completed', {
+        node_id: node.id,
+        output_path: outcome.outputPath,
+        bytes: outcome.bytes,
+        sha256: outcome.sha256,
+        duration_ms: durationMs,
+        ...(outcome.ingest === undefined ? {} : { ingest: outcome.ingest }),
+      });
+      progress({
+        type: 'node.completed',
+        nodeId: node.id,
+        ...(outcome.ingest === undefined ? {} : { ingest: outcome.ingest }),
+      });
+      return;
+    }
+    const error = { code: outcome.code, message: outcome.message };
+    store.setNode(node.id, { ...running, status: 'failed', finished_at: finishedAt, error });
+    await store.commit();
+    events.write('ERROR', 'node.failed', { node_id: node.id, ...error, duration_ms: durationMs });
+    progress({ type: 'node.failed', nodeId: node.id, message: outcome.message });
+    await skipDependents(run, node.id);
+  };
+
+  try {
+    await scheduleNodes({
+      graph: options.graph,
+      concurrency: run.concurrency,
+      statusOf: (nodeId) => store.node(nodeId).status,
+      stopped: () => controller.signal.aborted,
+      run: (node) =>
+        runOne(node).catch((error: unknown) => {
+          // The run cannot go on without recording it: stop the other nodes and report this one error.
+          fatal ??= { error };
+          controller.abort(error);
+        }),
+    });
+  } finally {
+    options.signal?.removeEventListener('abort', stopOnAbort);
+  }
+  return fatal === undefined
+    ? { aborted: controller.signal.aborted }
+    : { aborted: controller.signal.aborted, fatal: fatal.error };
+}
+
+/** A failed node's pending dependents, direct or not, can never run in this run: they are skipped. */
+async function skipDependents(run: RunNodesOptions, failedId: string): Promise<void> {
+  for (const id of descendantsOf(run.options.graph, [failedId])) {
+    const previous = run.store.node(id);
+    if (previous.status !== 'pending') continue;
+    const message = `not run: node ${failedId}, which it depends on, failed`;
+    run.store.setNode(id, {
+      status: 'skipped',
+      attempts: previous.attempts,
+      error: { code: 'dependency_failed', message },
+    });
+    await run.store.commit();
+    run.events.write('WARNING', 'node.skipped', {
+      node_id: id,
+      code: 'dependency_failed',
+      failed_dependency: failedId,
+      message,
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import { openIngestRecords } from '../../artifacts/index.js';
+import type { IngestRecords } from '../../artifacts/index.js';
+import type { EventLog } from '../../events/index.js';
+import type { RunId } from '../../project/index.js';
+
+/** The artifact records of one run, kept fail-open: a recording failure becomes an `artifacts.error` event. */
+export type RunRecorder = IngestRecords;
+
+/** Options of {@link openRunRecorder}. */
+export interface RunRecorderOptions {
+  readonly projectDir: string;
+  readonly runId: RunId;
+  /** The run's events (bound to its run_id): where recording failures are reported. */
+  readonly events: EventLog;
+  readonly now: () => Date;
+  readonly durability: 'fsync' | 'none';
+}
+
+/** Opens the recorder of one run: the artifacts' one "record what was ingested", reporting to the run's events. */
+export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
+  const { events } = options;
+  return openIngestRecords({
+    projectDir: options.projectDir,
+    runId: options.runId,
+    now: options.now,
+    durability: options.durability,
+    onFailure: ({ nodeId, message }) => {
+      try {
+        events.write('ERROR', 'artifacts.error', {
+          ...(nodeId === undefined ? {} : { node_id: nodeId }),
+          code: 'record_failed',
+          message: `${message} (the run goes on)`,
+        });
+      } catch {
+        // A closed or broken event log must not fail the node either (fail-open).
+        process.stderr.write(`artifact-ingest: ${message}\n`);
+      }
+    },
+  });
+}

@@ -1,0 +1,144 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { ingestModeSchema } from '../../ingest/index.js';
+import {
+  describeError,
+  nodeIdSchema,
+  runDir,
+  runIdSchema,
+  runStatePath,
+  UnknownRunError,
+} from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import type { ConfinedRoot } from '../../workspace/index.js';
+import { RunError } from './run-error.js';
+import type { NodeIngestSummary, NodeState, RunState } from './run-types.js';
+
+const count = z.number().int().nonnegative();
+const timestamp = z.iso.datetime();
+
+/** Schema of a node's ingest summary in state.json. */
+export const nodeIngestSummarySchema: z.ZodType<NodeIngestSummary> = z
+  .object({
+    total_blocks: count,
+    written: count,
+    skipped: count,
+    rejected: count,
+    manifest_path: z.string(),
+    problems: z.array(z.string()).readonly(),
+  })
+  .strict();
+
+/** Schema of one node's record in state.json. */
+export const nodeStateSchema: z.ZodType<NodeState> = z
+  .object({
+    status: z.enum(['pending', 'running', 'completed', 'failed', 'skipped']),
+    attempts: count,
+    started_at: timestamp.exactOptional(),
+    finished_at: timestamp.exactOptional(),
+    output_path: z.string().min(1).exactOptional(),
+    output_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .exactOptional(),
+    prompt_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .exactOptional(),
+    agent: z.string().exactOptional(),
+    error: z
+      .object({ code: z.string().min(1), message: z.string() })
+      .strict()
+      .exactOptional(),
+    ingest: nodeIngestSummarySchema.exactOptional(),
+  })
+  .strict();
+
+/** Schema of `.agent/runs/<run_id>/state.json` (version 1); see docs/runtime-runs.md. */
+export const runStateSchema: z.ZodType<RunState> = z
+  .object({
+    version: z.literal(1),
+    run_id: runIdSchema,
+    status: z.enum(['running', 'completed', 'failed']),
+    graph: z.object({ name: z.string().min(1), hash: z.string().min(1), source: z.string() }).strict(),
+    mode: ingestModeSchema,
+    inputs: z.record(z.string(), z.string()),
+    ingest_enabled: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    nodes: z.record(nodeIdSchema, nodeStateSchema),
+  })
+  .strict();
+
+/**
+ * Reads and checks a run's state.json; throws {@link UnknownRunError} when the run's folder does not exist,
+ * {@link RunError} `not_a_graph_run` when the folder holds no state.json (a CLI ingest's run), and
+ * {@link RunError} `state_unreadable` naming the file when it cannot be read or is invalid.
+ */
+export async function readRunState(projectDir: string, runId: RunId): Promise<RunState> {
+  const relative = runStatePath(runId);
+  let text: string;
+  try {
+    text = await readFile(path.join(projectDir, relative), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (!(await isDirectory(path.join(projectDir, runDir(runId))))) throw new UnknownRunError(runId);
+      throw new RunError(
+        'not_a_graph_run',
+        `run ${runId} has no ${relative}: it was made by 'artifact-ingest ingest', not by a graph, and cannot be resumed; start a new run instead`,
+      );
+    }
+    throw new RunError('state_unreadable', `cannot read ${relative}: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+  return parseRunState(text, relative);
+}
+
+async function isDirectory(absolute: string): Promise<boolean> {
+  try {
+    return (await stat(absolute)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Parses state.json text; throws {@link RunError} `state_unreadable` naming `file` and every issue. */
+export function parseRunState(text: string, file: string): RunState {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RunError(
+      'state_unreadable',
+      `${file} is not valid JSON (${(error as Error).message}); it was not written by this runtime or was edited by hand`,
+      { cause: error },
+    );
+  }
+  const checked = runStateSchema.safeParse(json);
+  if (!checked.success) {
+    const issues = checked.error.issues
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new RunError('state_unreadable', `${file} is not a valid run state (version 1): ${issues}`);
+  }
+  return checked.data;
+}
+
+/** Writes a run's state.json atomically (temp file + rename) through the confined writer. */
+export async function writeRunState(
+  root: ConfinedRoot,
+  state: RunState,
+  durability: 'fsync' | 'none' = 'fsync',
+): Promise<void> {
+  const relative = runStatePath(state.run_id);
+  const bytes = new TextEncoder().encode(`${JSON.stringify(state, null, 2)}\n`);
+  const outcome = await root.write(relative, bytes, { durability });
+  if (outcome.status === 'refused') {
+    throw new RunError(
+      'state_write_failed',
+      `${relative} was not written: ${outcome.code}: ${outcome.message}`,
+    );
+  }
+}

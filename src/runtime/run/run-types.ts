@@ -1,0 +1,113 @@
+import type { EventLevel } from '../../events/index.js';
+import type { IngestLimits } from '../../config/index.js';
+import type { IngestMode } from '../../ingest/index.js';
+import type { Agent } from '../agents/index.js';
+import type { GraphDefinition } from '../graph/index.js';
+import type { RunId } from '../../project/index.js';
+
+/** A node's lifecycle in a run. */
+export type NodeStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped';
+
+/** A run's lifecycle. */
+export type RunStatus = 'running' | 'completed' | 'failed';
+
+/** The manifest summary a node carries when its document was ingested. */
+export interface NodeIngestSummary {
+  readonly total_blocks: number;
+  readonly written: number;
+  readonly skipped: number;
+  readonly rejected: number;
+  /** Project-relative manifest path, or '' when no manifest was written. */
+  readonly manifest_path: string;
+  /** Problem codes of the ingest (fail-open: they never fail the node). */
+  readonly problems: readonly string[];
+}
+
+/** One node's record in state.json (snake_case on disk, like the manifest). */
+export interface NodeState {
+  readonly status: NodeStatus;
+  readonly attempts: number;
+  readonly started_at?: string;
+  readonly finished_at?: string;
+  /** Project-relative document path, once resolved. */
+  readonly output_path?: string;
+  readonly output_sha256?: string;
+  /** sha256 of the rendered prompt (agent_task). */
+  readonly prompt_sha256?: string;
+  readonly agent?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly ingest?: NodeIngestSummary;
+}
+
+/** `.agent/runs/<run_id>/state.json`, rewritten atomically on every node transition. */
+export interface RunState {
+  readonly version: 1;
+  readonly run_id: RunId;
+  readonly status: RunStatus;
+  readonly graph: { readonly name: string; readonly hash: string; readonly source: string };
+  readonly mode: IngestMode;
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly ingest_enabled: boolean;
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** In graph order. */
+  readonly nodes: Readonly<Record<string, NodeState>>;
+}
+
+/** Progress reported to the caller (the CLI draws it node by node). */
+export type RunProgress =
+  | { readonly type: 'node.started'; readonly nodeId: string; readonly done: number; readonly total: number }
+  | {
+      readonly type: 'node.completed';
+      readonly nodeId: string;
+      readonly done: number;
+      readonly total: number;
+      readonly ingest?: NodeIngestSummary;
+    }
+  | {
+      readonly type: 'node.failed';
+      readonly nodeId: string;
+      readonly done: number;
+      readonly total: number;
+      readonly message: string;
+    };
+
+/** Options of {@link runGraph}. */
+export interface RunGraphOptions {
+  readonly projectDir: string;
+  readonly graph: GraphDefinition;
+  /** Values of the graph's inputs (every declared input is required). */
+  readonly inputs: Readonly<Record<string, string>>;
+  /** Resolves an agent name (from a node, or the override) to an agent; throws ConfigError for an unknown name. */
+  readonly agentFor: (name: string) => Agent;
+  /** Use this agent name for every agent_task node (CLI --agent). */
+  readonly agentOverride?: string;
+  /** Default: `<graph name>-<UTC time to the ms>`, sanitized to the id pattern. */
+  readonly runId?: string;
+  /** Continue the run `runId`: completed nodes are kept, the others (re)run. */
+  readonly resume?: boolean;
+  /** Most nodes running at once (default 2). */
+  readonly concurrency?: number;
+  /** The post-write ingest hook (spec ingest.md section 6; resolved by the caller, default off). */
+  readonly ingest?: {
+    readonly enabled: boolean;
+    readonly limits?: Partial<IngestLimits>;
+    readonly durability?: 'fsync' | 'none';
+  };
+  readonly onProgress?: (progress: RunProgress) => void;
+  readonly signal?: AbortSignal;
+  /** Clock, for tests. */
+  readonly now?: () => Date;
+}
+
+/** The outcome of a run (or of a resume). */
+export interface RunResult {
+  readonly runId: RunId;
+  readonly status: RunStatus;
+  readonly state: RunState;
+  /** Project-relative run folder. */
+  readonly runDir: string;
+}
+
+/** Level of a runtime event, for reference. */
+export type RuntimeEventLevel = EventLevel;

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { eventLevelOf, manifestArtifactOf } from '../../src/ingest/block-outcome.js';
+import type { BlockOutcome } from '../../src/ingest/block-outcome.js';
+import { REASON_CODES, statusOfReason } from '../../src/ingest/index.js';
+import type { ReasonCode } from '../../src/ingest/index.js';
+
+const outcome = (code: ReasonCode | null, message = ''): BlockOutcome => ({
+  index: 0,
+  lang: 'ts',
+  declaredFile: 'a.ts',
+  workspacePath: 'workspace/a.ts',
+  bytes: 1,
+  sha256: '0'.repeat(64),
+  status: code === null ? 'written' : statusOfReason(code),
+  code,
+  message,
+});
+
+describe('manifestArtifactOf', () => {
+  it.each([
+    [null, '', ''],
+    ['dry_run', 'would write', 'dry_run: would write'],
+    [
+      'unchanged',
+      'the file already holds exactly these bytes',
+      'unchanged: the file already holds exactly these bytes',
+    ],
+    ['traversal', 'contains a ".." segment', 'traversal: contains a ".." segment'],
+  ] as const)('makes the reason of code %s from code and message', (code, message, reason) => {
+    expect(manifestArtifactOf(outcome(code, message))).toMatchObject({ reason, declared_file: 'a.ts' });
+  });
+});
+
+describe('eventLevelOf', () => {
+  it.each([
+    [null, 'INFO'],
+    ['dry_run', 'INFO'],
+    ['unchanged', 'INFO'],
+    ['superseded', 'INFO'],
+    ['too_large', 'WARNING'],
+    ['missing_lang', 'WARNING'],
+    ['traversal', 'ERROR'],
+    ['case_collision', 'ERROR'],
+  ] as const)('gives code %s the level %s', (code, level) => {
+    expect(eventLevelOf(outcome(code))).toBe(level);
+  });
+
+  it('reports every rejected code at ERROR, as the manifest rejects it', () => {
+    for (const code of REASON_CODES) {
+      if (statusOfReason(code) === 'rejected') expect(eventLevelOf(outcome(code)), code).toBe('ERROR');
+    }
+  });
+});
