@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { nodeIdSchema, runIdSchema } from '../project/index.js';
+import { nodeIdSchema, runIdSchema, sha256Hex } from '../project/index.js';
+import type { NodeId, RunId } from '../project/index.js';
 
 /** A run, task or node id as the project layout allows it in a folder name. */
 
@@ -58,8 +58,8 @@ export type ArtifactSource = z.infer<typeof artifactSourceSchema>;
 
 /** The place and content an artifact id is derived from. */
 export interface ArtifactIdInput {
-  readonly runId: string;
-  readonly taskId: string;
+  readonly runId: RunId;
+  readonly taskId: NodeId;
   readonly path: string;
   readonly contentHash: string;
 }
@@ -74,5 +74,5 @@ export function artifactIdOf(input: ArtifactIdInput): string {
     input.path,
     input.contentHash,
   ]);
-  return `art-${createHash('sha256').update(canonical, 'utf8').digest('hex').slice(0, 12)}`;
+  return `art-${sha256Hex(canonical).slice(0, 12)}`;
 }

@@ -35,6 +35,7 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   invalid_config: 2,
   invalid_id: 2,
   unknown_run: 2,
+  no_recorded_run: 2,
   not_a_graph_run: 2,
   run_exists: 2,
   run_locked: 2,

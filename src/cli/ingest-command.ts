@@ -1,20 +1,18 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { openArtifactRecorder, versionsOfIngested } from '../artifacts/index.js';
-import type { ArtifactRecorder } from '../artifacts/index.js';
-import { redactSecrets } from '../events/index.js';
+import { openIngestRecords } from '../artifacts/index.js';
 import { loadProjectConfig } from '../config/index.js';
 import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../ingest/index.js';
 import { parseNodeId, parseRunId } from '../project/index.js';
-import type { NodeId, RunId } from '../project/index.js';
+import type { NodeId } from '../project/index.js';
 import type { IngestManifest, IngestMode, IngestProblem, IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
 import { resolveProject } from './resolve-project.js';
 import { renderIngestReport } from './render-ingest-report.js';
 import { UsageError } from './usage-error.js';
-import type { CliIo, CliWriter } from './cli-io.js';
+import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest ingest`. */
 export const INGEST_HELP = `Usage: artifact-ingest ingest [PATH|GLOB ...] [options]
@@ -76,7 +74,14 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
 
   const progress = progressLine(io.stderr);
   const results: IngestResult[] = [];
-  const records = dryRun ? undefined : cliRecords(projectDir, runId, config.ingest.durability, io.stderr);
+  const records = dryRun
+    ? undefined
+    : openIngestRecords({
+        projectDir,
+        runId,
+        durability: config.ingest.durability,
+        onFailure: ({ message }) => io.stderr.write(`artifact-ingest: warning: ${message}\n`),
+      });
   try {
     for (const [index, docPath] of documents.entries()) {
       if (documents.length > 1) progress.update(index, documents.length, docPath);
@@ -93,7 +98,7 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
         limits: config.ingest.limits,
       });
       results.push(result);
-      await records?.record(docPath, nodeId, result);
+      await records?.recordIngested(nodeId, 'cli', result.contents, docPath);
     }
   } finally {
     await records?.close();
@@ -116,12 +121,6 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
   return strict && results.some((result) => result.failed) ? 1 : 0;
 }
 
-/** The artifact records of one `ingest` invocation: one recorder, fail-open (a failure is a warning line). */
-interface CliRecords {
-  record(docPath: string, nodeId: NodeId, result: IngestResult): Promise<void>;
-  close(): Promise<void>;
-}
-
 /**
  * One `--json` entry: the manifest v1 object, plus `error` (the first problem) for a document that could not
  * be ingested as a whole (invalid UTF-8, unreadable, too large, too complex), so a batch shows which failed.
@@ -131,42 +130,6 @@ function jsonEntry(result: IngestResult): IngestManifest | (IngestManifest & { e
   return first === undefined
     ? result.manifest
     : { ...result.manifest, error: { code: first.code, message: first.message } };
-}
-
-function cliRecords(
-  projectDir: string,
-  runId: RunId,
-  durability: 'fsync' | 'none',
-  stderr: CliWriter,
-): CliRecords {
-  let opening: Promise<ArtifactRecorder> | undefined;
-  const warn = (what: string, error: unknown): void => {
-    const message = error instanceof Error ? error.message : String(error);
-    stderr.write(
-      `artifact-ingest: warning: ${redactSecrets(`${what}: ${message}`)}; check that .agent/ is a writable directory\n`,
-    );
-  };
-  return {
-    record: async (docPath, nodeId, result) => {
-      if (result.contents.length === 0) return;
-      try {
-        opening ??= openArtifactRecorder(projectDir, { durability });
-        const recorder = await opening;
-        await recorder.recordVersions(
-          versionsOfIngested(result.contents, { runId, taskId: nodeId, agentId: 'cli' }),
-        );
-      } catch (error) {
-        warn(`the files of ${docPath} were not recorded as artifacts`, error);
-      }
-    },
-    close: async () => {
-      try {
-        await (await opening?.catch(() => undefined))?.close();
-      } catch (error) {
-        warn('the artifact recorder did not close', error);
-      }
-    },
-  };
 }
 
 function parseMode(mode: string | undefined): IngestMode {

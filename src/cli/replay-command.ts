@@ -115,7 +115,9 @@ function renderStep(step: ReplayStep, capped: boolean): string[] {
       `agent ${step.agentId}`,
       step.outcome,
       formatDuration(step.durationMs),
-      `prompt ${step.promptSha256 === null ? 'none' : step.promptSha256.slice(0, 8)}`,
+      step.kind === 'ingest'
+        ? 'ingest'
+        : `prompt ${step.promptSha256 === null ? 'none' : step.promptSha256.slice(0, 8)}`,
       ...(step.attempt > 1 ? [`attempt ${step.attempt}`] : []),
     ].join('  '),
   ];

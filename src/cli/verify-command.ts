@@ -4,7 +4,6 @@ import { capRows } from './cap-rows.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
 import { resolveRunId } from './resolve-run-id.js';
-import { VERIFY_SEVERITY } from './verify-severity.js';
 import { UsageError } from './usage-error.js';
 import type { CliIo } from './cli-io.js';
 
@@ -27,13 +26,14 @@ Problems:
   index_unknown_record   the path index holds a record no run has (run 'artifact-ingest reindex')
 
 Options:
-  --strict        exit 1 on warnings too (index_missing_record, index_unknown_record)
+  --strict        exit 1 on warnings too (index drift: index_missing_record, index_unknown_record,
+                  an unreadable index line)
   --project DIR   project root (default: current directory)
   --json          print the report as JSON
   -h, --help      show this help
 
 Exit codes: 0 verified (no errors; warnings are reported), 1 corruption or drift found (any problem
-but the two index warnings, which 'artifact-ingest reindex' repairs; any problem at all with --strict),
+but the index warnings, which 'artifact-ingest reindex' repairs; any problem at all with --strict),
 2 usage error or RUN_ID unknown.
 `;
 
@@ -66,9 +66,7 @@ export async function verifyCommand(args: readonly string[], io: CliIo): Promise
       ? `${JSON.stringify(report, null, 2)}\n`
       : renderVerifyReport(report, io.stdout.isTTY === true),
   );
-  const failing = report.problems.filter(
-    (problem) => values.strict === true || VERIFY_SEVERITY[problem.code] === 'error',
-  );
+  const failing = report.problems.filter((problem) => values.strict === true || problem.severity === 'error');
   return failing.length > 0 ? 1 : 0;
 }
 

@@ -9,7 +9,11 @@ import { replaceFileAtomically } from './replace-file-atomically.js';
 import { descriptorPath, walkByDescriptor } from './walk-by-descriptor.js';
 import { walkByLstat } from './walk-by-lstat.js';
 import { withWorkspaceError } from './workspace-error.js';
-import type { WriteOutcome } from './write-outcome.js';
+import type { AppendOutcome, WriteOutcome, WriteRefusal } from './write-outcome.js';
+import { appendLinesBelow } from './append-lines.js';
+import type { AppendOptions } from './append-lines.js';
+import { openStagingFolder } from './staging-folder.js';
+import type { StagingFolder } from './staging-folder.js';
 
 /** How the writer stays inside the root: `proc-fd` (Linux, descriptor-relative) or the `lstat-walk` fallback. */
 export type Confinement = 'proc-fd' | 'lstat-walk';
@@ -30,6 +34,12 @@ export interface ConfinedRoot {
   readonly confinement: Confinement;
   /** Checks `declaredPath` and, if it passes every rule, writes `bytes` there atomically; any string is safe. */
   write(declaredPath: string, bytes: Uint8Array, options?: ConfinedWriteOptions): Promise<WriteOutcome>;
+  /** Appends whole lines to the file at `declaredPath` in one O_APPEND write; a symlink on the way is refused. */
+  appendLines(declaredPath: string, text: string, options?: AppendOptions): Promise<AppendOutcome>;
+  /** Creates the folder at `declaredPath` and its parents, each a real folder (a symlink on the way is refused). */
+  makeDirectory(declaredPath: string): Promise<WriteOutcome>;
+  /** Opens a fresh staging folder beside `targetDirectory`, to fill and then publish with renames. */
+  stage(targetDirectory: string): Promise<StagingFolder | WriteRefusal>;
   /** Waits for writes in flight, then releases the root's descriptor. */
   close(): Promise<void>;
 }
@@ -82,7 +92,7 @@ async function descriptorPathsWork(handle: FileHandle, realPath: string): Promis
 
 function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot {
   const walk: DirectoryWalk = confinement === 'proc-fd' ? walkByDescriptor : walkByLstat;
-  const inFlight = new Set<Promise<WriteOutcome>>();
+  const inFlight = new Set<Promise<unknown>>();
   let closed = false;
 
   const writeOnce = async (
@@ -118,20 +128,38 @@ function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot 
     }
   };
 
+  const track = async <T>(method: string, work: () => Promise<T>): Promise<T> => {
+    // Misuse, not I/O: a closed root's descriptor number may already belong to another file.
+    if (closed) throw new Error(`ConfinedRoot.${method} called after close()`);
+    const pending = work();
+    inFlight.add(pending);
+    try {
+      return await pending;
+    } finally {
+      inFlight.delete(pending);
+    }
+  };
+
   return {
     realPath: root.realPath,
     confinement,
-    write: async (declaredPath, bytes, options = {}) => {
-      // Misuse, not I/O: a closed root's descriptor number may already belong to another file.
-      if (closed) throw new Error('ConfinedRoot.write called after close()');
-      const pending = writeOnce(declaredPath, bytes, options);
-      inFlight.add(pending);
-      try {
-        return await pending;
-      } finally {
-        inFlight.delete(pending);
-      }
-    },
+    write: (declaredPath, bytes, options = {}) =>
+      track('write', () => writeOnce(declaredPath, bytes, options)),
+    appendLines: (declaredPath, text, options = {}) =>
+      track('appendLines', () => appendLinesBelow(root, walk, declaredPath, text, options)),
+    makeDirectory: (declaredPath) =>
+      track('makeDirectory', async (): Promise<WriteOutcome> => {
+        const verdict = checkDeclaredPath(declaredPath);
+        if (!verdict.ok) return { status: 'refused', code: verdict.code, message: verdict.message };
+        const reached = await walk(root, verdict.path.split('/'), { create: true, onStep: undefined });
+        if (reached.kind === 'refused') return filesystemRefusal(reached.code, reached.relativePath);
+        if (reached.kind === 'opened') await reached.directory.close();
+        return { status: 'written', path: verdict.path };
+      }),
+    stage: (targetDirectory) =>
+      track('stage', () =>
+        openStagingFolder(root, walk, targetDirectory, (anchor) => confinedRoot(anchor, confinement)),
+      ),
     close: async () => {
       if (closed) return;
       closed = true;

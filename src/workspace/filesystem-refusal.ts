@@ -1,12 +1,12 @@
-import type { FilesystemRefusalCode, WriteOutcome } from './write-outcome.js';
+import type { FilesystemRefusalCode, WriteRefusal } from './write-outcome.js';
 
 /** A `refused` outcome for something found on disk at `relativePath`, with a message that says what to fix. */
-export function filesystemRefusal(code: FilesystemRefusalCode, relativePath: string): WriteOutcome {
+export function filesystemRefusal(code: FilesystemRefusalCode, relativePath: string): WriteRefusal {
   return { status: 'refused', code, message: refusalMessage(code, JSON.stringify(relativePath)) };
 }
 
 /** A `refused` outcome for a directory that was moved or replaced between the walk and the rename. */
-export function concurrentSwapRefusal(relativeDirectory: string, written: boolean): WriteOutcome {
+export function concurrentSwapRefusal(relativeDirectory: string, written: boolean): WriteRefusal {
   const where = JSON.stringify(relativeDirectory === '' ? '.' : relativeDirectory);
   const aftermath = written ? 'the file written there was removed' : 'nothing was written';
   return {

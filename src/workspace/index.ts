@@ -4,6 +4,17 @@ export { openConfinedRoot } from './confined-root.js';
 export type { ConfinedRoot, ConfinedRootOptions, Confinement } from './confined-root.js';
 export type { ConfinedWriteOptions, WriteStep } from './confined-write-options.js';
 export { WorkspaceError } from './workspace-error.js';
-export type { FilesystemRefusalCode, PathRuleCode, PathVerdict, WriteOutcome } from './write-outcome.js';
+export type {
+  AppendOutcome,
+  FilesystemRefusalCode,
+  PathRuleCode,
+  PathVerdict,
+  WriteOutcome,
+  WriteRefusal,
+} from './write-outcome.js';
+export type { AppendOptions } from './append-lines.js';
+export type { PublishOptions, PublishOutcome, StagingFolder } from './staging-folder.js';
+export { writeFileAtomically } from './write-file-atomically.js';
+export type { AtomicFileOptions, AtomicFileOutcome } from './write-file-atomically.js';
 export { errnoOf } from './errno-of.js';
 export { TEMP_FILE_PATTERN } from './temp-file-name.js';

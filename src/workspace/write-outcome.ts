@@ -31,3 +31,15 @@ export type WriteOutcome =
       readonly code: PathRuleCode | FilesystemRefusalCode;
       readonly message: string;
     };
+
+/** What an append of whole lines did with one file. */
+export type AppendOutcome =
+  | { readonly status: 'appended'; readonly path: string; readonly bytes: number }
+  | {
+      readonly status: 'refused';
+      readonly code: PathRuleCode | FilesystemRefusalCode;
+      readonly message: string;
+    };
+
+/** The `refused` outcome alone: what every capability of the writer returns when it will not touch a path. */
+export type WriteRefusal = Extract<WriteOutcome, { readonly status: 'refused' }>;

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { artifactIdOf, artifactRecordSchema } from '../../src/artifacts/artifact-record.js';
 import type { ArtifactIdInput } from '../../src/artifacts/artifact-record.js';
+import { parseNodeId, parseRunId } from '../../src/project/index.js';
 
 const HASH = `sha256:${'a'.repeat(64)}`;
 
 const valid = {
   artifactId: 'art-3f9c0a1b2c4d',
-  runId: 'run-001',
-  taskId: 'implement-api',
+  runId: parseRunId('run-001'),
+  taskId: parseNodeId('implement-api'),
   agentId: 'builder-01',
   type: 'file',
   path: 'workspace/src/ApiController.cs',
@@ -100,8 +101,8 @@ describe('artifactRecordSchema', () => {
 
 describe('artifactIdOf', () => {
   const input: ArtifactIdInput = {
-    runId: 'run-001',
-    taskId: 'implement-api',
+    runId: parseRunId('run-001'),
+    taskId: parseNodeId('implement-api'),
     path: 'workspace/src/a.ts',
     contentHash: HASH,
   };
@@ -123,8 +124,8 @@ describe('artifactIdOf', () => {
   );
 
   it('does not collide when text moves between fields', () => {
-    const a = artifactIdOf({ ...input, runId: 'run', taskId: 'a-b' });
-    const b = artifactIdOf({ ...input, runId: 'run-a', taskId: 'b' });
+    const a = artifactIdOf({ ...input, runId: parseRunId('run'), taskId: parseNodeId('a-b') });
+    const b = artifactIdOf({ ...input, runId: parseRunId('run-a'), taskId: parseNodeId('b') });
     expect(a).not.toBe(b);
   });
 

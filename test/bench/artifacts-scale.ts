@@ -12,8 +12,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openArtifactRecorder, listRecordedRuns } from '../../src/artifacts/index.js';
 import type { ArtifactRecord, ArtifactVersionInput, TraceContent } from '../../src/artifacts/index.js';
-import { checkoutWorkspace } from '../../src/artifacts/checkout-workspace.js';
-import { logPath } from '../../src/artifacts/log-path.js';
+import { checkoutWorkspace } from '../../src/artifacts/lineage/checkout-workspace.js';
+import { logPath } from '../../src/artifacts/lineage/log-path.js';
+import { parseNodeId, parseRunId } from '../../src/project/index.js';
 
 const NODES = 5;
 const FILES_PER_NODE = 8;
@@ -55,8 +56,8 @@ function traceOf(runId: string, node: number, at: Date): TraceContent {
   const time = at.toISOString();
   return {
     version: 1,
-    runId,
-    nodeId: `n${node}`,
+    runId: parseRunId(runId),
+    nodeId: parseNodeId(`n${node}`),
     agent: 'builder',
     graph: { name: 'bench', hash: GRAPH_HASH },
     promptSha256: 'b'.repeat(64),
@@ -87,8 +88,8 @@ async function generate(projectDir: string, runs: number): Promise<Generated> {
       for (let node = 0; node < NODES; node++) {
         const inputs: ArtifactVersionInput[] = [
           {
-            runId,
-            taskId: `n${node}`,
+            runId: parseRunId(runId),
+            taskId: parseNodeId(`n${node}`),
             agentId: 'builder',
             kind: 'message',
             path: `docs/n${node}.md`,
@@ -102,8 +103,8 @@ async function generate(projectDir: string, runs: number): Promise<Generated> {
           const file = `workspace/n${node}/src/file${String(slot).padStart(2, '0')}.ts`;
           const variant = Math.floor((run * FILES_PER_NODE + j) / POOL_PER_NODE) % FILE_VARIANTS;
           inputs.push({
-            runId,
-            taskId: `n${node}`,
+            runId: parseRunId(runId),
+            taskId: parseNodeId(`n${node}`),
             agentId: 'builder',
             kind: 'file',
             path: file,
@@ -115,8 +116,8 @@ async function generate(projectDir: string, runs: number): Promise<Generated> {
         records.push(...(await recorder.recordVersions(inputs)));
         records.push(
           await recorder.recordTrace({
-            runId,
-            taskId: `n${node}`,
+            runId: parseRunId(runId),
+            taskId: parseNodeId(`n${node}`),
             agentId: 'builder',
             trace: traceOf(runId, node, now()),
           }),

@@ -208,7 +208,7 @@ describe('artifact-ingest ingest', () => {
 
     expect(code).toBe(0);
     expect(stderr).toMatch(
-      /^artifact-ingest: warning: the files of docs\/plan\.md were not recorded as artifacts: .*check that \.agent\/ is a writable directory$/m,
+      /^artifact-ingest: warning: the files of docs\/plan\.md were not recorded: .*check that \.agent\/ is a writable directory$/m,
     );
     expect(await readFile(path.join(projectDir, 'workspace/src/a.ts'), 'utf8')).toBe('export {};\n');
   });

@@ -2,7 +2,7 @@ import { chmod, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { artifactIdOf } from '../../src/artifacts/artifact-record.js';
-import { appendArtifactRecords } from '../../src/artifacts/append-records.js';
+import { appendArtifactRecords } from '../../src/artifacts/store/append-records.js';
 import { contentHashOf } from '../../src/artifacts/content-hash.js';
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -40,8 +40,8 @@ describe('artifact-ingest log', () => {
     expect(lines[1]).toMatch(/^time\s+run\s+node\s+agent\s+type\s+lines\s+hash\s+artifact$/);
     const hash = contentHashOf(text('a\nB\nc\nd\n')).slice('sha256:'.length, 'sha256:'.length + 12);
     const id = artifactIdOf({
-      runId: 'run-002',
-      taskId: 'fix',
+      runId: parseRunId('run-002'),
+      taskId: parseNodeId('fix'),
       path: 'workspace/src/a.ts',
       contentHash: contentHashOf(text('a\nB\nc\nd\n')),
     });
@@ -174,9 +174,14 @@ describe('artifact-ingest verify', () => {
     const project = await twoRunProject();
     const path = 'workspace/src/c.ts';
     const contentHash = contentHashOf(text('c\n'));
-    await appendArtifactRecords(project, 'run-002', [
+    await appendArtifactRecords(project, parseRunId('run-002'), [
       {
-        artifactId: artifactIdOf({ runId: 'run-002', taskId: 'fix', path, contentHash }),
+        artifactId: artifactIdOf({
+          runId: parseRunId('run-002'),
+          taskId: parseNodeId('fix'),
+          path,
+          contentHash,
+        }),
         runId: parseRunId('run-002'),
         taskId: parseNodeId('fix'),
         agentId: 'fixer-02',

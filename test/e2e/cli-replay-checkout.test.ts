@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Checkout } from '../../src/artifacts/checkout-workspace.js';
-import { replayRun } from '../../src/artifacts/replay-run.js';
+import type { Checkout } from '../../src/artifacts/lineage/checkout-workspace.js';
+import { replayRun } from '../../src/artifacts/lineage/replay-run.js';
 import { TEXT, readTree, treeOf, twoRunProject } from '../helpers/lineage-project.js';
 import { runCli } from '../helpers/run-cli.js';
-import { tempProject } from '../helpers/temp-project.js';
+import { fileBlock, tempProject } from '../helpers/temp-project.js';
 import { treeDigest } from '../helpers/tree-digest.js';
 
 describe('artifact-ingest replay', () => {
@@ -24,6 +24,23 @@ describe('artifact-ingest replay', () => {
     );
     expect(stdout).toMatch(/^step 4 {2}test {2}agent tester {2}completed .* {2}attempt 2$/m);
     expect(stdout).toContain('  ~ workspace/test/api.test.ts  +3 -1\n');
+  });
+
+  it('replays a run made by ingest --run-id as its ingests, none of it unfinished', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': fileBlock('ts', 'src/a.ts', 'export const a = 1;'),
+    });
+    expect((await runCli(['ingest', '--project', projectDir, '--run-id', 'r1', 'docs/plan.md'])).code).toBe(
+      0,
+    );
+    const { code, stdout, stderr } = await runCli(['replay', 'r1', '--project', projectDir]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^step 1 {2}plan {2}agent cli {2}completed {2}\S+ {2}ingest$/m);
+    expect(stdout).toContain(
+      '  ingest  1 block: 1 written, 0 skipped, 0 rejected\n  + workspace/src/a.ts  +1 -0\n',
+    );
+    expect(stdout).not.toContain('unfinished');
   });
 
   it('lists the versions of an interrupted execution last', async () => {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
-import type { ArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
+import { openArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
+import type { ArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
 import type { ArtifactRecord } from '../../src/artifacts/artifact-record.js';
 import type { TraceContent } from '../../src/artifacts/trace-content.js';
 import { tempProject } from './temp-project.js';
+import { parseNodeId, parseRunId } from '../../src/project/index.js';
 
 const GRAPH = { name: 'team', hash: createHash('sha256').update('graph: team').digest('hex') };
 
@@ -67,8 +68,8 @@ export async function lineageWriter(projectDir?: string): Promise<LineageWriter>
             const document = key.startsWith('docs/');
             const projectPath = document ? key : `workspace/${key}`;
             return {
-              runId,
-              taskId: nodeId,
+              runId: parseRunId(runId),
+              taskId: parseNodeId(nodeId),
               agentId: agent,
               kind: document ? ('message' as const) : ('file' as const),
               path: projectPath,
@@ -87,8 +88,8 @@ export async function lineageWriter(projectDir?: string): Promise<LineageWriter>
           const finishedAt = clock.tick().toISOString();
           const trace: TraceContent = {
             version: 1,
-            runId,
-            nodeId,
+            runId: parseRunId(runId),
+            nodeId: parseNodeId(nodeId),
             agent,
             graph: GRAPH,
             promptSha256: createHash('sha256').update(`prompt of ${nodeId}`).digest('hex'),
@@ -109,7 +110,12 @@ export async function lineageWriter(projectDir?: string): Promise<LineageWriter>
               problems: [],
             },
           };
-          return recorder.recordTrace({ runId, taskId: nodeId, agentId: agent, trace });
+          return recorder.recordTrace({
+            runId: parseRunId(runId),
+            taskId: parseNodeId(nodeId),
+            agentId: agent,
+            trace,
+          });
         },
       };
     },

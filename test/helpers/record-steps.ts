@@ -1,5 +1,6 @@
-import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
+import { openArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
 import type { TraceContent } from '../../src/artifacts/trace-content.js';
+import { parseNodeId, parseRunId } from '../../src/project/index.js';
 
 /** One recorder call: the versions of one node of one run (`docs/...` paths are its documents), then its trace. */
 export interface RecordedStep {
@@ -21,17 +22,17 @@ export async function recordSteps(projectDir: string, steps: readonly RecordedSt
   try {
     for (const step of steps) {
       const place = {
-        runId: step.runId,
-        taskId: step.taskId ?? 'build',
+        runId: parseRunId(step.runId),
+        taskId: parseNodeId(step.taskId ?? 'build'),
         agentId: step.agentId ?? 'builder-01',
       };
       await recorder.recordVersions(
         Object.entries(step.files).map(([path, text]) => ({
           ...place,
-          kind: path.startsWith('docs/') ? 'message' : 'file',
+          kind: path.startsWith('docs/') ? ('message' as const) : ('file' as const),
           path,
           bytes: new TextEncoder().encode(text),
-          source: 'ingest',
+          source: 'ingest' as const,
         })),
       );
       if (step.trace !== undefined) await recorder.recordTrace({ ...place, trace: step.trace });

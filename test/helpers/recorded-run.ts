@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactRecord } from '../../src/artifacts/artifact-record.js';
-import { openArtifactRecorder } from '../../src/artifacts/record-artifacts.js';
+import { openArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
 import type { TraceContent } from '../../src/artifacts/trace-content.js';
+import { parseNodeId, parseRunId } from '../../src/project/index.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -34,8 +35,8 @@ export async function recordRun(
     outcome: TraceContent['outcome'],
   ): TraceContent => ({
     version: 1,
-    runId,
-    nodeId,
+    runId: parseRunId(runId),
+    nodeId: parseNodeId(nodeId),
     agent,
     graph: { name: 'team', hash: sha('graph team v1') },
     promptSha256: sha(`prompt of ${nodeId}`),
@@ -63,8 +64,8 @@ export async function recordRun(
       file: string,
       bytes: Uint8Array,
     ) => ({
-      runId,
-      taskId,
+      runId: parseRunId(runId),
+      taskId: parseNodeId(taskId),
       agentId,
       kind,
       path: file,
@@ -76,8 +77,8 @@ export async function recordRun(
         version('plan', 'planner', 'message', 'docs/plan.md', bytesOf('# Plan\n\nBuild the API.\n')),
       ])),
       await recorder.recordTrace({
-        runId,
-        taskId: 'plan',
+        runId: parseRunId(runId),
+        taskId: parseNodeId('plan'),
         agentId: 'planner',
         trace: trace('plan', 'planner', 1, 'completed'),
       }),
@@ -93,8 +94,8 @@ export async function recordRun(
         version('build', 'builder', 'message', 'docs/build.md', bytesOf('# Build\n')),
       ])),
       await recorder.recordTrace({
-        runId,
-        taskId: 'build',
+        runId: parseRunId(runId),
+        taskId: parseNodeId('build'),
         agentId: 'builder',
         trace: trace('build', 'builder', 1, 'completed'),
       }),
@@ -108,8 +109,8 @@ export async function recordRun(
         ),
       ])),
       await recorder.recordTrace({
-        runId,
-        taskId: 'fix',
+        runId: parseRunId(runId),
+        taskId: parseNodeId('fix'),
         agentId: 'builder',
         trace: trace('fix', 'builder', 2, 'failed'),
       }),

@@ -18,6 +18,9 @@ function countingOpen() {
       realPath: root.realPath,
       confinement: root.confinement,
       write: (declared, bytes, writeOptions) => root.write(declared, bytes, writeOptions),
+      appendLines: (declared, text, appendOptions) => root.appendLines(declared, text, appendOptions),
+      makeDirectory: (declared) => root.makeDirectory(declared),
+      stage: (targetDirectory) => root.stage(targetDirectory),
       close: async () => {
         closed.push(path.basename(rootPath));
         await root.close();

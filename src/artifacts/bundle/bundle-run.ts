@@ -1,0 +1,237 @@
+import { lstat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { Header, Pack, ReadEntry } from 'tar';
+import { errnoOf, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
+import { BundleError } from './bundle-error.js';
+import { isRunId, OBJECTS_DIR, objectPath, sha256Hex, UnknownRunError } from '../../project/index.js';
+import { BUNDLE_MANIFEST_PATH } from './bundle-manifest.js';
+import type { BundleManifest } from './bundle-manifest.js';
+import { hexOfContentHash } from '../content-hash.js';
+import { whyPathUnsafe } from './judge-bundle-entry.js';
+import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
+
+/** Options of {@link bundleRun}. */
+export interface BundleOptions {
+  /** Replace an existing file at the output path (never a folder). */
+  readonly force?: boolean;
+  /** Clock for the manifest's `createdAt`, for reproducible bundles and tests. */
+  readonly now?: () => Date;
+}
+
+/** What {@link bundleRun} wrote. */
+export interface BundleSummary {
+  /** The bundle's absolute path. */
+  readonly file: string;
+  readonly runId: string;
+  /** Run files packed. */
+  readonly files: number;
+  /** Objects packed. */
+  readonly objects: number;
+  /** Size of the bundle file. */
+  readonly bytes: number;
+}
+
+/** One archive entry: a folder, or a file with its bytes (read lazily for objects). */
+type ArchiveEntry =
+  | { readonly type: 'Directory'; readonly path: string }
+  | { readonly type: 'File'; readonly path: string; readonly bytes: () => Promise<Uint8Array> };
+
+// Every entry gets this mtime and `portable` drops owner, times and host modes: the same run and objects
+// give the same archive bytes (with the same zlib), whoever bundles them and whenever.
+const FIXED_MTIME = new Date(0);
+
+/**
+ * Packs run `runId` and every object its records reference into a gzip tar at `outFile`, written atomically
+ * (a temp file beside it, then a rename); refuses with a {@link BundleError} before anything is written.
+ */
+export async function bundleRun(
+  projectDir: string,
+  runId: string,
+  outFile: string,
+  options: BundleOptions = {},
+): Promise<BundleSummary> {
+  const target = resolve(outFile);
+  if (!isRunId(runId)) throw new UnknownRunError(runId);
+  const folder = await readRunFolder(projectDir, runId);
+  if (folder === undefined) throw new UnknownRunError(runId);
+  checkPaths(folder.files.map((file) => file.path));
+  const objects = referencedObjects(recordsOfRun(runId, folder.files));
+  await checkOutput(target, options.force === true);
+  // Verified before packing, so a missing or corrupt object refuses the bundle instead of shipping it.
+  for (const hash of objects) await readVerifiedObject(projectDir, hash);
+
+  const manifest: BundleManifest = {
+    version: 1,
+    runId,
+    createdAt: (options.now ?? (() => new Date()))().toISOString(),
+    files: folder.files.map((file) => ({
+      path: file.path,
+      sha256: sha256Hex(file.bytes),
+      bytes: file.bytes.byteLength,
+    })),
+    objects,
+  };
+  const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
+  const entries: ArchiveEntry[] = [
+    { type: 'File', path: BUNDLE_MANIFEST_PATH, bytes: () => Promise.resolve(manifestBytes) },
+    ...folder.directories.map((path): ArchiveEntry => ({ type: 'Directory', path: `${path}/` })),
+    ...folder.files.map((file): ArchiveEntry => ({
+      type: 'File',
+      path: file.path,
+      bytes: () => Promise.resolve(file.bytes),
+    })),
+    ...objects.map((hash): ArchiveEntry => ({
+      type: 'File',
+      path: objectPath(hexOfContentHash(hash) ?? ''),
+      // Read (and re-verified) one at a time while packing, so memory holds one object, not the store.
+      bytes: () => readVerifiedObject(projectDir, hash),
+    })),
+  ];
+  const bytes = await writeAtomically(target, options.force === true, (handle) =>
+    writeArchive(handle, entries),
+  );
+  return { file: target, runId, files: folder.files.length, objects: objects.length, bytes };
+}
+
+/** Refuses a run file whose name an import would refuse, rather than writing a bundle nobody can import. */
+function checkPaths(paths: readonly string[]): void {
+  for (const path of paths) {
+    const unsafe = whyPathUnsafe(path);
+    if (unsafe !== undefined) {
+      throw new BundleError({
+        code: 'unsafe_path',
+        entry: path,
+        message: `run file ${JSON.stringify(path)} ${unsafe}, so no project could import it; rename or remove it and bundle again`,
+      });
+    }
+  }
+}
+
+async function readVerifiedObject(projectDir: string, hash: string): Promise<Uint8Array> {
+  const stored = await readStoredObject(projectDir, hash);
+  switch (stored.status) {
+    case 'ok':
+      return stored.bytes;
+    case 'missing':
+      throw new BundleError({
+        code: 'missing_object',
+        entry: hash,
+        message: `object ${hash} referenced by the run is not in ${OBJECTS_DIR}; restore it (from another bundle or by putting its content again) and bundle again`,
+      });
+    case 'corrupt':
+      throw new BundleError({
+        code: 'corrupt_object',
+        entry: hash,
+        message: `object ${hash} referenced by the run is corrupt (${stored.why}); restore its original content and bundle again`,
+      });
+  }
+}
+
+async function checkOutput(target: string, force: boolean): Promise<void> {
+  let info;
+  try {
+    info = await lstat(target);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return;
+    throw error;
+  }
+  if (!force) throw outputExists(target);
+  if (info.isDirectory()) {
+    throw new BundleError({
+      code: 'output_exists',
+      message: `${target} is a folder; --force replaces only a file, so choose a file name for -o`,
+    });
+  }
+}
+
+function outputExists(target: string): BundleError {
+  return new BundleError({
+    code: 'output_exists',
+    message: `${target} already exists; choose another -o or pass --force to replace it`,
+  });
+}
+
+/** Writes the archive through the workspace's atomic file writer; maps its outcomes to bundle refusals. */
+async function writeAtomically(
+  target: string,
+  force: boolean,
+  fill: (handle: FileHandle) => Promise<number>,
+): Promise<number> {
+  let written;
+  try {
+    written = await writeFileAtomically(target, fill, { replace: force });
+  } catch (error) {
+    if (error instanceof WorkspaceError && error.syscall === 'open') {
+      throw new BundleError({
+        code: 'output_unwritable',
+        message: `cannot create a file in ${dirname(target)} (${error.code}); create the folder or choose another -o`,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  if (written.status === 'exists') throw outputExists(target);
+  return written.bytes;
+}
+
+/** Streams the entries through node-tar's Pack (gzip, portable, fixed mtime) into `handle`; returns the bytes written. */
+async function writeArchive(handle: FileHandle, entries: readonly ArchiveEntry[]): Promise<number> {
+  const pack = new Pack({ portable: true, gzip: true, mtime: FIXED_MTIME });
+  let written = 0;
+  // A plain Writable over the handle: the caller keeps the descriptor, to fsync it before the rename.
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      handle.write(chunk).then(({ bytesWritten }) => {
+        written += bytesWritten;
+        done();
+      }, done);
+    },
+  });
+  const flushed = new Promise<void>((resolveFlushed, rejectFlushed) => {
+    output.once('finish', resolveFlushed);
+    output.once('error', rejectFlushed);
+  });
+  // Observed here, reported by the await below: a failed write must not also surface as an unhandled rejection.
+  flushed.catch(() => undefined);
+  pack.pipe(output);
+  // A failed write stops the stream; racing it keeps the producer from waiting forever on an entry.
+  const writeFailed = flushed.then(() => new Promise<never>(() => undefined));
+  writeFailed.catch(() => undefined);
+  let failure: { readonly error: unknown } | undefined;
+  try {
+    for (const entry of entries) await Promise.race([addEntry(pack, entry), writeFailed]);
+  } catch (error) {
+    failure = { error };
+  }
+  pack.end();
+  // The stream must finish before the caller closes the handle, whether or not packing failed.
+  await flushed.catch((error: unknown) => {
+    failure ??= { error };
+  });
+  if (failure !== undefined) throw failure.error;
+  return written;
+}
+
+/** Adds one in-memory entry to the pack and resolves when the pack has consumed it. */
+async function addEntry(pack: Pack, entry: ArchiveEntry): Promise<void> {
+  const bytes = entry.type === 'File' ? Buffer.from(await entry.bytes()) : Buffer.alloc(0);
+  const header = new Header({
+    path: entry.path,
+    type: entry.type,
+    size: bytes.length,
+    mode: entry.type === 'File' ? 0o644 : 0o755,
+    mtime: FIXED_MTIME,
+  });
+  const readEntry = new ReadEntry(header);
+  const consumed = new Promise<void>((resolveConsumed) =>
+    readEntry.once('end', () => {
+      resolveConsumed();
+    }),
+  );
+  if (bytes.length > 0) readEntry.write(bytes);
+  readEntry.end();
+  pack.write(readEntry);
+  await consumed;
+}

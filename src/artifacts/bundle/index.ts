@@ -1,0 +1,6 @@
+export { BundleError } from './bundle-error.js';
+export type { BundleErrorCode } from './bundle-error.js';
+export { bundleRun } from './bundle-run.js';
+export type { BundleOptions, BundleSummary } from './bundle-run.js';
+export { importBundle } from './import-bundle.js';
+export type { ImportOptions, ImportSummary } from './import-bundle.js';

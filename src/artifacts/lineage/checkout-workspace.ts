@@ -1,0 +1,281 @@
+import { isRunId, UnknownRunError, WORKSPACE_DIR } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import path from 'node:path';
+import { z } from 'zod';
+import { checkDeclaredPath, openConfinedRoot } from '../../workspace/index.js';
+import type { ArtifactRecord } from '../artifact-record.js';
+import { checkCheckoutTarget } from './check-checkout-target.js';
+import { LineageError } from './lineage-error.js';
+import { openObjectStore } from '../store/index.js';
+import type { ObjectStore } from '../store/index.js';
+import { ObjectStoreError } from '../store/index.js';
+import { readProjectRecords } from '../store/index.js';
+import { readRunTimeline } from './read-run-timeline.js';
+import type { TimelineStep } from './read-run-timeline.js';
+import type { RecordLineProblem } from '../store/index.js';
+
+/** Options of {@link checkoutWorkspace}: a target folder and exactly one of `step` and `at`. */
+export interface CheckoutOptions {
+  /** The folder to rebuild the workspace into: missing or empty, and outside the project's workspace/ and .agent/. */
+  readonly to: string;
+  /** The state after the run's N-th completed step (0: before the run). */
+  readonly step?: number;
+  /** An ISO 8601 date-time with a zone: the state at that instant. */
+  readonly at?: string;
+  /** The run `step` counts in (default: the run whose first record is newest), or the run `at` is limited to. */
+  readonly runId?: string;
+}
+
+/** The point in the project's history a checkout rebuilt. */
+export type CheckoutCut =
+  | {
+      readonly kind: 'step';
+      readonly runId: string;
+      readonly step: number;
+      /** The step's trace `createdAt` (step 0: the run's start); null for step 0 of a run without records. */
+      readonly time: string | null;
+    }
+  | { readonly kind: 'at'; readonly time: string; readonly runId?: string };
+
+/** One file a checkout wrote, and the version record it came from. */
+export interface CheckedOutFile {
+  /** Relative to the checkout folder (and to workspace/). */
+  readonly path: string;
+  readonly artifactId: string;
+  readonly runId: string;
+  readonly taskId: string;
+  readonly contentHash: string;
+  readonly bytes: number;
+}
+
+/** What {@link checkoutWorkspace} rebuilt. */
+export interface Checkout {
+  /** The checkout folder, absolute. */
+  readonly to: string;
+  readonly cut: CheckoutCut;
+  /** Sorted by path. */
+  readonly files: readonly CheckedOutFile[];
+  /** Unreadable lines of the runs' artifacts.jsonl: their versions could not be considered. */
+  readonly problems: readonly RecordLineProblem[];
+}
+
+const WORKSPACE_PREFIX = `${WORKSPACE_DIR}/`;
+const isoTimeSchema = z.iso.datetime({ offset: true });
+
+/**
+ * Rebuilds the workspace as it was at a step of a run or at a time into `to` (never the live workspace):
+ * every selected object is read and verified before the first file is written, so a missing or corrupt
+ * object leaves `to` untouched.
+ */
+export async function checkoutWorkspace(projectDir: string, options: CheckoutOptions): Promise<Checkout> {
+  const { step, at } = options;
+  // Parsed once here: an id that is no id names no run either.
+  if (options.runId !== undefined && !isRunId(options.runId)) throw new UnknownRunError(options.runId);
+  const runId: RunId | undefined = options.runId;
+  if ((step === undefined) === (at === undefined))
+    throw new Error('checkoutWorkspace needs exactly one of step and at');
+  const to = path.resolve(options.to);
+  await checkCheckoutTarget(projectDir, to);
+  const records = await readProjectRecords(projectDir);
+  const selection =
+    at !== undefined
+      ? await selectAtTime(projectDir, records.byRun, at, runId)
+      : await selectAtStep(projectDir, records.byRun, step ?? 0, runId);
+  const winners = latestByPath(selection.other, selection.own);
+  for (const record of winners) {
+    // Recorded paths passed these rules when ingested; one that fails now was edited by hand: stop before writing.
+    const verdict = checkDeclaredPath(record.path.slice(WORKSPACE_PREFIX.length));
+    if (!verdict.ok)
+      throw new Error(`recorded path ${record.path} (${record.artifactId}) is refused: ${verdict.message}`);
+  }
+  const contents = await readContents(projectDir, winners);
+
+  const root = await openConfinedRoot(to, { create: true });
+  try {
+    for (const [record, bytes] of contents) {
+      const relative = record.path.slice(WORKSPACE_PREFIX.length);
+      // A checkout is a copy that can be rebuilt at any time, so it skips the per-file fsync.
+      const outcome = await root.write(relative, bytes, { durability: 'none' });
+      if (outcome.status === 'refused')
+        throw new Error(`cannot check out ${record.path} into ${to}: ${outcome.message}`);
+    }
+  } finally {
+    await root.close();
+  }
+  return {
+    to,
+    cut: selection.cut,
+    files: contents.map(([record, bytes]) => ({
+      path: record.path.slice(WORKSPACE_PREFIX.length),
+      artifactId: record.artifactId,
+      runId: record.runId,
+      taskId: record.taskId,
+      contentHash: record.contentHash,
+      bytes: bytes.byteLength,
+    })),
+    problems: records.problems,
+  };
+}
+
+/** The records a cut includes: the selected run's (in file order) and every other run's. */
+interface Selection {
+  readonly cut: CheckoutCut;
+  readonly own: readonly ArtifactRecord[];
+  readonly other: readonly ArtifactRecord[];
+}
+
+type RecordsByRun = ReadonlyMap<RunId, readonly ArtifactRecord[]>;
+
+async function selectAtStep(
+  projectDir: string,
+  byRun: RecordsByRun,
+  step: number,
+  requestedRun: RunId | undefined,
+): Promise<Selection> {
+  const runId = requestedRun ?? newestRun(byRun);
+  const timeline = await readRunTimeline(projectDir, runId);
+  const unreadable = timeline.problems.find((problem) => problem.code === 'unreadable_trace');
+  if (unreadable !== undefined) {
+    throw new LineageError({
+      code: unreadable.reason === 'missing_object' ? 'missing_object' : 'corrupt_object',
+      message: `${unreadable.message}; the run's steps cannot be counted, restore the object or check out with --at`,
+    });
+  }
+  const completed = timeline.steps.filter((entry) => entry.step !== null);
+  if (!Number.isSafeInteger(step) || step < 0 || step > completed.length) {
+    throw new LineageError({
+      code: 'step_out_of_range',
+      message:
+        completed.length === 0
+          ? `run ${runId} has no completed step; the only step is 0 (before the run)`
+          : `run ${runId} has steps 0 to ${completed.length} (0: before the run), not ${step}`,
+    });
+  }
+  const own = completed.slice(0, step).flatMap((entry) => entry.artifacts);
+  const time = step === 0 ? timeline.startedAt : (stepTime(completed[step - 1]) ?? null);
+  const limit = time === null ? Infinity : Date.parse(time);
+  // Step 0 is strictly before the run; step N includes what other runs wrote up to the step's trace.
+  const other = otherRuns(byRun, runId).filter((record) =>
+    step === 0 ? Date.parse(record.createdAt) < limit : Date.parse(record.createdAt) <= limit,
+  );
+  return { cut: { kind: 'step', runId, step, time }, own, other };
+}
+
+async function selectAtTime(
+  projectDir: string,
+  byRun: RecordsByRun,
+  at: string,
+  runId: RunId | undefined,
+): Promise<Selection> {
+  if (!isoTimeSchema.safeParse(at).success) {
+    throw new LineageError({
+      code: 'invalid_time',
+      message: `${JSON.stringify(at)} is not an ISO 8601 date-time with a zone; write it like 2026-02-24T10:30:00Z or 2026-02-24T12:30:00+02:00`,
+    });
+  }
+  const limit = Date.parse(at);
+  const before = (record: ArtifactRecord): boolean => Date.parse(record.createdAt) <= limit;
+  if (runId === undefined) {
+    return { cut: { kind: 'at', time: at }, own: [], other: [...byRun.values()].flat().filter(before) };
+  }
+  const { startedAt } = await readRunTimeline(projectDir, runId);
+  const start = startedAt === null ? Infinity : Date.parse(startedAt);
+  return {
+    cut: { kind: 'at', time: at, runId },
+    own: (byRun.get(runId) ?? []).filter(before),
+    // Other runs count up to the run's start, and never past TIME when TIME is earlier.
+    other: otherRuns(byRun, runId).filter((record) => before(record) && Date.parse(record.createdAt) < start),
+  };
+}
+
+/** When a step finished: its trace's time, or for an ingest (no trace) its last record's. */
+function stepTime(step: TimelineStep | undefined): string | undefined {
+  return step?.trace?.createdAt ?? step?.artifacts.at(-1)?.createdAt;
+}
+
+/** The run whose earliest record is newest: found from records alone, so no run's objects are read. */
+function newestRun(byRun: RecordsByRun): RunId {
+  let newest: { runId: RunId; start: number } | undefined;
+  for (const [runId, records] of byRun) {
+    if (records.length === 0) continue;
+    const start = records.reduce((min, record) => Math.min(min, Date.parse(record.createdAt)), Infinity);
+    if (newest === undefined || start >= newest.start) newest = { runId, start };
+  }
+  if (newest === undefined) {
+    throw new LineageError({
+      code: 'no_recorded_run',
+      message: "the project has no recorded run; start one with 'artifact-ingest run GRAPH'",
+    });
+  }
+  return newest.runId;
+}
+
+function otherRuns(byRun: RecordsByRun, runId: RunId): ArtifactRecord[] {
+  return [...byRun].flatMap(([id, records]) => (id === runId ? [] : records));
+}
+
+/** Whether a record is a version of a workspace file (messages and traces are not in the workspace). */
+function isWorkspaceVersion(record: ArtifactRecord): boolean {
+  return (record.type === 'file' || record.type === 'design') && record.path.startsWith(WORKSPACE_PREFIX);
+}
+
+/**
+ * The newest included version of each workspace path, sorted by path: newest `createdAt` wins; among the
+ * selected run's own records the later line wins; other runs' records lose ties to the selected run's.
+ */
+function latestByPath(other: readonly ArtifactRecord[], own: readonly ArtifactRecord[]): ArtifactRecord[] {
+  const winners = new Map<string, ArtifactRecord>();
+  for (const record of other) {
+    if (!isWorkspaceVersion(record)) continue;
+    const current = winners.get(record.path);
+    if (current === undefined || Date.parse(record.createdAt) >= Date.parse(current.createdAt))
+      winners.set(record.path, record);
+  }
+  const ownLatest = new Map<string, ArtifactRecord>();
+  for (const record of own) if (isWorkspaceVersion(record)) ownLatest.set(record.path, record);
+  for (const [path, record] of ownLatest) {
+    const current = winners.get(path);
+    if (current === undefined || Date.parse(record.createdAt) >= Date.parse(current.createdAt))
+      winners.set(path, record);
+  }
+  return [...winners.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Reads and verifies every winner's object, all before anything is written. */
+async function readContents(
+  projectDir: string,
+  winners: readonly ArtifactRecord[],
+): Promise<[ArtifactRecord, Uint8Array][]> {
+  if (winners.length === 0) return [];
+  const store = await openObjectStore(projectDir);
+  try {
+    const byHash = new Map<string, Uint8Array>();
+    const contents: [ArtifactRecord, Uint8Array][] = [];
+    for (const record of winners) {
+      let bytes = byHash.get(record.contentHash);
+      if (bytes === undefined) {
+        bytes = await readObject(store, record);
+        byHash.set(record.contentHash, bytes);
+      }
+      contents.push([record, bytes]);
+    }
+    return contents;
+  } finally {
+    await store.close();
+  }
+}
+
+async function readObject(store: ObjectStore, record: ArtifactRecord): Promise<Uint8Array> {
+  try {
+    return await store.get(record.contentHash);
+  } catch (error) {
+    if (error instanceof ObjectStoreError && error.code !== 'malformed_hash') {
+      throw new LineageError({
+        code: error.code,
+        message: `${record.path} (${record.artifactId} of run ${record.runId}): ${error.message}; nothing was written`,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}

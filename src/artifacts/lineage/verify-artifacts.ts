@@ -1,0 +1,330 @@
+import { join } from 'node:path';
+import { artifactRecordsPath, isRunId, OBJECTS_DIR, RUNS_DIR, UnknownRunError } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import { errnoOf } from '../../workspace/index.js';
+import type { ArtifactRecord } from '../artifact-record.js';
+import { indexFileOf, isVersionRecord, listIndexFiles, sortByTime } from '../store/index.js';
+import { inspectWorkspaceFile, lstatOrMissing } from './inspect-workspace-file.js';
+import { openObjectStore } from '../store/index.js';
+import type { ObjectVerdict } from '../store/index.js';
+import { readProjectRecords } from '../store/index.js';
+import { readRecordLines } from '../store/index.js';
+
+/** What {@link verifyArtifacts} found wrong; a closed union, so every switch over it is exhaustive. */
+export type VerifyProblemCode =
+  | 'missing_object'
+  | 'corrupt_object'
+  | 'workspace_modified'
+  | 'workspace_missing'
+  | 'workspace_not_a_file'
+  | 'invalid_record_line'
+  | 'index_missing_record'
+  | 'index_unknown_record';
+
+/**
+ * How bad a problem is: `error` for corruption and drift (a missing or corrupt object, a workspace file that is
+ * not its last recorded version, an unreadable line of a run's artifacts.jsonl), `warning` for drift of the path
+ * index, which `reindex` rebuilds from the runs. The CLI exits 1 on an error, and with `--strict` on a warning.
+ */
+export type VerifySeverity = 'error' | 'warning';
+
+/** One problem, with the record it is about when there is one. */
+export interface VerifyProblem {
+  readonly code: VerifyProblemCode;
+  readonly severity: VerifySeverity;
+  /** What is wrong and what to do about it. */
+  readonly message: string;
+  readonly path?: string;
+  readonly contentHash?: string;
+  readonly runId?: string;
+  readonly artifactId?: string;
+}
+
+/** What {@link verifyArtifacts} checked and every problem it found. */
+export interface VerifyReport {
+  readonly scope: { readonly runId?: string };
+  /** Runs in scope. */
+  readonly runs: number;
+  /** Valid records in scope. */
+  readonly records: number;
+  /** Distinct contents re-hashed in the object store. */
+  readonly objects: { readonly checked: number; readonly ok: number };
+  /** Workspace paths in scope compared with their latest recorded version. */
+  readonly workspaceFiles: { readonly checked: number; readonly ok: number };
+  readonly problems: readonly VerifyProblem[];
+  /** How many problems are errors (corruption, drift) and how many warnings (index drift). */
+  readonly errors: number;
+  readonly warnings: number;
+}
+
+/** Options of {@link verifyArtifacts}. */
+export interface VerifyOptions {
+  /** Check only this run's records (the workspace is still compared with the project's latest versions). */
+  readonly runId?: string;
+}
+
+const HASH_CONCURRENCY = 8;
+const REINDEX = "run 'artifact-ingest reindex' to rebuild the index";
+
+/**
+ * Re-hashes the objects and the live workspace files the records of a project (or of one run) point to, and
+ * checks the path index against the runs' artifacts.jsonl; reads only, never writes. Throws UnknownRunError for
+ * a run id that names no run folder (or is not an id).
+ */
+export async function verifyArtifacts(
+  projectDir: string,
+  options: VerifyOptions = {},
+): Promise<VerifyReport> {
+  const asked = options.runId;
+  if (asked !== undefined && !isRunId(asked)) throw new UnknownRunError(asked);
+  const runId: RunId | undefined = asked;
+  const project = await readProjectRecords(projectDir);
+  if (runId !== undefined && !project.runs.includes(runId)) throw new UnknownRunError(runId);
+  const runs = runId === undefined ? project.runs : [runId];
+  const scoped = runs.flatMap((run) => project.byRun.get(run) ?? []);
+  const problems: VerifyProblem[] = project.problems
+    .filter((problem) => runId === undefined || problem.file === artifactRecordsPath(runId))
+    .map((problem) => ({
+      code: 'invalid_record_line',
+      severity: 'error',
+      message: `${problem.message}; every reader skips it: repair or remove the line, then ${REINDEX}`,
+      ...runOfRecordsFile(problem.file),
+    }));
+
+  const objects = await verifyObjects(projectDir, scoped);
+  problems.push(...objects.problems);
+  const allRecords = project.runs.flatMap((run) => project.byRun.get(run) ?? []);
+  const workspace = await verifyWorkspace(projectDir, scoped, allRecords);
+  problems.push(...workspace.problems);
+  if (runId === undefined) problems.push(...(await compareIndex(projectDir, allRecords)));
+
+  const warnings = problems.filter((problem) => problem.severity === 'warning').length;
+  return {
+    scope: runId === undefined ? {} : { runId },
+    runs: runs.length,
+    records: scoped.length,
+    objects: { checked: objects.checked, ok: objects.ok },
+    workspaceFiles: { checked: workspace.checked, ok: workspace.ok },
+    problems,
+    errors: problems.length - warnings,
+    warnings,
+  };
+}
+
+interface Checked {
+  readonly checked: number;
+  readonly ok: number;
+  readonly problems: readonly VerifyProblem[];
+}
+
+/** Re-hashes each distinct content once, in order of first reference. */
+async function verifyObjects(projectDir: string, records: readonly ArtifactRecord[]): Promise<Checked> {
+  const users = new Map<string, ArtifactRecord[]>();
+  for (const record of records) {
+    const list = users.get(record.contentHash) ?? [];
+    list.push(record);
+    users.set(record.contentHash, list);
+  }
+  const hashes = [...users.keys()];
+  // Opening the store creates its folder; without one, every object is missing and nothing may be written.
+  if (!(await exists(join(projectDir, OBJECTS_DIR)))) {
+    return {
+      checked: hashes.length,
+      ok: 0,
+      problems: hashes.map((hash) => objectProblem('missing', users.get(hash) ?? [])),
+    };
+  }
+  const store = await openObjectStore(projectDir, { durability: 'none' });
+  let verdicts: ObjectVerdict[];
+  try {
+    verdicts = await mapLimit(hashes, HASH_CONCURRENCY, async (hash) => {
+      try {
+        return await store.verify(hash);
+      } catch (error) {
+        // A symlink (O_NOFOLLOW) or a folder standing where an object belongs does not hold the content.
+        const code = errnoOf(error);
+        if (code === 'ELOOP' || code === 'EISDIR') return 'corrupt';
+        throw error;
+      }
+    });
+  } finally {
+    await store.close();
+  }
+  const problems: VerifyProblem[] = [];
+  verdicts.forEach((verdict, index) => {
+    if (verdict !== 'ok') problems.push(objectProblem(verdict, users.get(hashes[index] ?? '') ?? []));
+  });
+  return { checked: hashes.length, ok: hashes.length - problems.length, problems };
+}
+
+function objectProblem(verdict: 'missing' | 'corrupt', users: readonly ArtifactRecord[]): VerifyProblem {
+  const [first] = users;
+  if (first === undefined) throw new Error('an object problem needs the record that references the object');
+  const others = users.length > 1 ? ` and ${users.length - 1} other record(s)` : '';
+  const owner = `${first.path} (${first.artifactId}, run ${first.runId})${others}`;
+  const message =
+    verdict === 'missing'
+      ? `object ${first.contentHash} of ${owner} is missing from ${OBJECTS_DIR}; restore it with 'artifact-ingest import' of a bundle that holds it, or ingest the original content again`
+      : `object ${first.contentHash} of ${owner} is corrupt: its bytes no longer hash to its name; restore it with 'artifact-ingest import' of a bundle that holds it, or ingest the original content again to rewrite it`;
+  return {
+    code: verdict === 'missing' ? 'missing_object' : 'corrupt_object',
+    severity: 'error',
+    message,
+    path: first.path,
+    contentHash: first.contentHash,
+    runId: first.runId,
+    artifactId: first.artifactId,
+  };
+}
+
+/** Compares each workspace path recorded in scope with the newest version of that path in the whole project. */
+async function verifyWorkspace(
+  projectDir: string,
+  scoped: readonly ArtifactRecord[],
+  allRecords: readonly ArtifactRecord[],
+): Promise<Checked> {
+  const paths = [...new Set(scoped.filter(isWorkspaceVersion).map((record) => record.path))];
+  const wanted = new Set(paths);
+  const latest = new Map<string, ArtifactRecord>();
+  for (const record of sortByTime(allRecords.filter(isWorkspaceVersion)))
+    if (wanted.has(record.path)) latest.set(record.path, record);
+  const problems = await mapLimit(paths, HASH_CONCURRENCY, async (path) => {
+    const record = latest.get(path);
+    return record === undefined ? undefined : checkWorkspaceFile(projectDir, record);
+  });
+  const found = problems.filter((problem) => problem !== undefined);
+  return { checked: paths.length, ok: paths.length - found.length, problems: found };
+}
+
+function isWorkspaceVersion(record: ArtifactRecord): boolean {
+  return (record.type === 'file' || record.type === 'design') && record.path.startsWith('workspace/');
+}
+
+/** Turns the state of one live workspace file into a problem, or undefined when it holds the recorded bytes. */
+async function checkWorkspaceFile(
+  projectDir: string,
+  record: ArtifactRecord,
+): Promise<VerifyProblem | undefined> {
+  const state = await inspectWorkspaceFile(projectDir, record.path, record.contentHash);
+  const fields = recordFields(record);
+  const recorded = `${record.artifactId} (run ${record.runId}, node ${record.taskId})`;
+  // checkout --at includes versions recorded at exactly that time, so this rebuilds the recorded version.
+  const checkout = `copy the recorded version out with 'artifact-ingest checkout --at ${record.createdAt} --to DIR'`;
+  switch (state.kind) {
+    case 'same':
+      return undefined;
+    case 'modified':
+      return {
+        code: 'workspace_modified',
+        severity: 'error',
+        message: `${record.path} differs from its last recorded version ${recorded}; ingest the change to record it, or ${checkout}`,
+        ...fields,
+      };
+    case 'missing':
+      return {
+        code: 'workspace_missing',
+        severity: 'error',
+        message: `${record.path} is gone from the workspace; its last recorded version is ${recorded}: ${checkout}, or ignore this if it was deleted on purpose`,
+        ...fields,
+      };
+    case 'not_a_file': {
+      const role = state.where === record.path ? 'the recorded file' : `a folder of ${record.path}`;
+      return {
+        code: 'workspace_not_a_file',
+        severity: 'error',
+        message: `${state.what} stands at ${state.where}, where ${role} belongs (last recorded version ${recorded}); move it away and ${checkout}`,
+        ...fields,
+      };
+    }
+  }
+}
+
+/** Compares the path index with the version records of every run, as multisets of whole records. */
+async function compareIndex(
+  projectDir: string,
+  allRecords: readonly ArtifactRecord[],
+): Promise<VerifyProblem[]> {
+  const expected = new Map<string, { record: ArtifactRecord; count: number }>();
+  for (const record of allRecords.filter(isVersionRecord)) {
+    const key = JSON.stringify(record);
+    const entry = expected.get(key);
+    if (entry === undefined) expected.set(key, { record, count: 1 });
+    else entry.count += 1;
+  }
+  const problems: VerifyProblem[] = [];
+  for (const file of await listIndexFiles(projectDir)) {
+    const read = await readRecordLines(projectDir, file);
+    for (const problem of read.problems) {
+      // The index is rebuilt from the runs, so an unreadable index line is index drift, not lost data.
+      problems.push({
+        code: 'invalid_record_line',
+        severity: 'warning',
+        message: `${problem.message}; ${REINDEX}`,
+      });
+    }
+    for (const record of read.records) {
+      const entry = expected.get(JSON.stringify(record));
+      // A record in another path's index file is never found by log, so it counts as unknown there.
+      if (entry !== undefined && entry.count > 0 && indexFileOf(record.path) === file) {
+        entry.count -= 1;
+        continue;
+      }
+      problems.push({
+        code: 'index_unknown_record',
+        severity: 'warning',
+        message: `${file} holds ${record.artifactId} (${record.path}, run ${record.runId}), which no run's artifacts.jsonl records; ${REINDEX}`,
+        ...recordFields(record),
+      });
+    }
+  }
+  for (const { record, count } of expected.values()) {
+    for (let missing = 0; missing < count; missing += 1) {
+      problems.push({
+        code: 'index_missing_record',
+        severity: 'warning',
+        message: `${record.artifactId} (${record.path}, run ${record.runId}) is missing from the path index, so 'artifact-ingest log' cannot see it; ${REINDEX}`,
+        ...recordFields(record),
+      });
+    }
+  }
+  return problems;
+}
+
+function recordFields(
+  record: ArtifactRecord,
+): Pick<VerifyProblem, 'path' | 'contentHash' | 'runId' | 'artifactId'> {
+  return {
+    path: record.path,
+    contentHash: record.contentHash,
+    runId: record.runId,
+    artifactId: record.artifactId,
+  };
+}
+
+function runOfRecordsFile(file: string): { runId?: string } {
+  // A run's records file is `<RUNS_DIR>/<run_id>/artifacts.jsonl`: the id is the folder in between.
+  const runId = file.slice(RUNS_DIR.length + 1).split('/')[0] ?? '';
+  return isRunId(runId) && file === artifactRecordsPath(runId) ? { runId } : {};
+}
+
+async function exists(location: string): Promise<boolean> {
+  return (await lstatOrMissing(location)) !== undefined;
+}
+
+/** Maps `items` with at most `limit` calls in flight, keeping the input order. */
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  map: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await map(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

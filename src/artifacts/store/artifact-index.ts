@@ -1,0 +1,177 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { artifactRecordsPath, PATH_INDEX_DIR, sha256Hex } from '../../project/index.js';
+import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import { artifactRecordSchema } from '../artifact-record.js';
+import type { ArtifactRecord } from '../artifact-record.js';
+import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
+import type { ArtifactRecordsRead, RecordLineProblem } from './record-lines.js';
+import { listRecordedRuns } from './list-recorded-runs.js';
+
+/** The project-relative index file holding every version of `path`: `<PATH_INDEX_DIR>/<2 hex>/<62 hex>.jsonl`. */
+export function indexFileOf(path: string): string {
+  return `${PATH_INDEX_DIR}/${indexEntryOf(path)}`;
+}
+
+/** The index file of `path` below PATH_INDEX_DIR, fanned out by the first two hex digits like the objects. */
+function indexEntryOf(path: string): string {
+  const hex = sha256Hex(path);
+  return `${hex.slice(0, 2)}/${hex.slice(2)}.jsonl`;
+}
+
+/** Whether a record is a version of a file (and so indexed by path): every type but `trace`. */
+export function isVersionRecord(record: ArtifactRecord): boolean {
+  return record.type !== 'trace';
+}
+
+/** Appends version records to the index file of their path, one O_APPEND write per path. */
+export async function appendToIndex(
+  projectDir: string,
+  records: readonly ArtifactRecord[],
+  durability: 'fsync' | 'none' = 'fsync',
+): Promise<void> {
+  const byFile = new Map<string, ArtifactRecord[]>();
+  for (const record of records) {
+    if (!isVersionRecord(record)) continue;
+    const file = indexFileOf(record.path);
+    const list = byFile.get(file) ?? [];
+    list.push(record);
+    byFile.set(file, list);
+  }
+  for (const [file, list] of byFile) await appendLines(projectDir, file, renderRecordLines(list), durability);
+}
+
+/**
+ * Every recorded version of `path` across the project's runs, oldest first (by `createdAt`, then index order),
+ * read from the path's one index file: the cost is the number of versions of that path, not of the project.
+ */
+export async function readPathVersions(projectDir: string, path: string): Promise<ArtifactRecordsRead> {
+  const read = await readRecordLines(projectDir, indexFileOf(path));
+  // Another path hashing to the same file is astronomically unlikely; a record for it is simply not this path's.
+  const records = read.records.filter((record) => record.path === path);
+  return { records: sortByTime(records), problems: read.problems };
+}
+
+/**
+ * The newest recorded version of `path`, or undefined when it has none. Called once per recorded version, so it
+ * JSON-parses every line but schema-checks only the newest (the record it returns is fully validated).
+ */
+export async function latestPathVersion(
+  projectDir: string,
+  path: string,
+): Promise<ArtifactRecord | undefined> {
+  const text = await readIndexText(projectDir, indexFileOf(path));
+  let latest: { readonly value: unknown; readonly time: number } | undefined;
+  for (const line of text.split('\n')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    const { path: recordPath, createdAt } = value as { path?: unknown; createdAt?: unknown };
+    if (recordPath !== path || typeof createdAt !== 'string') continue;
+    const time = Date.parse(createdAt);
+    // `>=`: of equal times the later line wins, as in readPathVersions' stable order.
+    if (latest === undefined || time >= latest.time) latest = { value, time };
+  }
+  if (latest === undefined) return undefined;
+  const checked = artifactRecordSchema.safeParse(latest.value);
+  // A malformed newest line: fall back to the fully validated reading, which skips it.
+  return checked.success ? checked.data : (await readPathVersions(projectDir, path)).records.at(-1);
+}
+
+async function readIndexText(projectDir: string, relative: string): Promise<string> {
+  try {
+    return await readFile(join(projectDir, relative), 'utf8');
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return '';
+    throw error;
+  }
+}
+
+/** What {@link rebuildArtifactIndex} did. */
+export interface IndexRebuild {
+  readonly runs: number;
+  readonly records: number;
+  readonly paths: number;
+  /** Unreadable lines of the runs' artifacts.jsonl, left out of the index. */
+  readonly problems: readonly RecordLineProblem[];
+}
+
+/**
+ * Rebuilds the path index from every run's artifacts.jsonl (the source of truth): the new index is written in a
+ * staging folder beside it, then each file is renamed over the old one and files of paths no run records any
+ * more are removed (the workspace writer's `publish({ mode: 'files' })`). Records appended while it runs may
+ * miss the index until the next rebuild: run it when nothing is recording.
+ */
+export async function rebuildArtifactIndex(projectDir: string): Promise<IndexRebuild> {
+  const runs = await listRecordedRuns(projectDir);
+  const problems: RecordLineProblem[] = [];
+  const byFile = new Map<string, ArtifactRecord[]>();
+  let count = 0;
+  for (const runId of runs) {
+    const read = await readRecordLines(projectDir, artifactRecordsPath(runId));
+    problems.push(...read.problems);
+    for (const record of read.records) {
+      if (!isVersionRecord(record)) continue;
+      count += 1;
+      const file = indexEntryOf(record.path);
+      const list = byFile.get(file) ?? [];
+      list.push(record);
+      byFile.set(file, list);
+    }
+  }
+  const root = await openConfinedRoot(projectDir);
+  try {
+    const staging = await root.stage(PATH_INDEX_DIR);
+    if ('status' in staging) throw new Error(`cannot rebuild ${PATH_INDEX_DIR}: ${staging.message}`);
+    try {
+      // Durable once, at publish: a crash before it leaves only a staging folder that nothing reads.
+      for (const [file, list] of byFile) {
+        const outcome = await staging.files.write(file, Buffer.from(renderRecordLines(list), 'utf8'), {
+          durability: 'none',
+        });
+        if (outcome.status === 'refused')
+          throw new Error(`cannot write index file ${file}: ${outcome.message}`);
+      }
+      // One rename per index file: a reader of a path (one file) sees its old index or its new one, never none.
+      const published = await staging.publish({ mode: 'files' });
+      if (published.status !== 'published') {
+        throw new Error(
+          `cannot publish ${PATH_INDEX_DIR}: ${published.status === 'exists' ? 'it exists' : published.message}`,
+        );
+      }
+    } finally {
+      await staging.discard();
+    }
+  } finally {
+    await root.close();
+  }
+  return { runs: runs.length, records: count, paths: byFile.size, problems };
+}
+
+/** Lists the index files below PATH_INDEX_DIR (project-relative), for checks that compare the index with the runs. */
+export async function listIndexFiles(projectDir: string): Promise<string[]> {
+  const files: string[] = [];
+  let fanout: string[];
+  try {
+    fanout = await readdir(join(projectDir, PATH_INDEX_DIR));
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return [];
+    throw error;
+  }
+  for (const dir of fanout.sort()) {
+    if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+    const names = await readdir(join(projectDir, PATH_INDEX_DIR, dir));
+    for (const name of names.sort())
+      if (/^[0-9a-f]{62}\.jsonl$/.test(name)) files.push(`${PATH_INDEX_DIR}/${dir}/${name}`);
+  }
+  return files;
+}
+
+/** Sorts records oldest first by `createdAt`; equal times keep their order (Array.prototype.sort is stable). */
+export function sortByTime(records: readonly ArtifactRecord[]): ArtifactRecord[] {
+  return [...records].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+}

@@ -1,0 +1,21 @@
+export { openObjectStore } from './object-store.js';
+export type { ObjectStore, ObjectStoreOptions, ObjectVerdict, PutResult } from './object-store.js';
+export { ObjectStoreError } from './object-store-error.js';
+export type { ObjectStoreErrorCode } from './object-store-error.js';
+export { parseRecordLines, readRecordLines } from './record-lines.js';
+export type { ArtifactRecordsRead, RecordLineProblem, RecordLineProblemCode } from './record-lines.js';
+export { appendArtifactRecords, readArtifactRecords } from './append-records.js';
+export {
+  appendToIndex,
+  indexFileOf,
+  isVersionRecord,
+  latestPathVersion,
+  listIndexFiles,
+  readPathVersions,
+  rebuildArtifactIndex,
+  sortByTime,
+} from './artifact-index.js';
+export type { IndexRebuild } from './artifact-index.js';
+export { listRecordedRuns } from './list-recorded-runs.js';
+export { readProjectRecords } from './read-project-records.js';
+export type { ProjectRecords } from './read-project-records.js';

@@ -1,0 +1,137 @@
+import { constants } from 'node:fs';
+import { chmod, lstat, open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OBJECTS_DIR } from '../../project/index.js';
+import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import { contentHashOf, hexOfContentHash, objectPathOf } from '../content-hash.js';
+import { ObjectStoreError } from './object-store-error.js';
+
+/** What `put` did with one content. */
+export interface PutResult {
+  /** The content's `sha256:<64 hex>` hash. */
+  readonly hash: string;
+  /** The object's path relative to the project root: `.agent/objects/sha256/<2 hex>/<62 hex>`. */
+  readonly path: string;
+  /** True when this call wrote the object, false when identical content was already stored. */
+  readonly stored: boolean;
+}
+
+/** What `verify` found for one hash. */
+export type ObjectVerdict = 'ok' | 'missing' | 'corrupt';
+
+/** The content-addressed store of a project, shared by all its runs. */
+export interface ObjectStore {
+  /** Stores `bytes` once under their hash; identical content already stored is left alone. */
+  put(bytes: Uint8Array): Promise<PutResult>;
+  /** Reads an object and checks its bytes against `hash`, throwing `corrupt_object` on a mismatch. */
+  get(hash: string): Promise<Uint8Array>;
+  /** Whether an object file exists for `hash`, without reading it. */
+  has(hash: string): Promise<boolean>;
+  /** Re-hashes an object: `ok`, `missing` or `corrupt`. */
+  verify(hash: string): Promise<ObjectVerdict>;
+  /** Waits for writes in flight and releases the store. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openObjectStore}. */
+export interface ObjectStoreOptions {
+  /** `fsync` (default): an object is on disk before `put` resolves. `none`: for generated data and benchmarks. */
+  readonly durability?: 'fsync' | 'none';
+}
+
+/** Opens (creating when missing) the object store under `<projectDir>/.agent/objects`. */
+export async function openObjectStore(
+  projectDir: string,
+  options: ObjectStoreOptions = {},
+): Promise<ObjectStore> {
+  const durability = options.durability ?? 'fsync';
+  const root = await openConfinedRoot(join(projectDir, OBJECTS_DIR), { create: true });
+
+  /** The checked hex digits of `hash`; a malformed hash never reaches path building. */
+  const hexOf = (hash: string): string => {
+    const hex = hexOfContentHash(hash);
+    if (hex === undefined) {
+      throw new ObjectStoreError({
+        code: 'malformed_hash',
+        hash,
+        message: `content hash ${JSON.stringify(hash)} is malformed; expected sha256: followed by 64 lowercase hex digits`,
+      });
+    }
+    return hex;
+  };
+
+  const absolutePathOf = (hex: string): string => join(root.realPath, objectPathOf(hex));
+
+  /** The object's bytes, or undefined when it does not exist. */
+  const readObject = async (hex: string): Promise<Uint8Array | undefined> => {
+    let handle;
+    try {
+      // O_NOFOLLOW: an object planted as a symlink is never followed out of the store.
+      handle = await open(absolutePathOf(hex), constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return undefined;
+      throw error;
+    }
+    try {
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  };
+
+  return {
+    put: async (bytes) => {
+      const hash = contentHashOf(bytes);
+      const relative = objectPathOf(hexOf(hash));
+      const outcome = await root.write(relative, bytes, { durability });
+      const path = `${OBJECTS_DIR}/${relative}`;
+      switch (outcome.status) {
+        case 'unchanged':
+          return { hash, path, stored: false };
+        case 'written':
+          // Read-only after the atomic rename: the writer creates 0644, and objects are never rewritten in place.
+          await chmod(join(root.realPath, relative), 0o444);
+          return { hash, path, stored: true };
+        case 'refused':
+          throw new Error(`cannot store object ${path}: ${outcome.message}`);
+        case 'would_write':
+          throw new Error(`cannot store object ${path}: the writer reported a dry run`);
+      }
+    },
+    get: async (hash) => {
+      const hex = hexOf(hash);
+      const bytes = await readObject(hex);
+      if (bytes === undefined) {
+        throw new ObjectStoreError({
+          code: 'missing_object',
+          hash,
+          message: `object ${hash} is not in ${OBJECTS_DIR}; restore it from a bundle or re-run the step that made it`,
+        });
+      }
+      const actual = contentHashOf(bytes);
+      if (actual !== hash) {
+        throw new ObjectStoreError({
+          code: 'corrupt_object',
+          hash,
+          message: `object ${hash} is corrupt: its bytes hash to ${actual}; restore it from a bundle or put the original content again`,
+        });
+      }
+      return bytes;
+    },
+    has: async (hash) => {
+      const hex = hexOf(hash);
+      try {
+        return (await lstat(absolutePathOf(hex))).isFile();
+      } catch (error) {
+        if (errnoOf(error) === 'ENOENT') return false;
+        throw error;
+      }
+    },
+    verify: async (hash) => {
+      const bytes = await readObject(hexOf(hash));
+      if (bytes === undefined) return 'missing';
+      return contentHashOf(bytes) === hash ? 'ok' : 'corrupt';
+    },
+    close: () => root.close(),
+  };
+}

@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import { artifactRecordSchema } from '../artifact-record.js';
+import type { ArtifactRecord } from '../artifact-record.js';
+
+/** Why one line of a records file (a run's artifacts.jsonl or an index file) was not read as a record. */
+export type RecordLineProblemCode = 'invalid_json' | 'invalid_record' | 'truncated_line';
+
+/** One line of a records file that is not a valid record, with its 1-based line number. */
+export interface RecordLineProblem {
+  /** The project-relative file the line is in. */
+  readonly file: string;
+  readonly line: number;
+  readonly code: RecordLineProblemCode;
+  readonly message: string;
+}
+
+/** The valid records of a records file in file order, and every line that is not one. */
+export interface ArtifactRecordsRead {
+  readonly records: readonly ArtifactRecord[];
+  readonly problems: readonly RecordLineProblem[];
+}
+
+/** Validates `records` and renders them as JSON lines; an invalid record is a bug in our own code and throws. */
+export function renderRecordLines(records: readonly ArtifactRecord[]): string {
+  return records
+    .map((record, index) => {
+      const parsed = artifactRecordSchema.safeParse(record);
+      if (!parsed.success) {
+        throw new Error(
+          `artifact record ${index} is invalid: ${parsed.error.issues.map(describeIssue).join('; ')}`,
+        );
+      }
+      return `${JSON.stringify(parsed.data)}\n`;
+    })
+    .join('');
+}
+
+/**
+ * Appends `text` (whole lines) to a project file through the workspace writer: one write(2) on an O_APPEND
+ * descriptor, no symlink followed on the way; `durability` `fsync` (default) flushes it before returning.
+ */
+export async function appendLines(
+  projectDir: string,
+  relative: string,
+  text: string,
+  durability: 'fsync' | 'none' = 'fsync',
+): Promise<void> {
+  if (text === '') return;
+  const root = await openConfinedRoot(projectDir, { create: true });
+  try {
+    const outcome = await root.appendLines(relative, text, { durability });
+    if (outcome.status === 'refused') throw new Error(`cannot append to ${relative}: ${outcome.message}`);
+  } finally {
+    await root.close();
+  }
+}
+
+/** Reads and validates every line of a project's records file; a missing file reads as no records. */
+export async function readRecordLines(projectDir: string, relative: string): Promise<ArtifactRecordsRead> {
+  let text: string;
+  try {
+    text = await readFile(join(projectDir, relative), 'utf8');
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return { records: [], problems: [] };
+    throw error;
+  }
+  return parseRecordLines(text, relative);
+}
+
+/** Parses the text of a records file: every complete line validated, text after the last newline reported. */
+export function parseRecordLines(text: string, relative: string): ArtifactRecordsRead {
+  const records: ArtifactRecord[] = [];
+  const problems: RecordLineProblem[] = [];
+  const lines = text.split('\n');
+  // Every append ends its lines with '\n', so text after the last newline is an interrupted write.
+  const unterminated = lines.pop() ?? '';
+  lines.forEach((content, index) => {
+    const line = index + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(content);
+    } catch {
+      problems.push({
+        file: relative,
+        line,
+        code: 'invalid_json',
+        message: `line ${line} of ${relative} is not JSON`,
+      });
+      return;
+    }
+    const parsed = artifactRecordSchema.safeParse(value);
+    if (parsed.success) records.push(parsed.data);
+    else {
+      problems.push({
+        file: relative,
+        line,
+        code: 'invalid_record',
+        message: `line ${line} of ${relative} is not an artifact record: ${parsed.error.issues.map(describeIssue).join('; ')}`,
+      });
+    }
+  });
+  if (unterminated !== '') {
+    const line = lines.length + 1;
+    problems.push({
+      file: relative,
+      line,
+      code: 'truncated_line',
+      message: `line ${line} of ${relative} has no final newline (an interrupted write); it was not read`,
+    });
+  }
+  return { records, problems };
+}
+
+function describeIssue(issue: { readonly path: readonly PropertyKey[]; readonly message: string }): string {
+  const where = issue.path.map(String).join('.');
+  return where === '' ? issue.message : `${where}: ${issue.message}`;
+}

@@ -1,0 +1,435 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { readArtifactRecords } from '../../../src/artifacts/store/append-records.js';
+import { readPathVersions } from '../../../src/artifacts/store/artifact-index.js';
+import { PATH_INDEX_DIR } from '../../../src/project/index.js';
+import { BundleError } from '../../../src/artifacts/bundle/bundle-error.js';
+import type { BundleErrorCode } from '../../../src/artifacts/bundle/bundle-error.js';
+import { bundleRun } from '../../../src/artifacts/bundle/bundle-run.js';
+import { importBundle } from '../../../src/artifacts/bundle/import-bundle.js';
+import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
+import { gzipTar, rawTar, readTarEntries } from '../../helpers/raw-tar.js';
+import type { RawEntry } from '../../helpers/raw-tar.js';
+import { folderFiles, recordRun } from '../../helpers/recorded-run.js';
+import { tempProject } from '../../helpers/temp-project.js';
+import { treeDigest } from '../../helpers/tree-digest.js';
+
+const RUN = 'run-2026-02-24';
+const RUN_DIR = `.agent/runs/${RUN}`;
+const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Records a run in a fresh project and bundles it into a folder of its own; returns both. */
+async function bundledRun(): Promise<{ source: string; file: string }> {
+  const source = await tempProject();
+  await recordRun(source, RUN);
+  const file = path.join(await tempProject(), 'run.tar.gz');
+  await bundleRun(source, RUN, file);
+  return { source, file };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<BundleError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(BundleError);
+  return error as BundleError;
+}
+
+/** The version paths of a run's records (every type but trace). */
+async function versionPaths(project: string): Promise<string[]> {
+  const { records } = await readArtifactRecords(project, RUN);
+  return [...new Set(records.filter((record) => record.type !== 'trace').map((record) => record.path))];
+}
+
+describe('importBundle', () => {
+  it('round-trips a run into a fresh project: same folder bytes, objects, records and path index', async () => {
+    const { source, file } = await bundledRun();
+    const runFiles = await folderFiles(path.join(source, RUN_DIR));
+    const records = await readArtifactRecords(source, RUN);
+    const paths = await versionPaths(source);
+    const versions = await Promise.all(paths.map((versionPath) => readPathVersions(source, versionPath)));
+    await rm(source, { recursive: true, force: true });
+
+    const target = await tempProject();
+    const summary = await importBundle(target, file);
+    expect(summary).toEqual({
+      runId: RUN,
+      files: 5,
+      objects: 8,
+      objectsStored: 8,
+      alreadyImported: false,
+    });
+    expect(await folderFiles(path.join(target, RUN_DIR))).toEqual(runFiles);
+    expect(await readArtifactRecords(target, RUN)).toEqual(records);
+    const store = await openObjectStore(target);
+    try {
+      for (const record of records.records) expect(await store.verify(record.contentHash)).toBe('ok');
+    } finally {
+      await store.close();
+    }
+    expect(await Promise.all(paths.map((versionPath) => readPathVersions(target, versionPath)))).toEqual(
+      versions,
+    );
+    expect((await readdir(path.join(target, '.agent', 'runs'))).sort()).toEqual([RUN]);
+  });
+
+  it('keeps empty folders of the run folder', async () => {
+    const source = await tempProject();
+    await recordRun(source, RUN);
+    await mkdir(path.join(source, RUN_DIR, 'replies', 'none'), { recursive: true });
+    const file = path.join(await tempProject(), 'run.tar.gz');
+    await bundleRun(source, RUN, file);
+    const target = await tempProject();
+    await importBundle(target, file);
+    expect(await readdir(path.join(target, RUN_DIR, 'replies'))).toEqual(['none']);
+  });
+
+  it('round-trips a run file whose path needs a pax header (over 100 bytes)', async () => {
+    const source = await tempProject();
+    await recordRun(source, RUN);
+    const long = `${RUN_DIR}/manifests/${'node-with-a-very-long-id-'.repeat(8)}.json`;
+    await writeFile(path.join(source, long), '{"long":true}\n');
+    const file = path.join(await tempProject(), 'run.tar.gz');
+    await bundleRun(source, RUN, file);
+    const target = await tempProject();
+    await importBundle(target, file);
+    expect(await readFile(path.join(target, long), 'utf8')).toBe('{"long":true}\n');
+  });
+
+  it('reports a second import of the same bundle as already imported and writes nothing', async () => {
+    const { file } = await bundledRun();
+    const target = await tempProject();
+    await importBundle(target, file);
+    const before = await treeDigest(target);
+    expect(await importBundle(target, file)).toEqual({
+      runId: RUN,
+      files: 5,
+      objects: 8,
+      objectsStored: 0,
+      alreadyImported: true,
+    });
+    expect(await treeDigest(target)).toBe(before);
+  });
+
+  it('stores only the objects new to the project', async () => {
+    const { source, file } = await bundledRun();
+    const target = await tempProject();
+    const store = await openObjectStore(target);
+    try {
+      const { records } = await readArtifactRecords(source, RUN);
+      const shared = records.find((record) => record.path === 'docs/plan.md')!;
+      const sourceStore = await openObjectStore(source);
+      await store.put(await sourceStore.get(shared.contentHash));
+      await sourceStore.close();
+    } finally {
+      await store.close();
+    }
+    expect(await importBundle(target, file)).toMatchObject({ objects: 8, objectsStored: 7 });
+  });
+
+  it('restores missing objects and index lines when the run is already there', async () => {
+    const { file } = await bundledRun();
+    const target = await tempProject();
+    await importBundle(target, file);
+    const paths = await versionPaths(target);
+    const versions = await Promise.all(paths.map((versionPath) => readPathVersions(target, versionPath)));
+    await rm(path.join(target, '.agent', 'objects'), { recursive: true, force: true });
+    await rm(path.join(target, PATH_INDEX_DIR), { recursive: true, force: true });
+    expect(await importBundle(target, file)).toMatchObject({ alreadyImported: true, objectsStored: 8 });
+    expect(await Promise.all(paths.map((versionPath) => readPathVersions(target, versionPath)))).toEqual(
+      versions,
+    );
+  });
+
+  it('accepts a bundle without an object the project already holds intact', async () => {
+    const { source, file } = await bundledRun();
+    const entries = await readTarEntries(file);
+    const { records } = await readArtifactRecords(source, RUN);
+    const plan = records.find((record) => record.path === 'docs/plan.md')!;
+    const planEntry = `.agent/objects/sha256/${plan.contentHash.slice(7, 9)}/${plan.contentHash.slice(9)}`;
+    const thin = path.join(path.dirname(file), 'thin.tar.gz');
+    await writeFile(thin, gzipTar(entries.filter((entry) => entry.path !== planEntry)));
+    const target = await tempProject();
+    const store = await openObjectStore(target);
+    await store.put(new TextEncoder().encode('# Plan\n\nBuild the API.\n'));
+    await store.close();
+    expect(await importBundle(target, thin)).toMatchObject({
+      objects: 8,
+      objectsStored: 7,
+      alreadyImported: false,
+    });
+  });
+
+  it('refuses with run_exists when the project has a different run of that id, writing nothing', async () => {
+    const { file } = await bundledRun();
+    const target = await tempProject();
+    await recordRun(target, RUN, { apiText: 'export const api = "theirs";\n' });
+    const before = await treeDigest(target);
+    const error = await refusal(importBundle(target, file));
+    expect(error.code).toBe('run_exists');
+    expect(error.message).toMatch(/move that run folder away/);
+    expect(await treeDigest(target)).toBe(before);
+  });
+
+  it('refuses with project_unusable when .agent/runs is a symlink, writing nothing', async () => {
+    const { file } = await bundledRun();
+    const target = await tempProject();
+    const elsewhere = await tempProject();
+    await mkdir(path.join(target, '.agent'));
+    await symlink(elsewhere, path.join(target, '.agent', 'runs'));
+    const before = [await treeDigest(target), await treeDigest(elsewhere)];
+    expect((await refusal(importBundle(target, file))).code).toBe('project_unusable');
+    expect([await treeDigest(target), await treeDigest(elsewhere)]).toEqual(before);
+  });
+});
+
+/** How one hostile bundle is made from the entries of a good one. */
+interface HostileCase {
+  readonly name: string;
+  readonly code: BundleErrorCode;
+  /** The bundle's entries changed, or the raw bytes of the bundle file. */
+  readonly make: (entries: RawEntry[], good: Buffer) => RawEntry[] | Buffer;
+  readonly maxBytes?: number;
+}
+
+const body = (entries: readonly RawEntry[], entryPath: string): string =>
+  String(entries.find((entry) => entry.path === entryPath)?.body ?? '');
+const replaceBody = (entries: RawEntry[], entryPath: string, next: string): RawEntry[] =>
+  entries.map((entry) => (entry.path === entryPath ? { ...entry, body: next } : entry));
+const append =
+  (...extra: RawEntry[]) =>
+  (entries: RawEntry[]) => [...entries, ...extra];
+const isObject = (entry: RawEntry): boolean => entry.path.startsWith('.agent/objects/');
+
+/** Rewrites bundle.json so its file list matches the (changed) run files: only the change under test is wrong. */
+function relist(entries: RawEntry[]): RawEntry[] {
+  const manifest = JSON.parse(body(entries, '.agent/bundle.json')) as { files: unknown[] };
+  manifest.files = entries
+    .filter((entry) => (entry.type ?? 'File') === 'File' && entry.path.startsWith(`${RUN_DIR}/`))
+    .map((entry) => {
+      const bytes = typeof entry.body === 'string' ? Buffer.from(entry.body) : Buffer.from(entry.body ?? []);
+      return { path: entry.path, sha256: sha256(bytes), bytes: bytes.length };
+    });
+  return replaceBody(entries, '.agent/bundle.json', JSON.stringify(manifest));
+}
+
+const hostile: readonly HostileCase[] = [
+  {
+    name: 'a traversal below the run folder',
+    code: 'unsafe_path',
+    make: append({ path: `${RUN_DIR}/../../evil`, body: 'x' }),
+  },
+  { name: 'a path starting with ..', code: 'unsafe_path', make: append({ path: '../../evil', body: 'x' }) },
+  { name: 'an absolute path', code: 'unsafe_path', make: append({ path: '/tmp/evil', body: 'x' }) },
+  { name: "a '.' segment", code: 'unsafe_path', make: append({ path: `${RUN_DIR}/./notes.txt`, body: 'x' }) },
+  {
+    name: 'an empty segment',
+    code: 'unsafe_path',
+    make: append({ path: `${RUN_DIR}//notes.txt`, body: 'x' }),
+  },
+  { name: 'a backslash', code: 'unsafe_path', make: append({ path: `${RUN_DIR}\\..\\evil`, body: 'x' }) },
+  {
+    name: 'a control character',
+    code: 'unsafe_path',
+    make: append({ path: `${RUN_DIR}/a\u0007b`, body: 'x' }),
+  },
+  {
+    name: 'a symlink entry',
+    code: 'link_entry',
+    make: append({ path: `${RUN_DIR}/passwd`, type: 'SymbolicLink', linkpath: '/etc/passwd' }),
+  },
+  {
+    name: 'a hard link entry',
+    code: 'link_entry',
+    make: append({ path: `${RUN_DIR}/passwd`, type: 'Link', linkpath: '/etc/passwd' }),
+  },
+  {
+    name: 'a character device',
+    code: 'unsupported_entry',
+    make: append({ path: `${RUN_DIR}/tty`, type: 'CharacterDevice' }),
+  },
+  { name: 'a FIFO', code: 'unsupported_entry', make: append({ path: `${RUN_DIR}/pipe`, type: 'FIFO' }) },
+  {
+    name: 'an entry outside .agent/',
+    code: 'unexpected_entry',
+    make: append({ path: 'workspace/a.ts', body: 'evil()' }),
+  },
+  {
+    name: 'an entry elsewhere in .agent/',
+    code: 'unexpected_entry',
+    make: append({ path: '.agent/config.yaml', body: 'x' }),
+  },
+  {
+    name: "another run's file",
+    code: 'unexpected_entry',
+    make: append({ path: '.agent/runs/other/state.json', body: '{}' }),
+  },
+  { name: 'a run lock', code: 'unexpected_entry', make: append({ path: `${RUN_DIR}/lock`, body: '{}' }) },
+  {
+    name: 'a folder in the object store',
+    code: 'unexpected_entry',
+    make: append({ path: '.agent/objects/sha256/ab/', type: 'Directory' }),
+  },
+  {
+    name: 'an object whose bytes do not match its name',
+    code: 'hash_mismatch',
+    make: (entries) => entries.map((entry) => (isObject(entry) ? { ...entry, body: 'tampered' } : entry)),
+  },
+  {
+    name: 'a run file that does not match bundle.json',
+    code: 'hash_mismatch',
+    make: (entries) => replaceBody(entries, `${RUN_DIR}/state.json`, '{"status":"completed"}\n'),
+  },
+  {
+    name: 'a run file not listed in bundle.json',
+    code: 'unlisted_entry',
+    make: append({ path: `${RUN_DIR}/extra.txt`, body: 'x' }),
+  },
+  {
+    name: 'a listed run file that is absent',
+    code: 'missing_file',
+    make: (entries) => entries.filter((entry) => entry.path !== `${RUN_DIR}/events.jsonl`),
+  },
+  { name: 'a missing bundle.json', code: 'missing_manifest', make: (entries) => entries.slice(1) },
+  {
+    name: 'bundle.json that is not first',
+    code: 'missing_manifest',
+    make: (entries) => [...entries.slice(1, 2), entries[0]!, ...entries.slice(2)],
+  },
+  {
+    name: 'bundle.json that is not JSON',
+    code: 'invalid_manifest',
+    make: (entries) => replaceBody(entries, '.agent/bundle.json', '{'),
+  },
+  {
+    name: 'bundle.json of another version',
+    code: 'invalid_manifest',
+    make: (entries) =>
+      replaceBody(
+        entries,
+        '.agent/bundle.json',
+        body(entries, '.agent/bundle.json').replace('"version": 1', '"version": 2'),
+      ),
+  },
+  {
+    name: 'a duplicate entry',
+    code: 'duplicate_entry',
+    make: (entries) => [...entries, entries.find((entry) => entry.path === `${RUN_DIR}/state.json`)!],
+  },
+  {
+    name: 'an entry differing only by case',
+    code: 'duplicate_entry',
+    make: append({ path: `${RUN_DIR}/STATE.json`, body: '{}' }),
+  },
+  {
+    name: 'an entry below a file',
+    code: 'duplicate_entry',
+    make: append({ path: `${RUN_DIR}/state.json/x`, body: 'x' }),
+  },
+  {
+    name: 'an object absent from the bundle and the store',
+    code: 'missing_object',
+    // The target's own run shares some contents, never its traces: those stay missing.
+    make: (entries) => entries.filter((entry) => !isObject(entry)),
+  },
+  {
+    name: 'an object not listed in bundle.json',
+    code: 'unlisted_entry',
+    make: (entries) => {
+      const manifest = JSON.parse(body(entries, '.agent/bundle.json')) as { objects: string[] };
+      manifest.objects = manifest.objects.slice(1);
+      return replaceBody(entries, '.agent/bundle.json', JSON.stringify(manifest));
+    },
+  },
+  {
+    name: 'a record of another run',
+    code: 'foreign_record',
+    make: (entries) =>
+      relist(
+        replaceBody(
+          entries,
+          `${RUN_DIR}/artifacts.jsonl`,
+          body(entries, `${RUN_DIR}/artifacts.jsonl`).replace(`"runId":"${RUN}"`, '"runId":"run-other"'),
+        ),
+      ),
+  },
+  {
+    name: 'an unreadable records line',
+    code: 'invalid_records',
+    make: (entries) =>
+      relist(
+        replaceBody(
+          entries,
+          `${RUN_DIR}/artifacts.jsonl`,
+          `{"x":1}\n${body(entries, `${RUN_DIR}/artifacts.jsonl`)}`,
+        ),
+      ),
+  },
+  {
+    name: 'a truncated gzip',
+    code: 'not_a_bundle',
+    make: (_entries, good) => good.subarray(0, Math.floor(good.length / 2)),
+  },
+  {
+    name: 'a corrupt gzip',
+    code: 'not_a_bundle',
+    make: (_entries, good) => {
+      const bytes = Buffer.from(good);
+      for (let index = 20; index < bytes.length - 8; index += 7) bytes[index] = (bytes[index] ?? 0) ^ 0xa5;
+      return bytes;
+    },
+  },
+  { name: 'a tar that is not gzipped', code: 'not_a_bundle', make: (entries) => rawTar(entries) },
+  { name: 'a gzip inside the gzip', code: 'not_a_bundle', make: (_entries, good) => gzipSync(good) },
+  { name: 'an empty file', code: 'not_a_bundle', make: () => Buffer.alloc(0) },
+  {
+    name: 'text that is not an archive',
+    code: 'not_a_bundle',
+    make: () => Buffer.from('hello, not a bundle\n'),
+  },
+  { name: 'an archive larger than maxBytes', code: 'too_large', make: (entries) => entries, maxBytes: 4096 },
+];
+
+describe('importBundle refuses hostile bundles and writes nothing', () => {
+  it.each(hostile)('refuses $name with $code', async ({ code, make, maxBytes }) => {
+    const { file } = await bundledRun();
+    const good = await readFile(file);
+    const made = make(await readTarEntries(file), good);
+    const hostileFile = path.join(path.dirname(file), 'hostile.tar.gz');
+    await writeFile(hostileFile, Buffer.isBuffer(made) ? made : gzipTar(made));
+    // A project with history of its own: a refusal must leave every byte of it, .agent/ included, as it was.
+    const target = await tempProject({ 'workspace/keep.ts': 'export {};\n' });
+    await recordRun(target, 'run-earlier', { startAt: '2026-01-01T00:00:00.000Z' });
+    const before = await treeDigest(target);
+    const error = await refusal(
+      importBundle(target, hostileFile, maxBytes === undefined ? {} : { maxBytes }),
+    );
+    expect(error.code).toBe(code);
+    expect(error.message.length).toBeGreaterThan(20);
+    expect(await treeDigest(target)).toBe(before);
+  });
+
+  it('refuses into an empty project without creating .agent/', async () => {
+    const { file } = await bundledRun();
+    const hostileFile = path.join(path.dirname(file), 'hostile.tar.gz');
+    await writeFile(
+      hostileFile,
+      gzipTar([...(await readTarEntries(file)), { path: '../../evil', body: 'x' }]),
+    );
+    const target = await tempProject();
+    const error = await refusal(importBundle(target, hostileFile));
+    expect(error).toMatchObject({ code: 'unsafe_path', entry: '../../evil' });
+    expect(await readdir(target)).toEqual([]);
+  });
+
+  it('refuses a bundle file that does not exist as not_a_bundle', async () => {
+    const target = await tempProject();
+    const error = await refusal(importBundle(target, path.join(target, 'nope.tar.gz')));
+    expect(error.code).toBe('not_a_bundle');
+    expect(error.message).toMatch(/ENOENT/);
+  });
+});

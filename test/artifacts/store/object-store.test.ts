@@ -1,0 +1,150 @@
+import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { contentHashOf } from '../../../src/artifacts/content-hash.js';
+import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
+import type { ObjectStore } from '../../../src/artifacts/store/object-store.js';
+import { ObjectStoreError } from '../../../src/artifacts/store/object-store-error.js';
+import { tempProject } from '../../helpers/temp-project.js';
+import { findTempFiles } from '../../helpers/workspace-fixture.js';
+
+const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+const opened: ObjectStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
+async function storeIn(projectDir: string): Promise<ObjectStore> {
+  const store = await openObjectStore(projectDir);
+  opened.push(store);
+  return store;
+}
+
+/** Every object file below the store, as paths relative to .agent/objects. */
+async function objectFiles(projectDir: string): Promise<string[]> {
+  const entries = await readdir(join(projectDir, '.agent', 'objects'), {
+    recursive: true,
+    withFileTypes: true,
+  });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+describe('openObjectStore', () => {
+  it('stores content at sha256/<2 hex>/<62 hex> and reads it back', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    const bytes = bytesOf('hello\n');
+    const put = await store.put(bytes);
+    const hex = put.hash.slice('sha256:'.length);
+    expect(put).toEqual({
+      hash: contentHashOf(bytes),
+      path: `.agent/objects/sha256/${hex.slice(0, 2)}/${hex.slice(2)}`,
+      stored: true,
+    });
+    expect(await readFile(join(project, put.path), 'utf8')).toBe('hello\n');
+    expect(new TextDecoder().decode(await store.get(put.hash))).toBe('hello\n');
+    expect(await store.has(put.hash)).toBe(true);
+    expect(await store.verify(put.hash)).toBe('ok');
+  });
+
+  it('stores identical content once and reports the second put as not stored', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    const first = await store.put(bytesOf('same'));
+    const second = await store.put(bytesOf('same'));
+    expect(first.stored).toBe(true);
+    expect(second).toEqual({ ...first, stored: false });
+    expect(await objectFiles(project)).toHaveLength(1);
+  });
+
+  it('shares objects between stores opened on the same project', async () => {
+    const project = await tempProject();
+    await (await storeIn(project)).put(bytesOf('shared'));
+    expect((await (await storeIn(project)).put(bytesOf('shared'))).stored).toBe(false);
+  });
+
+  it('stores distinct contents as distinct files', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    await Promise.all(['a', 'b', 'c', 'a'].map((text) => store.put(bytesOf(text))));
+    expect(await objectFiles(project)).toHaveLength(3);
+  });
+
+  it('stores the empty content', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    const put = await store.put(new Uint8Array());
+    expect((await store.get(put.hash)).byteLength).toBe(0);
+  });
+
+  it('leaves no temp files behind and makes objects read-only', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    const puts = await Promise.all(['x', 'y', 'x'].map((text) => store.put(bytesOf(text))));
+    expect(await findTempFiles(join(project, '.agent', 'objects'))).toEqual([]);
+    for (const put of puts) {
+      expect((await stat(join(project, put.path))).mode & 0o777).toBe(0o444);
+    }
+  });
+
+  it('throws corrupt_object from get and says corrupt from verify when the bytes on disk changed', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    const put = await store.put(bytesOf('original'));
+    const file = join(project, put.path);
+    await chmod(file, 0o644);
+    await writeFile(file, 'tampered');
+    await chmod(file, 0o444);
+    await expect(store.get(put.hash)).rejects.toMatchObject({
+      name: 'ObjectStoreError',
+      code: 'corrupt_object',
+    });
+    expect(await store.verify(put.hash)).toBe('corrupt');
+  });
+
+  it('heals a corrupt object when the original content is put again', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    const put = await store.put(bytesOf('original'));
+    await chmod(join(project, put.path), 0o644);
+    await writeFile(join(project, put.path), 'tampered');
+    expect((await store.put(bytesOf('original'))).stored).toBe(true);
+    expect(await store.verify(put.hash)).toBe('ok');
+  });
+
+  it('reports a missing object as missing', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    const hash = contentHashOf(bytesOf('never stored'));
+    expect(await store.has(hash)).toBe(false);
+    expect(await store.verify(hash)).toBe('missing');
+    await expect(store.get(hash)).rejects.toMatchObject({ code: 'missing_object' });
+  });
+
+  const malformed = [
+    '',
+    'a'.repeat(64),
+    `sha256:${'a'.repeat(63)}`,
+    `sha256:${'A'.repeat(64)}`,
+    `sha256:${'a'.repeat(62)}/.`,
+    `sha256:../../../../etc/passwd${'a'.repeat(40)}`,
+    `sha1:${'a'.repeat(64)}`,
+  ];
+
+  it.each(malformed)('refuses the malformed hash %j before building any path', async (hash) => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    for (const call of [store.get(hash), store.has(hash), store.verify(hash)]) {
+      const error: unknown = await call.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(ObjectStoreError);
+      expect(error).toMatchObject({ code: 'malformed_hash', hash });
+    }
+  });
+});
