@@ -19,11 +19,14 @@ const tiers = [
   ['mcp', 'cli'],
 ];
 // fence is pure: markdown text in, blocks out; it reads no configuration either.
+/** @type {Readonly<Record<string, readonly string[]>>} */
 const alsoForbidden = { fence: ['config'] };
 
 // Rules name only the folders that exist, so none stands for code that is not there yet.
 const folders = tiers.flat().filter((folder) => existsSync(`src/${folder}`));
+/** @param {string} folder */
 const tierOf = (folder) => tiers.findIndex((tier) => tier.includes(folder));
+/** @param {string} layer */
 const forbiddenFor = (layer) =>
   folders.filter(
     (folder) =>

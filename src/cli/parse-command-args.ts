@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { closestMatch } from '../config/index.js';
 import { UsageError } from './usage-error.js';
+import { describeError } from '../project/index.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -17,7 +18,7 @@ export function parseCommandArgs<T extends Options>(
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message)?.[1];
     if (unknown !== undefined) throw new UsageError(unknownOption(unknown, options), command);
     throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, '.'), command);

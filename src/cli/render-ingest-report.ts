@@ -1,4 +1,6 @@
 import type { IngestResult } from '../ingest/index.js';
+import { runEventsPath, runManifestsDir } from '../project/index.js';
+import type { RunId } from '../project/index.js';
 import { capRows } from './cap-rows.js';
 import { renderTable } from './render-table.js';
 
@@ -8,7 +10,7 @@ import { renderTable } from './render-table.js';
  */
 export function renderIngestReport(
   results: readonly IngestResult[],
-  context: { runId: string; dryRun: boolean; capRows?: boolean },
+  context: { runId: RunId; dryRun: boolean; capRows?: boolean },
 ): string {
   const lines: string[] = [];
   if (context.dryRun) lines.push('DRY RUN: nothing was written.', '');
@@ -61,8 +63,12 @@ export function renderIngestReport(
     ),
   );
 
-  const manifestDir = `.agent/runs/${context.runId}/manifests/`;
-  if (!context.dryRun)
-    lines.push('', `manifests: ${manifestDir}`, `events:    .agent/runs/${context.runId}/events.jsonl`);
+  if (!context.dryRun) {
+    lines.push(
+      '',
+      `manifests: ${runManifestsDir(context.runId)}/`,
+      `events:    ${runEventsPath(context.runId)}`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }

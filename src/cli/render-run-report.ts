@@ -1,3 +1,4 @@
+import { runEventsPath, runManifestsDir, runStatePath } from '../project/index.js';
 import type { RunState } from '../runtime/index.js';
 import { renderTable } from './render-table.js';
 
@@ -39,14 +40,13 @@ export function renderRunReport(state: RunState, context: { ingestNote?: string 
       ...failures.map(([id, node]) => `${id}: ${node.error?.code ?? ''}: ${node.error?.message ?? ''}`),
     );
   }
-  const runDir = `.agent/runs/${state.run_id}`;
   lines.push(
     '',
     `documents: docs/ (see the document column)`,
     `files:     workspace/${state.ingest_enabled ? '' : ' (ingest was off: run with --ingest to extract files)'}`,
-    `manifests: ${runDir}/manifests/`,
-    `events:    ${runDir}/events.jsonl`,
-    `state:     ${runDir}/state.json`,
+    `manifests: ${runManifestsDir(state.run_id)}/`,
+    `events:    ${runEventsPath(state.run_id)}`,
+    `state:     ${runStatePath(state.run_id)}`,
   );
   if (state.status !== 'completed') lines.push(`resume:    artifact-ingest run --resume ${state.run_id}`);
   return `${lines.join('\n')}\n`;

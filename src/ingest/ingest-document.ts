@@ -25,9 +25,12 @@ export interface IngestOptions {
   readonly projectDir: string;
   /** The document, relative to the project root (or absolute inside it). */
   readonly docPath: string;
-  /** Checked again on entry ({@link InvalidIdError} when it does not match), for callers without types. */
-  readonly runId: RunId;
-  readonly nodeId: NodeId;
+  /**
+   * The library's edge: a plain string is checked here, once ({@link InvalidIdError} when it does not
+   * match), and travels as a `RunId` from then on; an already parsed `RunId` passes as it is.
+   */
+  readonly runId: string;
+  readonly nodeId: string;
   /**
    * The document's bytes, as its writer just wrote them: the file is then not read. The same rules apply
    * as to a read document (max_document_bytes, strict UTF-8, a leading BOM dropped).

@@ -26,6 +26,7 @@ export {
   contractArtifactPath,
   manifestPath,
   objectPath,
+  pathIndexEntry,
   pathIndexFile,
   runDir,
   runDocsDir,

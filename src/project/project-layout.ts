@@ -78,9 +78,14 @@ export function objectPath(sha256Hex: string): string {
   return `${OBJECTS_DIR}/sha256/${sha256Hex.slice(0, 2)}/${sha256Hex.slice(2)}`;
 }
 
-/** `.agent/index/paths/<sha256 of the path>.jsonl`: the versions of one recorded path. */
+/** `<2 hex>/<62 hex>.jsonl`: where below {@link PATH_INDEX_DIR} the versions of one path live, by its sha256. */
+export function pathIndexEntry(pathSha256Hex: string): string {
+  return `${pathSha256Hex.slice(0, 2)}/${pathSha256Hex.slice(2)}.jsonl`;
+}
+
+/** `.agent/index/paths/<2 hex>/<62 hex>.jsonl`: the versions of one recorded path, fanned out as objects are. */
 export function pathIndexFile(pathSha256Hex: string): string {
-  return `${PATH_INDEX_DIR}/${pathSha256Hex}.jsonl`;
+  return `${PATH_INDEX_DIR}/${pathIndexEntry(pathSha256Hex)}`;
 }
 
 /** `.agent/artifacts/<run_id>/<type>.json`: one contract artifact of a run (seed 004). */

@@ -9,7 +9,6 @@ import {
   runIngest,
 } from '../../src/ingest/index.js';
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
-import type { RunId } from '../../src/project/index.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
 
 const base = { runId: parseRunId('run-1'), nodeId: parseNodeId('plan'), docPath: 'docs/plan.md' } as const;
@@ -267,8 +266,8 @@ describe('ingestDocument', () => {
 
   it('throws for misuse: an invalid run id or a document outside the project', async () => {
     const projectDir = await tempProject({ 'docs/plan.md': '' });
-    // An id that skipped parsing, as a caller without types could pass it.
-    await expect(runIngest({ projectDir, ...base, runId: '../x' as RunId })).rejects.toThrow(
+    // The library's edge checks a plain string id.
+    await expect(runIngest({ projectDir, ...base, runId: '../x' })).rejects.toThrow(
       /runId "..\/x" must match/,
     );
     await expect(runIngest({ projectDir, ...base, docPath: '../outside.md' })).rejects.toThrow(

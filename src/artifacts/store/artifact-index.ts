@@ -1,6 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { artifactRecordsPath, PATH_INDEX_DIR, sha256Hex } from '../../project/index.js';
+import {
+  artifactRecordsPath,
+  PATH_INDEX_DIR,
+  pathIndexEntry,
+  pathIndexFile,
+  sha256Hex,
+} from '../../project/index.js';
 import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
@@ -10,13 +16,7 @@ import { listRecordedRuns } from './list-recorded-runs.js';
 
 /** The project-relative index file holding every version of `path`: `<PATH_INDEX_DIR>/<2 hex>/<62 hex>.jsonl`. */
 export function indexFileOf(path: string): string {
-  return `${PATH_INDEX_DIR}/${indexEntryOf(path)}`;
-}
-
-/** The index file of `path` below PATH_INDEX_DIR, fanned out by the first two hex digits like the objects. */
-function indexEntryOf(path: string): string {
-  const hex = sha256Hex(path);
-  return `${hex.slice(0, 2)}/${hex.slice(2)}.jsonl`;
+  return pathIndexFile(sha256Hex(path));
 }
 
 /** Whether a record is a version of a file (and so indexed by path): every type but `trace`. */
@@ -117,7 +117,7 @@ export async function rebuildArtifactIndex(projectDir: string): Promise<IndexReb
     for (const record of read.records) {
       if (!isVersionRecord(record)) continue;
       count += 1;
-      const file = indexEntryOf(record.path);
+      const file = pathIndexEntry(sha256Hex(record.path));
       const list = byFile.get(file) ?? [];
       list.push(record);
       byFile.set(file, list);
