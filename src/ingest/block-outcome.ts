@@ -1,5 +1,6 @@
 import type { EventLevel } from '../events/index.js';
 import type { ManifestArtifact } from './ingest-manifest.js';
+import { statusOfReason } from './reason-code.js';
 import type { ArtifactStatus, ReasonCode } from './reason-code.js';
 
 /** How one candidate block ended, with its reason as data: a code (null when simply written) and a message. */
@@ -34,44 +35,18 @@ export function manifestArtifactOf(outcome: BlockOutcome): ManifestArtifact {
   };
 }
 
-/** The level of a block's `ingest.block` event: informational outcomes are INFO, refusals ERROR, losses WARNING. */
+/**
+ * The level of a block's `ingest.block` event, from its status: refusals ERROR; losses (a skipped block)
+ * WARNING, except a block already on disk or replaced by a later one; written (or would be) INFO.
+ */
 export function eventLevelOf(outcome: BlockOutcome): EventLevel {
   if (outcome.code === null) return 'INFO';
-  switch (outcome.code) {
-    case 'dry_run':
-    case 'unchanged':
-    case 'superseded':
-      return 'INFO';
-    case 'missing_lang':
-    case 'invalid_lang':
-    case 'missing_file':
-    case 'unsupported_key':
-    case 'quoted_path':
-    case 'extra_attributes':
-    case 'empty_path':
-    case 'tilde_fence':
-    case 'unterminated':
-    case 'ambiguous_nesting':
-    case 'too_large':
-    case 'too_many_blocks':
-    case 'io_error':
-      return 'WARNING';
-    case 'absolute_path':
-    case 'drive_letter':
-    case 'unc_path':
-    case 'backslash':
-    case 'colon':
-    case 'traversal':
-    case 'control_char':
-    case 'reserved_name':
-    case 'invalid_unicode':
-    case 'too_long':
-    case 'git_dir':
-    case 'case_collision':
-    case 'symlink':
-    case 'not_a_directory':
-    case 'is_a_directory':
-    case 'not_a_regular_file':
+  switch (statusOfReason(outcome.code)) {
+    case 'rejected':
       return 'ERROR';
+    case 'written':
+      return 'INFO';
+    case 'skipped':
+      return outcome.code === 'unchanged' || outcome.code === 'superseded' ? 'INFO' : 'WARNING';
   }
 }
