@@ -2,20 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/cli/display-width.js';
 import { renderTable } from '../../src/cli/render-table.js';
 
-describe('displayWidth', () => {
-  it.each([
-    ['src/a.ts', 8],
-    ['文档/计划.md', 12],
-    ['ｆｕｌｌ', 8],
-    ['한국어', 6],
-    ['e\u0301', 1],
-    ['👍', 2],
-    ['', 0],
-  ])('%j is %i columns wide', (text, width) => {
-    expect(displayWidth(text)).toBe(width);
-  });
-});
-
 describe('renderTable', () => {
   it('aligns columns by display width, so CJK paths line up', () => {
     const table = renderTable(

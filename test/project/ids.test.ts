@@ -7,7 +7,7 @@ import {
   parseRunId,
   runIdSchema,
 } from '../../src/project/ids.js';
-import { ID_PATTERN, isId, sanitizeId } from '../../src/project/id-pattern.js';
+import { ID_PATTERN, isId } from '../../src/project/id-pattern.js';
 
 describe('run and node ids', () => {
   it.each([
@@ -51,23 +51,5 @@ describe('run and node ids', () => {
       `--run-id "../x" must match ${ID_PATTERN.source} (1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit)`,
     );
     expect(() => parseNodeId('a/b')).toThrow(/^node id "a\/b" must match/);
-  });
-});
-
-describe('sanitizeId', () => {
-  it.each([
-    ['docs plan', 'docs-plan'],
-    ['--x', 'x'],
-    ['ünï', 'n-'],
-    ['///', 'fallback'],
-    ['x'.repeat(200), 'x'.repeat(128)],
-  ])('turns %j into %j', (text, id) => {
-    const sanitized = sanitizeId(text, 'fallback');
-    expect(sanitized).toBe(id);
-    expect(isId(sanitized)).toBe(true);
-  });
-
-  it('caps at a shorter length when asked', () => {
-    expect(sanitizeId('abcdef', 'f', 3)).toBe('abc');
   });
 });
