@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { openConfinedRoot } from '../../src/workspace/confined-root.js';
+import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
 import { TEMP_FILE_PATTERN } from '../../src/workspace/temp-file-name.js';
 
 /** One entry of a directory tree as the confinement tests compare it (never ctime or nlink: links change those). */
@@ -51,6 +53,37 @@ export async function createWorkspaceFixture(): Promise<WorkspaceFixture> {
     },
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
+}
+
+/** A fixture and a root opened on it, for one test. */
+export interface OpenedRoot {
+  readonly fixture: WorkspaceFixture;
+  readonly root: ConfinedRoot;
+}
+
+/**
+ * Registers hooks that give each test of the calling suite a fresh fixture and a root opened on it with
+ * `confinement` (handed to `use`), and after each test close the root, assert nothing outside changed and no
+ * temp file is left, and remove the fixture.
+ */
+export function openRootPerTest(confinement: Confinement, use: (opened: OpenedRoot) => void): void {
+  let opened: OpenedRoot | undefined;
+  beforeEach(async () => {
+    const fixture = await createWorkspaceFixture();
+    opened = { fixture, root: await openConfinedRoot(fixture.root, { confinement }) };
+    use(opened);
+  });
+  afterEach(async () => {
+    if (opened === undefined) return;
+    const { fixture, root } = opened;
+    opened = undefined;
+    try {
+      await root.close();
+      await fixture.assertConfined();
+    } finally {
+      await fixture.cleanup();
+    }
+  });
 }
 
 /** Every entry under `directory`, sorted, walked without following symlinks. */

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openConfinedRoot } from '../../src/workspace/confined-root.js';
 import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
-import { createWorkspaceFixture, SENTINEL_BYTES } from '../helpers/workspace-fixture.js';
+import { createWorkspaceFixture, openRootPerTest, SENTINEL_BYTES } from '../helpers/workspace-fixture.js';
 import type { WorkspaceFixture } from '../helpers/workspace-fixture.js';
 
 const run = promisify(execFile);
@@ -15,19 +14,8 @@ const CHILD = fileURLToPath(new URL('./fixtures/append-lines-child.ts', import.m
 describe.each<Confinement>(['proc-fd', 'lstat-walk'])('ConfinedRoot.appendLines (%s)', (confinement) => {
   let fixture: WorkspaceFixture;
   let root: ConfinedRoot;
-
-  beforeEach(async () => {
-    fixture = await createWorkspaceFixture();
-    root = await openConfinedRoot(fixture.root, { confinement });
-  });
-
-  afterEach(async () => {
-    try {
-      await root.close();
-      await fixture.assertConfined();
-    } finally {
-      await fixture.cleanup();
-    }
+  openRootPerTest(confinement, (opened) => {
+    ({ fixture, root } = opened);
   });
 
   const inRoot = (path: string): string => join(fixture.root, path);

@@ -6,7 +6,12 @@ import { openConfinedRoot } from '../../src/workspace/confined-root.js';
 import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
 import type { WriteStep } from '../../src/workspace/confined-write-options.js';
 import { WorkspaceError } from '../../src/workspace/workspace-error.js';
-import { createWorkspaceFixture, findTempFiles, withinMs } from '../helpers/workspace-fixture.js';
+import {
+  createWorkspaceFixture,
+  openRootPerTest,
+  findTempFiles,
+  withinMs,
+} from '../helpers/workspace-fixture.js';
 import type { WorkspaceFixture } from '../helpers/workspace-fixture.js';
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -16,19 +21,8 @@ describe.each<Confinement>(['proc-fd', 'lstat-walk'])(
   (confinement) => {
     let fixture: WorkspaceFixture;
     let root: ConfinedRoot;
-
-    beforeEach(async () => {
-      fixture = await createWorkspaceFixture();
-      root = await openConfinedRoot(fixture.root, { confinement });
-    });
-
-    afterEach(async () => {
-      try {
-        await root.close();
-        await fixture.assertConfined();
-      } finally {
-        await fixture.cleanup();
-      }
+    openRootPerTest(confinement, (opened) => {
+      ({ fixture, root } = opened);
     });
 
     const inRoot = (path: string): string => join(fixture.root, path);

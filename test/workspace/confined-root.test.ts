@@ -11,6 +11,7 @@ import {
   findTempFiles,
   SENTINEL_BYTES,
   withinMs,
+  openRootPerTest,
 } from '../helpers/workspace-fixture.js';
 import type { WorkspaceFixture } from '../helpers/workspace-fixture.js';
 
@@ -20,19 +21,8 @@ const bytesOf = (text: string): Uint8Array => encoder.encode(text);
 describe.each<Confinement>(['proc-fd', 'lstat-walk'])('ConfinedRoot (%s)', (confinement) => {
   let fixture: WorkspaceFixture;
   let root: ConfinedRoot;
-
-  beforeEach(async () => {
-    fixture = await createWorkspaceFixture();
-    root = await openConfinedRoot(fixture.root, { confinement });
-  });
-
-  afterEach(async () => {
-    try {
-      await root.close();
-      await fixture.assertConfined();
-    } finally {
-      await fixture.cleanup();
-    }
+  openRootPerTest(confinement, (opened) => {
+    ({ fixture, root } = opened);
   });
 
   const inRoot = (path: string): string => join(fixture.root, path);

@@ -1,10 +1,9 @@
 import { lstat, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openConfinedRoot } from '../../src/workspace/confined-root.js';
+import { describe, expect, it } from 'vitest';
 import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
 import type { StagingFolder } from '../../src/workspace/staging-folder.js';
-import { createWorkspaceFixture } from '../helpers/workspace-fixture.js';
+import { openRootPerTest } from '../helpers/workspace-fixture.js';
 import type { WorkspaceFixture } from '../helpers/workspace-fixture.js';
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -12,19 +11,8 @@ const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
 describe.each<Confinement>(['proc-fd', 'lstat-walk'])('ConfinedRoot.stage (%s)', (confinement) => {
   let fixture: WorkspaceFixture;
   let root: ConfinedRoot;
-
-  beforeEach(async () => {
-    fixture = await createWorkspaceFixture();
-    root = await openConfinedRoot(fixture.root, { confinement });
-  });
-
-  afterEach(async () => {
-    try {
-      await root.close();
-      await fixture.assertConfined();
-    } finally {
-      await fixture.cleanup();
-    }
+  openRootPerTest(confinement, (opened) => {
+    ({ fixture, root } = opened);
   });
 
   const inRoot = (path: string): string => join(fixture.root, path);
