@@ -1,0 +1,31 @@
+import {
+  renderWorkflowTemplate,
+  type RenderResult,
+  type TemplateValues,
+} from './render-workflow-template.js';
+import type { WorkflowStep } from './workflow-definition.js';
+
+/** Appended verbatim to a step with `artefacts: true` (seed 000; spec workflow-mcp.md, "Definitions"). */
+export const ARTEFACTS_INSTRUCTION =
+  'You are expected to create output files during this step. Once you have created a file, you MUST call the `register_artefacts` tool with the path to the file(s). Do not stop the step without registering your work.';
+
+/** The line that opens the instructions of a step delegated to `agent`, before a blank line. */
+export function spawnLine(agent: string): string {
+  return `SPAWN the '${agent}' sub-agent to handle this step:`;
+}
+
+/**
+ * A step's final instructions for one pass: its template rendered with `values` (trimmed), the artefacts
+ * sentence appended when `artefacts: true`, and the SPAWN line first when an `agent` is set; all or nothing.
+ */
+export function assembleInstructions(
+  step: Pick<WorkflowStep, 'template' | 'artefacts' | 'agent'>,
+  values: TemplateValues,
+): RenderResult {
+  const rendered = renderWorkflowTemplate(step.template, values);
+  if (!rendered.ok) return rendered;
+  let text = rendered.text.trim();
+  if (step.artefacts) text = text === '' ? ARTEFACTS_INSTRUCTION : `${text}\n\n${ARTEFACTS_INSTRUCTION}`;
+  if (step.agent !== undefined) text = `${spawnLine(step.agent)}\n\n${text}`;
+  return { ok: true, text };
+}
