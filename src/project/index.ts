@@ -21,6 +21,7 @@ export {
   PROJECT_CONFIG_FILE,
   RECORD_TOP_FOLDERS,
   RUNS_DIR,
+  WORKFLOWS_DIR,
   WORKSPACE_DIR,
   artifactRecordsPath,
   contractArtifactPath,

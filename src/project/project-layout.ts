@@ -7,6 +7,8 @@ import type { NodeId, RunId } from './ids.js';
 export const PROJECT_CONFIG_FILE = 'artifact-ingest.config.yaml';
 /** Documents written by graph nodes and workflow steps: the ingest's input. */
 export const DOCS_DIR = 'docs';
+/** The project's own workflow definitions, `workflows/<name>.yaml`. */
+export const WORKFLOWS_DIR = 'workflows';
 /** Audit documents (not ingested). */
 export const AUDITS_DIR = 'audits';
 /** Files extracted from documents: written by the ingest only. */

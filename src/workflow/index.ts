@@ -6,7 +6,6 @@ export {
   BUILTIN_VARIABLES,
   BUILTIN_WORKFLOW_NAMES,
   DEFAULT_NEXT_ACTION,
-  WORKFLOWS_DIR,
   asTemplateList,
   assembleInstructions,
   builtinValues,

@@ -10,7 +10,7 @@ export type {
   WorkflowStep,
   WorkflowStepType,
 } from './workflow-definition.js';
-export { listWorkflows, loadWorkflow, parseWorkflow, WORKFLOWS_DIR } from './load-workflow.js';
+export { listWorkflows, loadWorkflow, parseWorkflow } from './load-workflow.js';
 export type { LoadWorkflowOptions, WorkflowSummary } from './load-workflow.js';
 export { MAX_RALPH_PASSES, MAX_WORKFLOW_STEPS, WORKFLOW_KEYS, workflowSchema } from './workflow-schema.js';
 export { parseWorkflowTemplate, TEMPLATE_NAME_PATTERN } from './workflow-template.js';

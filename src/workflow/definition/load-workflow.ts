@@ -1,13 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { closestMatch, ConfigError, parseYamlWithSchema, readConfigText } from '../../config/index.js';
-import { isId, sha256Hex } from '../../project/index.js';
+import { isId, sha256Hex, WORKFLOWS_DIR } from '../../project/index.js';
 import { BUILTIN_WORKFLOW_NAMES, BUILTIN_WORKFLOW_YAML, isBuiltinWorkflowName } from './builtin-workflows.js';
 import type { WorkflowBody, WorkflowDefinition } from './workflow-definition.js';
 import { WORKFLOW_KEYS, workflowSchema } from './workflow-schema.js';
-
-/** The project folder holding `<name>.yaml` workflow definitions. */
-export const WORKFLOWS_DIR = 'workflows';
 
 /** What `workflow_list` shows of one definition. */
 export interface WorkflowSummary {

@@ -111,7 +111,8 @@ function renderParts(
 
 function lookUp(reference: TemplateReference, scope: ReadonlyMap<string, TemplateValue>): Lookup {
   let value: TemplateValue | undefined = scope.get(reference.root);
-  if (value === undefined) return missing(reference, `no input, output or built-in named "${reference.root}" is set`);
+  if (value === undefined)
+    return missing(reference, `no input, output or built-in named "${reference.root}" is set`);
   let reached = reference.root;
   for (const accessor of reference.accessors) {
     if (accessor.kind === 'index') {
