@@ -1,4 +1,4 @@
-// The workflow engine an outside agent drives over MCP (spec workflow-mcp.md). Each part keeps its own block.
+// The workflow engine an outside agent drives over MCP (spec workflow-mcp.md); each subfolder keeps its own block.
 
 // definition/: workflow definitions (schema, rules, loading, built-ins), templates, instructions assembly
 export {
@@ -6,6 +6,7 @@ export {
   BUILTIN_VARIABLES,
   BUILTIN_WORKFLOW_NAMES,
   DEFAULT_NEXT_ACTION,
+  WORKFLOW_STEP_TYPES,
   asTemplateList,
   assembleInstructions,
   builtinValues,
@@ -36,3 +37,31 @@ export type {
   WorkflowSummary,
   WorkflowTemplate,
 } from './definition/index.js';
+
+// State: .agent/runs/<run_id>/state.json, its revision and lock (docs/workflow-state.md).
+export {
+  WorkflowStateError,
+  createWorkflowState,
+  listRunningWorkflows,
+  parseWorkflowState,
+  readPinnedDefinition,
+  readWorkflowState,
+  transactWorkflowState,
+  updateWorkflowState,
+  workflowDefinitionPath,
+  workflowStateLockPath,
+  workflowStateSchema,
+} from './state/index.js';
+export type {
+  CreateOptions,
+  NewWorkflowState,
+  PinnedDefinition,
+  StateDurability,
+  TransactOptions,
+  WorkflowState,
+  WorkflowStateChange,
+  WorkflowStateErrorCode,
+  WorkflowStatus,
+  WorkflowCompletionSummary,
+  WorkflowTask,
+} from './state/index.js';

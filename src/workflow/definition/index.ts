@@ -1,6 +1,6 @@
 export { BUILTIN_WORKFLOW_NAMES, BUILTIN_WORKFLOW_YAML, isBuiltinWorkflowName } from './builtin-workflows.js';
 export type { BuiltinWorkflowName } from './builtin-workflows.js';
-export { DEFAULT_NEXT_ACTION } from './workflow-definition.js';
+export { DEFAULT_NEXT_ACTION, WORKFLOW_STEP_TYPES } from './workflow-definition.js';
 export type {
   ActionStep,
   LoopStep,

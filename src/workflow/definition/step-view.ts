@@ -1,3 +1,4 @@
+import { WORKFLOW_STEP_TYPES } from './workflow-definition.js';
 import type { WorkflowStepType } from './workflow-definition.js';
 
 /** A step of a workflow as read, whatever its shape: only fields of the right type are used by the rules. */
@@ -12,8 +13,6 @@ export interface StepView {
   readonly saveAs: string | undefined;
 }
 
-const STEP_TYPES: readonly WorkflowStepType[] = ['action', 'loop', 'ralph'];
-
 /** The mappings of a workflow's `steps` list as {@link StepView}s (other entries are the schema's to report). */
 export function viewSteps(steps: unknown): StepView[] {
   if (!Array.isArray(steps)) return [];
@@ -21,7 +20,9 @@ export function viewSteps(steps: unknown): StepView[] {
     const fields = asRecord(raw);
     if (fields === undefined) return [];
     const type =
-      fields.type === undefined ? 'action' : STEP_TYPES.find((candidate) => candidate === fields.type);
+      fields.type === undefined
+        ? 'action'
+        : WORKFLOW_STEP_TYPES.find((candidate) => candidate === fields.type);
     const id = typeof fields.id === 'string' ? fields.id : undefined;
     const instructionsKey =
       typeof fields.instructions === 'string'

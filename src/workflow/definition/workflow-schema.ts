@@ -4,9 +4,9 @@ import { ID_PATTERN, ID_RULE } from '../../project/index.js';
 import { checkWorkflowRules } from './check-workflow-rules.js';
 import {
   DEFAULT_NEXT_ACTION,
+  WORKFLOW_STEP_TYPES,
   type WorkflowBody,
   type WorkflowStep,
-  type WorkflowStepType,
 } from './workflow-definition.js';
 import { parseWorkflowTemplate, TEMPLATE_NAME_PATTERN, type WorkflowTemplate } from './workflow-template.js';
 
@@ -16,7 +16,7 @@ export const MAX_WORKFLOW_STEPS = 200;
 /** Most passes of a ralph step (`n`). */
 export const MAX_RALPH_PASSES = 100;
 
-const STEP_TYPES = ['action', 'loop', 'ralph'] as const satisfies readonly WorkflowStepType[];
+const STEP_TYPES = WORKFLOW_STEP_TYPES;
 
 function textSchema(example: string) {
   return z.string({

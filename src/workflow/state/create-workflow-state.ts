@@ -1,0 +1,128 @@
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { runDir, RUNS_DIR, runStatePath, sha256Hex } from '../../project/index.js';
+import type { NodeId, RunId } from '../../project/index.js';
+import { openConfinedRoot } from '../../workspace/index.js';
+import { WorkflowStateError } from './workflow-state-error.js';
+import { workflowDefinitionPath } from './workflow-state-paths.js';
+import { workflowStateSchema } from './workflow-state-schema.js';
+import type { WorkflowStepType } from '../definition/index.js';
+import type { WorkflowState, WorkflowTask } from './workflow-state-schema.js';
+import { writeRunFile, writeWorkflowStateFile } from './write-workflow-state.js';
+import type { StateDurability } from './write-workflow-state.js';
+
+/** A definition as it is pinned in a run: its name, the sha256 hex of its text, and the text itself. */
+export interface PinnedDefinition {
+  readonly name: string;
+  readonly hash: string;
+  readonly text: string;
+}
+
+/** What a new workflow run starts with; the store adds status, revision, times and empty records. */
+export interface NewWorkflowState {
+  readonly run_id: RunId;
+  readonly definition: PinnedDefinition;
+  readonly inputs: WorkflowState['inputs'];
+  /** The first step (the engine decides which, and its type and pass). */
+  readonly step: NodeId;
+  readonly stepType: WorkflowStepType;
+  readonly step_index?: number;
+  readonly task?: WorkflowTask;
+  readonly ralphIteration?: number;
+  readonly tasks?: WorkflowState['tasks'];
+}
+
+/** How a state is created. */
+export interface CreateOptions {
+  readonly durability?: StateDurability;
+  /** The clock of `started_at` (tests). */
+  readonly now?: () => Date;
+}
+
+/**
+ * Creates `.agent/runs/<run_id>/` with the pinned definition (`workflow.yaml`) and state.json at revision 0;
+ * throws {@link WorkflowStateError} `run_exists` when the run's folder already exists (any kind of run).
+ */
+export async function createWorkflowState(
+  projectDir: string,
+  initial: NewWorkflowState,
+  options: CreateOptions = {},
+): Promise<WorkflowState> {
+  const runId = initial.run_id;
+  const { definition } = initial;
+  if (sha256Hex(definition.text) !== definition.hash) {
+    throw new WorkflowStateError(
+      'definition_mismatch',
+      `the hash given for workflow ${definition.name} is not the sha256 of its text; pin the definition as it was loaded`,
+    );
+  }
+  const state = firstState(initial, (options.now ?? (() => new Date()))());
+  const durability = options.durability ?? 'fsync';
+  const root = await openConfinedRoot(projectDir);
+  try {
+    const made = await root.makeDirectory(RUNS_DIR);
+    if (made.status === 'refused') {
+      throw new WorkflowStateError('run_dir_unusable', `${RUNS_DIR} cannot be used: ${made.message}`);
+    }
+    const folder = path.join(root.realPath, runDir(runId));
+    try {
+      // A plain (non-recursive) mkdir is the atomic claim on the run id: of two starters, one gets EEXIST.
+      await mkdir(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      throw new WorkflowStateError(
+        'run_exists',
+        `run ${runId} already exists (${runDir(runId)}); continue it with workflow_status, or start with another run_id`,
+      );
+    }
+    try {
+      // The copy first: a state.json never names a definition that is not there.
+      await writeRunFile(root, workflowDefinitionPath(runId), definition.text, durability);
+      await writeWorkflowStateFile(root, state, durability);
+    } catch (error) {
+      // The folder is this call's own: removing it frees the run id for a retry.
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    }
+    return state;
+  } finally {
+    await root.close();
+  }
+}
+
+function firstState(initial: NewWorkflowState, now: Date): WorkflowState {
+  const at = now.toISOString();
+  const candidate = {
+    kind: 'workflow',
+    version: 1,
+    run_id: initial.run_id,
+    workflow: initial.definition.name,
+    definition_hash: initial.definition.hash,
+    definition_path: workflowDefinitionPath(initial.run_id),
+    inputs: initial.inputs,
+    status: 'running',
+    step: initial.step,
+    stepType: initial.stepType,
+    step_index: initial.step_index ?? 0,
+    step_started_at: at,
+    ...(initial.task === undefined ? {} : { task: initial.task }),
+    ...(initial.ralphIteration === undefined ? {} : { ralphIteration: initial.ralphIteration }),
+    tasks: initial.tasks ?? {},
+    outputs: {},
+    artefacts: [],
+    started_at: at,
+    updated_at: at,
+    revision: 0,
+  };
+  const checked = workflowStateSchema.safeParse(candidate);
+  if (!checked.success) {
+    const issues = checked.error.issues
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new WorkflowStateError(
+      'state_invalid',
+      `the first state of run ${initial.run_id} would be invalid (${issues}); nothing was written to ${runStatePath(initial.run_id)}`,
+    );
+  }
+  return checked.data;
+}

@@ -1,0 +1,25 @@
+export { WorkflowStateError } from './workflow-state-error.js';
+export type { WorkflowStateErrorCode } from './workflow-state-error.js';
+export {
+  projectRelativePathSchema,
+  workflowStateSchema,
+  workflowStatusSchema,
+  workflowStepTypeSchema,
+  workflowSummarySchema,
+  workflowTaskSchema,
+} from './workflow-state-schema.js';
+export type {
+  WorkflowState,
+  WorkflowStatus,
+  WorkflowCompletionSummary,
+  WorkflowTask,
+} from './workflow-state-schema.js';
+export { workflowDefinitionPath, workflowStateLockPath } from './workflow-state-paths.js';
+export { createWorkflowState } from './create-workflow-state.js';
+export type { CreateOptions, NewWorkflowState, PinnedDefinition } from './create-workflow-state.js';
+export { parseWorkflowState, readWorkflowState } from './read-workflow-state.js';
+export { transactWorkflowState, updateWorkflowState } from './transact-workflow-state.js';
+export type { TransactOptions, WorkflowStateChange } from './transact-workflow-state.js';
+export { listRunningWorkflows } from './list-running-workflows.js';
+export { readPinnedDefinition } from './read-pinned-definition.js';
+export type { StateDurability } from './write-workflow-state.js';

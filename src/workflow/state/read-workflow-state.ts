@@ -1,0 +1,82 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { describeError, runDir, runStatePath, UnknownRunError } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import { WorkflowStateError } from './workflow-state-error.js';
+import { workflowStateSchema } from './workflow-state-schema.js';
+import type { WorkflowState } from './workflow-state-schema.js';
+
+/**
+ * Reads and checks a workflow run's state.json; throws {@link UnknownRunError} when the run's folder does not
+ * exist, and {@link WorkflowStateError} `not_a_workflow_run` or `state_unreadable` (naming the file) otherwise.
+ */
+export async function readWorkflowState(projectDir: string, runId: RunId): Promise<WorkflowState> {
+  const relative = runStatePath(runId);
+  let text: string;
+  try {
+    text = await readFile(path.join(projectDir, relative), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (!(await isDirectory(path.join(projectDir, runDir(runId))))) throw new UnknownRunError(runId);
+      throw new WorkflowStateError(
+        'not_a_workflow_run',
+        `run ${runId} has no ${relative}: it is not a workflow run (or its start was interrupted); start a workflow with another run id`,
+      );
+    }
+    throw new WorkflowStateError('state_unreadable', `cannot read ${relative}: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+  const state = parseWorkflowState(text, relative);
+  // Writes go to the folder the state names: a state copied into another run's folder must not be used.
+  if (state.run_id !== runId) {
+    throw new WorkflowStateError(
+      'state_unreadable',
+      `${relative} names run ${state.run_id}, not ${runId}; it was copied from another run's folder`,
+    );
+  }
+  return state;
+}
+
+/** Parses state.json text; throws {@link WorkflowStateError} naming `file` and every issue. */
+export function parseWorkflowState(text: string, file: string): WorkflowState {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new WorkflowStateError(
+      'state_unreadable',
+      `${file} is not valid JSON (${(error as Error).message}); it was not written by the workflow engine or was edited by hand`,
+      { cause: error },
+    );
+  }
+  if (isObject(json) && json['kind'] !== 'workflow' && 'graph' in json) {
+    throw new WorkflowStateError(
+      'not_a_workflow_run',
+      `${file} belongs to a graph run, not a workflow; inspect it with 'artifact-ingest show' or resume it with 'artifact-ingest run'`,
+    );
+  }
+  const checked = workflowStateSchema.safeParse(json);
+  if (!checked.success) {
+    const issues = checked.error.issues
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new WorkflowStateError(
+      'state_unreadable',
+      `${file} is not a valid workflow state (version 1): ${issues}`,
+    );
+  }
+  return checked.data;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function isDirectory(absolute: string): Promise<boolean> {
+  try {
+    return (await stat(absolute)).isDirectory();
+  } catch {
+    return false;
+  }
+}
