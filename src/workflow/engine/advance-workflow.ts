@@ -3,11 +3,19 @@ import { openConfinedRoot } from '../../workspace/index.js';
 import type { EventLog } from '../../events/index.js';
 import { concludeDocument, resolveIngestEnabled } from '../../ingest/index.js';
 import type { DocumentIngestSummary } from '../../ingest/index.js';
+import type { NodeId } from '../../project/index.js';
 import { assembleInstructions } from '../definition/index.js';
 import type { WorkflowDefinition, WorkflowStep } from '../definition/index.js';
 import { updateWorkflowState } from '../state/index.js';
 import type { WorkflowState } from '../state/index.js';
-import { currentStep, nextPosition, passOf, passValues, stepDocumentPath } from './step-position.js';
+import {
+  currentStep,
+  nextPosition,
+  passNodeId,
+  passOf,
+  passValues,
+  stepDocumentPath,
+} from './step-position.js';
 import type { StepPosition } from './step-position.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
 import { stepStartedEvent } from './step-events.js';
@@ -82,6 +90,7 @@ export async function advanceWorkflow(
         if (output !== undefined) {
           documentPath = stepDocumentPath(state.run_id, step.id, pass);
           ingest = await writeStepDocument(projectDir, state, step, documentPath, output, {
+            nodeId: passNodeId(step.id, pass),
             enabled: ingestEnabled,
             deps,
             durability,
@@ -227,6 +236,7 @@ async function writeStepDocument(
   docPath: string,
   output: string,
   context: {
+    readonly nodeId: NodeId;
     readonly enabled: boolean;
     readonly deps: WorkflowEngineDeps;
     readonly durability: 'fsync' | 'none';
@@ -240,7 +250,7 @@ async function writeStepDocument(
     durability: context.durability,
     ...(deps.now === undefined ? {} : { now: deps.now }),
     onFailure: ({ message }) => {
-      events.write('ERROR', 'artifacts.error', { node_id: step.id, code: 'record_failed', message });
+      events.write('ERROR', 'artifacts.error', { node_id: context.nodeId, code: 'record_failed', message });
     },
   });
   const root = await openConfinedRoot(projectDir);
@@ -249,12 +259,12 @@ async function writeStepDocument(
       projectDir,
       root,
       runId: state.run_id,
-      nodeId: step.id,
+      nodeId: context.nodeId,
       agentId: step.agent ?? 'workflow',
       docPath,
       text: output,
       records,
-      events: events.child({ node_id: step.id }),
+      events: events.child({ node_id: context.nodeId }),
       subject: 'step',
       ingest: {
         enabled: context.enabled,

@@ -1,5 +1,5 @@
 import { describeValue } from '../../config/index.js';
-import { runDocsDir } from '../../project/index.js';
+import { isNodeId, runDocsDir } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
 import { asTemplateList, builtinValues } from '../definition/index.js';
 import type { TemplateValue, TemplateValues, WorkflowDefinition, WorkflowStep } from '../definition/index.js';
@@ -141,4 +141,14 @@ export function passValues(
         ? builtinValues({ ...common, type: 'ralph', iteration: position.ralphIteration ?? 1, n: step.n })
         : builtinValues({ ...common, type: 'action' });
   return { ...namedValues(known), ...builtins };
+}
+
+/**
+ * The node id a pass's document is ingested and recorded under: `<step>-<pass>` for a loop or ralph pass (so
+ * each pass keeps its own manifest), the step's id otherwise, or when `<step>-<pass>` would be too long.
+ */
+export function passNodeId(step: NodeId, pass: number | undefined): NodeId {
+  if (pass === undefined) return step;
+  const candidate = `${step}-${String(pass)}`;
+  return isNodeId(candidate) ? candidate : step;
 }
