@@ -1,7 +1,6 @@
 import { updateWorkflowState } from '../state/index.js';
-import { passOf } from './step-position.js';
+import { passOf, passField } from './step-position.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
-import { passField } from './start-workflow.js';
 import { appendWorkflowEvents } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { WorkflowError } from './workflow-error.js';

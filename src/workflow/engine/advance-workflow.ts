@@ -15,11 +15,11 @@ import {
   passOf,
   passValues,
   stepDocumentPath,
+  passField,
 } from './step-position.js';
 import type { StepPosition } from './step-position.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
 import { stepStartedEvent } from './step-events.js';
-import { passField } from './start-workflow.js';
 import { appendWorkflowEvents, openWorkflowEvents } from './workflow-events.js';
 import type { WorkflowEvent } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';

@@ -6,7 +6,7 @@ import { assembleInstructions, loadWorkflow } from '../definition/index.js';
 import type { WorkflowDefinition } from '../definition/index.js';
 import { createWorkflowState } from '../state/index.js';
 import type { WorkflowState } from '../state/index.js';
-import { enterStep, passOf, passValues } from './step-position.js';
+import { enterStep, passField, passOf, passValues } from './step-position.js';
 import type { StepPosition } from './step-position.js';
 import { appendWorkflowEvents } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
@@ -85,11 +85,6 @@ export async function startWorkflow(
     artefacts: state.artefacts,
   });
   return workflowStatusOf(state, definition);
-}
-
-/** `{ pass }` when there is one (exactOptionalPropertyTypes: never `pass: undefined`). */
-export function passField(pass: number | undefined): { readonly pass?: number } {
-  return pass === undefined ? {} : { pass };
 }
 
 async function loadDefinition(

@@ -115,6 +115,11 @@ export function passOf(position: Pick<StepPosition, 'task' | 'ralphIteration'>):
   return position.task?.index ?? position.ralphIteration;
 }
 
+/** `{ pass }` when there is one (exactOptionalPropertyTypes: never `pass: undefined`). */
+export function passField(pass: number | undefined): { readonly pass?: number } {
+  return pass === undefined ? {} : { pass };
+}
+
 /** `docs/<run_id>/<step>[-<pass>].md`: where a pass's submitted output is written. */
 export function stepDocumentPath(runId: RunId, step: NodeId, pass: number | undefined): string {
   return `${runDocsDir(runId)}/${step}${pass === undefined ? '' : `-${String(pass)}`}.md`;

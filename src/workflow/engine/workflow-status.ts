@@ -1,6 +1,5 @@
-import { passOf } from './step-position.js';
+import { passOf, passField } from './step-position.js';
 import { selectWorkflowRun } from './select-workflow-run.js';
-import { passField } from './start-workflow.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { workflowStatusOf } from './workflow-status-response.js';
 import type { WorkflowStatusResponse } from './workflow-status-response.js';
