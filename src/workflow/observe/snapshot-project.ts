@@ -94,7 +94,7 @@ async function observeFile(
       before.size === size &&
       before.mtime_ms === mtimeMs &&
       (before.symlink === true) === symlink;
-    const sha256 = unchanged ? before.sha256 : await hasher(absolute, symlink ? 'symlink' : 'file');
+    const sha256 = unchanged ? before.sha256 : await hasher(absolute, symlink ? 'symlink' : 'file', size);
     return { size, mtime_ms: mtimeMs, sha256, ...(symlink ? { symlink: true as const } : {}) };
   } catch (error) {
     // Deleted (or swapped for a symlink, ELOOP under O_NOFOLLOW) while the snapshot ran: absent from this one.

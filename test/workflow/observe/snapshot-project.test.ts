@@ -11,9 +11,9 @@ function countingHasher(): { hasher: ProjectFileHasher; reads: string[] } {
   const reads: string[] = [];
   return {
     reads,
-    hasher: (absolutePath, kind) => {
+    hasher: (absolutePath, kind, size) => {
       reads.push(absolutePath);
-      return hashProjectFile(absolutePath, kind);
+      return hashProjectFile(absolutePath, kind, size);
     },
   };
 }
