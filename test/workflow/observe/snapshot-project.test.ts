@@ -32,6 +32,8 @@ describe('snapshotProject', () => {
     const projectDir = await tempProject({
       '.gitignore': '# build output\ndist/\n*.log\n!keep.log\n/secret.txt\n',
       '.git/HEAD': 'ref: refs/heads/main\n',
+      'vendor/lib/.git': 'gitdir: ../../.git/modules/lib\n',
+      'vendor/lib/index.js': '\n',
       '.agent/runs/wf-1/state.json': '{}\n',
       'node_modules/x/index.js': '\n',
       'packages/p/node_modules/y/index.js': '\n',
@@ -44,7 +46,13 @@ describe('snapshotProject', () => {
       'src/app.ts': '\n',
     });
     const snapshot = await snapshotProject(projectDir);
-    expect(Object.keys(snapshot.files)).toEqual(['.gitignore', 'keep.log', 'src/app.ts', 'src/secret.txt']);
+    expect(Object.keys(snapshot.files)).toEqual([
+      '.gitignore',
+      'keep.log',
+      'src/app.ts',
+      'src/secret.txt',
+      'vendor/lib/index.js',
+    ]);
   });
 
   it('records a symlink as itself, hashing its text, and never follows it', async () => {
