@@ -42,8 +42,9 @@ export async function judgeArtefactPath(root: ProjectRoot, raw: string): Promise
   if (relative === undefined) {
     return invalid('outside_project', raw, 'is outside the project; register only files inside the project');
   }
-  if (relative === '') {
-    return invalid('not_a_regular_file', raw, 'names the project root; register a file inside it');
+  // path.resolve drops a trailing '/', which names a folder; never turn it into a file.
+  if (relative === '' || raw.endsWith('/')) {
+    return invalid('not_a_regular_file', raw, 'names a folder; register a file inside it');
   }
   // Lexically `src/../a.ts` is inside, but `src` may be a symlink that the OS would follow before the '..'.
   if (raw.split(/[\\/]/).includes('..')) {

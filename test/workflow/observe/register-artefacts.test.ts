@@ -107,6 +107,7 @@ describe('registerArtefacts', () => {
       ['folder', 'not_a_regular_file'],
       ['pipe', 'not_a_regular_file'],
       ['.', 'not_a_regular_file'],
+      ['real/file.ts/', 'not_a_regular_file'],
       ['', 'empty_path'],
       ['a\u0007b.txt', 'control_char'],
       ['C:\\x.txt', 'drive_letter'],
