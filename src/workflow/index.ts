@@ -65,3 +65,39 @@ export type {
   WorkflowCompletionSummary,
   WorkflowTask,
 } from './state/index.js';
+
+// observe/: register_artefacts and declared versus observed (docs/workflow-observe.md).
+export {
+  ObserveError,
+  SNAPSHOT_EXCLUDED,
+  beginStepObservation,
+  compileGitignore,
+  endStepObservation,
+  hashProjectFile,
+  pathsToRegister,
+  projectSnapshotSchema,
+  readProjectSnapshot,
+  reconcile,
+  registerArtefacts,
+  snapshotEntrySchema,
+  snapshotPath,
+  snapshotProject,
+  writeProjectSnapshot,
+} from './observe/index.js';
+export type {
+  GitignoreMatcher,
+  InvalidArtefact,
+  ObserveErrorCode,
+  ObservedStep,
+  ObserveStepOptions,
+  ProjectFileHasher,
+  ProjectSnapshot,
+  Reconciliation,
+  RegisterArtefactsOptions,
+  RegisterArtefactsRequest,
+  RegisterArtefactsResult,
+  RegistrationProblemCode,
+  SnapshotEntry,
+  SnapshotOptions,
+  StepObservation,
+} from './observe/index.js';
