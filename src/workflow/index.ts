@@ -66,6 +66,41 @@ export type {
   WorkflowTask,
 } from './state/index.js';
 
+// observe/: register_artefacts and declared versus observed (docs/workflow-observe.md).
+export {
+  ObserveError,
+  SNAPSHOT_EXCLUDED,
+  beginStepObservation,
+  compileGitignore,
+  endStepObservation,
+  hashProjectFile,
+  pathsToRegister,
+  projectSnapshotSchema,
+  readProjectSnapshot,
+  reconcile,
+  registerArtefacts,
+  snapshotEntrySchema,
+  snapshotPath,
+  snapshotProject,
+  writeProjectSnapshot,
+} from './observe/index.js';
+export type {
+  GitignoreMatcher,
+  InvalidArtefact,
+  ObserveErrorCode,
+  ObservedStep,
+  ObserveStepOptions,
+  ProjectFileHasher,
+  ProjectSnapshot,
+  Reconciliation,
+  RegisterArtefactsOptions,
+  RegisterArtefactsRequest,
+  RegisterArtefactsResult,
+  RegistrationProblemCode,
+  SnapshotEntry,
+  SnapshotOptions,
+  StepObservation,
+} from './observe/index.js';
 // engine/: start, status, advance, abort over a project directory (docs/workflow-engine.md).
 export {
   NOT_STARTED_MESSAGE,

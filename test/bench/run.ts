@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, and the artifacts at scale (artifacts-scale.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, and the artifacts at scale (artifacts-scale.ts), and project snapshots (observe-snapshot.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { micromark } from 'micromark';
 import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
 import { artifactScaleSection } from './artifacts-scale.js';
+import { observeSnapshotSection } from './observe-snapshot.js';
 
 interface Sample {
   readonly seconds: number;
@@ -255,6 +256,7 @@ async function ingestRows(): Promise<string[]> {
 
 const ingest = await ingestRows();
 const artifacts = await artifactScaleSection();
+const observe = await observeSnapshotSection();
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const report = `# Benchmarks
 
@@ -301,6 +303,7 @@ descriptor walk through /proc/self/fd per directory component, an lstat of the t
 file, fchmod, rename, two location checks), and each block also appends an event line with its own write(2).
 With fsync, both sides are dominated by the syncs, so the gap narrows.
 
-${artifacts}`;
+${artifacts}
+${observe}`;
 await writeFile(new URL('../../docs/benchmarks.md', import.meta.url), report);
 console.log('\nwrote docs/benchmarks.md');
