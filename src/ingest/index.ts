@@ -23,3 +23,16 @@ export { deriveNodeId, defaultCliRunId } from './derive-node-id.js';
 export { INGEST_ENV_VAR, resolveIngestEnabled } from './resolve-ingest-enabled.js';
 export type { IngestEnabled, IngestEnabledInput, IngestEnabledSource } from './resolve-ingest-enabled.js';
 export { manifestJsonSchema } from './manifest-json-schema.js';
+export { ingestWrittenDocument } from './ingest-written-document.js';
+export type {
+  DocumentIngestSummary,
+  WrittenDocumentIngest,
+  WrittenDocumentIngestOptions,
+} from './ingest-written-document.js';
+export { concludeDocument } from './conclude-document.js';
+export type {
+  ConcludeDocumentOptions,
+  ConcludeIngest,
+  ConcludedDocument,
+  DocumentRecords,
+} from './conclude-document.js';

@@ -5,7 +5,7 @@ import { nodeIdSchema, runIdSchema } from '../project/index.js';
 export const ingestModeSchema = z.enum(['single', 'self_critique', 'team', 'unknown']);
 
 /** Who asked for the ingest. */
-export const sourceKindSchema = z.enum(['graph_runtime', 'cli']);
+export const sourceKindSchema = z.enum(['graph_runtime', 'cli', 'workflow']);
 
 /** One candidate block's entry in manifest v1. */
 export const manifestArtifactSchema = z

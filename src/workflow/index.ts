@@ -101,3 +101,30 @@ export type {
   SnapshotOptions,
   StepObservation,
 } from './observe/index.js';
+// engine/: start, status, advance, abort over a project directory (docs/workflow-engine.md).
+export {
+  NOT_STARTED_MESSAGE,
+  WorkflowError,
+  abortWorkflow,
+  advanceWorkflow,
+  startWorkflow,
+  stepDocumentPath,
+  workflowErrorCodeOf,
+  workflowStatus,
+  workflowStatusOf,
+} from './engine/index.js';
+export type {
+  AbortWorkflowRequest,
+  AdvanceWorkflowRequest,
+  NextAction,
+  ObservedPass,
+  StartWorkflowRequest,
+  WorkflowCompletion,
+  WorkflowEngineDeps,
+  WorkflowEngineErrorCode,
+  WorkflowErrorCode,
+  WorkflowObserver,
+  WorkflowReconciliation,
+  WorkflowStatusRequest,
+  WorkflowStatusResponse,
+} from './engine/index.js';

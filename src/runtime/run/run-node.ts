@@ -1,11 +1,11 @@
 import type { EventLog } from '../../events/index.js';
+import { concludeDocument } from '../../ingest/index.js';
 import type { IngestRoots } from '../../ingest/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { AgentError } from '../agents/index.js';
 import type { Agent } from '../agents/index.js';
 import type { GraphDefinition, GraphNode } from '../graph/index.js';
 import { ancestorsOf } from '../graph/index.js';
-import { runIngestHook } from './ingest-hook.js';
 import { renderNodeTemplate, renderOutputPath } from '../graph/index.js';
 import type { Rendered, TemplateLookup } from '../graph/index.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -101,8 +101,8 @@ export function prepareNode(
 }
 
 /**
- * Runs a prepared node: asks its agent (agent_task), writes its document atomically and records it as a
- * `message`, then runs the ingest hook and records the files it placed.
+ * Runs a prepared node: asks its agent (agent_task), then hands its document to the ingest's one
+ * {@link concludeDocument} (write atomically, record, ingest behind the flag, record the placed files).
  */
 export async function performNode(
   context: NodeRunContext,
@@ -120,59 +120,26 @@ export async function performNode(
     documentText = work.content;
   }
 
-  const bytes = new TextEncoder().encode(documentText);
-  let changed: boolean;
-  try {
-    // Temp file + rename: a rerun replaces an earlier (or interrupted) document atomically.
-    const outcome = await context.root.write(outputPath, bytes, { durability: 'fsync' });
-    if (outcome.status === 'refused') {
-      return {
-        status: 'failed',
-        code: 'output_refused',
-        message: `document ${outputPath} was not written: ${outcome.code}: ${outcome.message}`,
-      };
-    }
-    changed = outcome.status !== 'unchanged';
-  } catch (error) {
-    return {
-      status: 'failed',
-      code: 'output_write_failed',
-      message: `document ${outputPath} was not written: ${describeError(error)}`,
-    };
-  }
-
-  await context.recorder.recordDocument({ nodeId: node.id, agentId, outputPath, bytes, changed });
-
-  const written = {
-    status: 'completed',
-    outputPath,
-    bytes: bytes.byteLength,
-    sha256: sha256Hex(bytes),
-    text: new TextDecoder().decode(bytes),
-  } as const;
-  if (context.ingest?.enabled !== true) return written;
-  if (!isIngestedPath(outputPath)) {
-    context.events.write('INFO', 'node.ingest_skipped', {
-      node_id: node.id,
-      output_path: outputPath,
-      reason: 'documents under audits/ are not ingested',
-    });
-    return written;
-  }
-  const { summary, contents } = await runIngestHook({
+  return concludeDocument({
     projectDir: context.projectDir,
+    root: context.root,
     runId: context.runId,
     nodeId: node.id,
+    agentId,
     docPath: outputPath,
-    content: bytes,
-    roots: context.ingestRoots,
-    mode: context.graph.mode,
+    text: documentText,
+    records: context.recorder,
     events: context.events,
-    ...(context.ingest.limits === undefined ? {} : { limits: context.ingest.limits }),
-    ...(context.ingest.durability === undefined ? {} : { durability: context.ingest.durability }),
+    subject: 'node',
+    ingest: {
+      enabled: context.ingest?.enabled === true,
+      sourceKind: 'graph_runtime',
+      mode: context.graph.mode,
+      roots: context.ingestRoots,
+      ...(context.ingest?.limits === undefined ? {} : { limits: context.ingest.limits }),
+      ...(context.ingest?.durability === undefined ? {} : { durability: context.ingest.durability }),
+    },
   });
-  await context.recorder.recordIngested(node.id, agentId, contents);
-  return { ...written, ingest: summary };
 }
 
 async function askAgent(
@@ -213,11 +180,6 @@ async function askAgent(
       message: `agent ${agent.name} failed: ${describeError(error)}`,
     };
   }
-}
-
-/** Spec ingest.md, project layout: `audits/**` documents are not ingested (there is no setting for it yet). */
-function isIngestedPath(outputPath: string): boolean {
-  return !outputPath.startsWith('audits/');
 }
 
 interface RecordingLookup {

@@ -1,6 +1,6 @@
 import type { EventLevel } from '../../events/index.js';
 import type { IngestLimits } from '../../config/index.js';
-import type { IngestMode } from '../../ingest/index.js';
+import type { DocumentIngestSummary, IngestMode } from '../../ingest/index.js';
 import type { Agent } from '../agents/index.js';
 import type { GraphDefinition } from '../graph/index.js';
 import type { RunId } from '../../project/index.js';
@@ -12,16 +12,7 @@ export type NodeStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipp
 export type RunStatus = 'running' | 'completed' | 'failed';
 
 /** The manifest summary a node carries when its document was ingested. */
-export interface NodeIngestSummary {
-  readonly total_blocks: number;
-  readonly written: number;
-  readonly skipped: number;
-  readonly rejected: number;
-  /** Project-relative manifest path, or '' when no manifest was written. */
-  readonly manifest_path: string;
-  /** Problem codes of the ingest (fail-open: they never fail the node). */
-  readonly problems: readonly string[];
-}
+export type NodeIngestSummary = DocumentIngestSummary;
 
 /** One node's record in state.json (snake_case on disk, like the manifest). */
 export interface NodeState {

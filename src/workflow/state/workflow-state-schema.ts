@@ -5,6 +5,8 @@ import { workflowDefinitionPath } from './workflow-state-paths.js';
 
 const count = z.number().int().nonnegative();
 const timestamp = z.iso.datetime();
+/** A `save_as` value: the submitted text, or (a loop step's) the list of its passes' outputs in task order. */
+const savedOutput = z.union([z.string(), z.array(z.string()).readonly()]);
 
 /** The step types of a definition (seed 000): one pass, one pass per task of a list, or the same step n times. */
 export const workflowStepTypeSchema = z.enum(WORKFLOW_STEP_TYPES);
@@ -25,7 +27,7 @@ export const workflowSummarySchema = z
     completed_at: timestamp,
     duration_ms: count,
     steps_completed: count,
-    results: z.record(z.string(), z.string()).readonly(),
+    results: z.record(z.string(), savedOutput).readonly(),
   })
   .strict();
 
@@ -75,8 +77,8 @@ export const workflowStateSchema = z
     ralphIteration: z.number().int().positive().exactOptional(),
     /** The task list of each `loop` step, fixed when the loop starts so a resume sees the same list. */
     tasks: z.record(z.string().regex(ID_PATTERN, ID_RULE), z.array(z.json()).readonly()).readonly(),
-    /** `save_as` name -> the output the agent submitted. */
-    outputs: z.record(z.string(), z.string()).readonly(),
+    /** `save_as` name -> the output the agent submitted (a loop step: the list of its passes' outputs). */
+    outputs: z.record(z.string(), savedOutput).readonly(),
     summary: workflowSummarySchema.exactOptional(),
     /** Registered files, project-relative, in registration order, without duplicates. */
     artefacts: z.array(projectRelativePathSchema).readonly().default([]),

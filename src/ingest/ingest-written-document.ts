@@ -1,0 +1,112 @@
+import { redactSecrets } from '../events/index.js';
+import type { EventLog } from '../events/index.js';
+import type { IngestLimits } from '../config/index.js';
+import { describeError } from '../project/index.js';
+import type { NodeId, RunId } from '../project/index.js';
+import { runIngest } from './ingest-document.js';
+import type { IngestedContent } from './apply-plans.js';
+import type { IngestMode, SourceKind } from './ingest-manifest.js';
+import type { IngestRoots } from './ingest-roots.js';
+
+/** The ingest of one document as a graph node or a workflow step carries it (snake_case, as in state.json). */
+export interface DocumentIngestSummary {
+  readonly total_blocks: number;
+  readonly written: number;
+  readonly skipped: number;
+  readonly rejected: number;
+  /** Project-relative manifest path, or '' when no manifest was written. */
+  readonly manifest_path: string;
+  /** Problem codes of the ingest (fail-open: they never fail the node or step). */
+  readonly problems: readonly string[];
+}
+
+/** One just-written document to hand to the ingest. */
+export interface WrittenDocumentIngestOptions {
+  readonly projectDir: string;
+  readonly runId: RunId;
+  readonly nodeId: NodeId;
+  /** Project-relative path of the document. */
+  readonly docPath: string;
+  /** The document's bytes as they were just written: the ingest judges these and does not read the file. */
+  readonly content: Uint8Array;
+  /** Roots shared by every document of the run; their opener closes them. */
+  readonly roots?: IngestRoots;
+  readonly sourceKind: SourceKind;
+  readonly mode: IngestMode;
+  /** The run's event log; ingest events land in the run's events.jsonl. */
+  readonly events: EventLog;
+  readonly limits?: Partial<IngestLimits>;
+  readonly durability?: 'fsync' | 'none';
+}
+
+/** The summary of one written document's ingest, and the bytes it placed, for the records. */
+export interface WrittenDocumentIngest {
+  readonly summary: DocumentIngestSummary;
+  /** One entry per block now on disk (`written` or `unchanged`); empty when the ingest threw. */
+  readonly contents: readonly IngestedContent[];
+}
+
+/**
+ * The post-write ingest of one document (spec runtime.md, workflow-mcp.md). Fail-open (spec ingest.md
+ * section 6): it never throws; even a throw from the ingest becomes an `ingest.error` event and a summary
+ * carrying `internal_error`.
+ */
+export async function ingestWrittenDocument(
+  options: WrittenDocumentIngestOptions,
+): Promise<WrittenDocumentIngest> {
+  try {
+    const result = await runIngest({
+      projectDir: options.projectDir,
+      docPath: options.docPath,
+      runId: options.runId,
+      nodeId: options.nodeId,
+      content: options.content,
+      ...(options.roots === undefined ? {} : { roots: options.roots }),
+      sourceKind: options.sourceKind,
+      mode: options.mode,
+      events: options.events,
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.durability === undefined ? {} : { durability: options.durability }),
+    });
+    const { summary } = result.manifest;
+    return {
+      summary: {
+        total_blocks: summary.total_blocks,
+        written: summary.written,
+        skipped: summary.skipped,
+        rejected: summary.rejected,
+        manifest_path: result.manifestPath ?? '',
+        problems: [...new Set(result.problems.map((problem) => problem.code))],
+      },
+      contents: result.contents,
+    };
+  } catch (error) {
+    reportIngestError(options, error);
+    return {
+      summary: {
+        total_blocks: 0,
+        written: 0,
+        skipped: 0,
+        rejected: 0,
+        manifest_path: '',
+        problems: ['internal_error'],
+      },
+      contents: [],
+    };
+  }
+}
+
+function reportIngestError(options: WrittenDocumentIngestOptions, error: unknown): void {
+  const message = redactSecrets(`ingest of ${options.docPath} threw: ${describeError(error)}`);
+  try {
+    options.events.write('ERROR', 'ingest.error', {
+      node_id: options.nodeId,
+      doc_path: options.docPath,
+      code: 'internal_error',
+      message,
+    });
+  } catch {
+    // A closed or broken event log must not fail the node either (fail-open).
+    process.stderr.write(`artifact-ingest: ${message}\n`);
+  }
+}

@@ -1,0 +1,60 @@
+import { updateWorkflowState } from '../state/index.js';
+import { passOf, passField } from './step-position.js';
+import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
+import { appendWorkflowEvents } from './workflow-events.js';
+import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
+import { WorkflowError } from './workflow-error.js';
+import { workflowStatusOf } from './workflow-status-response.js';
+import type { WorkflowStatusResponse } from './workflow-status-response.js';
+
+/** `workflow_abort`'s input (spec workflow-mcp.md). */
+export interface AbortWorkflowRequest {
+  readonly run_id?: string;
+  /** Why, kept in the state and the `workflow.aborted` event. */
+  readonly reason?: string;
+}
+
+/** Stops a running workflow (`status: aborted`, the run folder kept as its audit trail) and returns its final status. */
+export async function abortWorkflow(
+  projectDir: string,
+  request: AbortWorkflowRequest = {},
+  deps: Pick<WorkflowEngineDeps, 'durability' | 'config' | 'now' | 'lockWaitMs'> = {},
+): Promise<WorkflowStatusResponse> {
+  if (request.reason !== undefined && typeof request.reason !== 'string') {
+    throw new WorkflowError('invalid_request', 'reason must be text');
+  }
+  const { state, definition } = await selectWorkflowRun(projectDir, request.run_id);
+  requireRunning(state, 'workflow_abort');
+  const now = deps.now ?? (() => new Date());
+  const at = now().toISOString();
+  const reason = request.reason?.trim();
+  const aborted = await updateWorkflowState(
+    projectDir,
+    state.run_id,
+    state.revision,
+    (current) => ({
+      ...current,
+      status: 'aborted',
+      finished_at: at,
+      ...(reason === undefined || reason === '' ? {} : { reason }),
+    }),
+    {
+      durability: deps.durability ?? deps.config?.ingest.durability ?? 'fsync',
+      now,
+      ...(deps.lockWaitMs === undefined ? {} : { lockWaitMs: deps.lockWaitMs }),
+    },
+  );
+  await appendWorkflowEvents(projectDir, state.run_id, [
+    {
+      level: 'INFO',
+      event: 'workflow.aborted',
+      fields: {
+        workflow: aborted.workflow,
+        step: aborted.step,
+        ...passField(passOf(aborted)),
+        ...(aborted.reason === undefined ? {} : { reason: aborted.reason }),
+      },
+    },
+  ]);
+  return workflowStatusOf(aborted, definition);
+}

@@ -1,0 +1,19 @@
+export { startWorkflow } from './start-workflow.js';
+export type { StartWorkflowRequest } from './start-workflow.js';
+export { workflowStatus } from './workflow-status.js';
+export type { WorkflowStatusRequest } from './workflow-status.js';
+export { advanceWorkflow } from './advance-workflow.js';
+export type { AdvanceWorkflowRequest } from './advance-workflow.js';
+export { abortWorkflow } from './abort-workflow.js';
+export type { AbortWorkflowRequest } from './abort-workflow.js';
+export { workflowStatusOf } from './workflow-status-response.js';
+export type { NextAction, WorkflowCompletion, WorkflowStatusResponse } from './workflow-status-response.js';
+export { NOT_STARTED_MESSAGE, WorkflowError, workflowErrorCodeOf } from './workflow-error.js';
+export type { WorkflowEngineErrorCode, WorkflowErrorCode } from './workflow-error.js';
+export { stepDocumentPath } from './step-position.js';
+export type {
+  ObservedPass,
+  WorkflowEngineDeps,
+  WorkflowObserver,
+  WorkflowReconciliation,
+} from './workflow-engine-deps.js';

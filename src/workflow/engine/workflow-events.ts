@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { openEventLog } from '../../events/index.js';
+import type { EventFields, EventLevel, EventLog } from '../../events/index.js';
+import { describeError, runEventsPath } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+
+/** One event of the engine: `workflow.started`, `step.started`, `step.completed`, `workflow.completed`, `workflow.aborted`. */
+export interface WorkflowEvent {
+  readonly level: EventLevel;
+  readonly event: string;
+  readonly fields: EventFields;
+}
+
+/** Opens the run's events.jsonl with `run_id` bound to every line (the caller closes it). */
+export function openWorkflowEvents(projectDir: string, runId: RunId): EventLog {
+  return openEventLog(path.join(projectDir, runEventsPath(runId)), { run_id: runId });
+}
+
+/**
+ * Appends the events of a call that succeeded, after its state was written; fail-open, as every event sink
+ * (spec ingest.md section 6): a broken log never undoes a state change, it is reported on stderr.
+ */
+export async function appendWorkflowEvents(
+  projectDir: string,
+  runId: RunId,
+  events: readonly WorkflowEvent[],
+  open?: EventLog,
+): Promise<void> {
+  try {
+    const log = open ?? openWorkflowEvents(projectDir, runId);
+    for (const { level, event, fields } of events) log.write(level, event, fields);
+    if (open === undefined) await log.close();
+  } catch (error) {
+    process.stderr.write(
+      `artifact-ingest: events of run ${runId} were not written: ${describeError(error)}\n`,
+    );
+  }
+}
