@@ -179,6 +179,8 @@ function movedState(
     step_started_at: at.toISOString(),
     tasks: next.tasks,
     outputs,
+    // A new pass: its declared-versus-observed window starts with nothing claimed.
+    step_artefacts: [],
     ...(next.task === undefined ? {} : { task: next.task }),
     ...(next.ralphIteration === undefined ? {} : { ralphIteration: next.ralphIteration }),
   };

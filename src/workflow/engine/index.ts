@@ -17,3 +17,8 @@ export type {
   WorkflowObserver,
   WorkflowReconciliation,
 } from './workflow-engine-deps.js';
+export { registerWorkflowArtefacts } from './register-workflow-artefacts.js';
+export type {
+  RegisterWorkflowArtefactsRequest,
+  RegisterWorkflowArtefactsResult,
+} from './register-workflow-artefacts.js';
