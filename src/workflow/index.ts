@@ -107,6 +107,7 @@ export {
   WorkflowError,
   abortWorkflow,
   advanceWorkflow,
+  createWorkflowObserver,
   registerWorkflowArtefacts,
   startWorkflow,
   stepDocumentPath,
@@ -117,6 +118,7 @@ export {
 export type {
   AbortWorkflowRequest,
   AdvanceWorkflowRequest,
+  EndedPass,
   NextAction,
   ObservedPass,
   RegisterWorkflowArtefactsRequest,
@@ -127,6 +129,7 @@ export type {
   WorkflowEngineErrorCode,
   WorkflowErrorCode,
   WorkflowObserver,
+  WorkflowObserverOptions,
   WorkflowReconciliation,
   WorkflowStatusRequest,
   WorkflowStatusResponse,
