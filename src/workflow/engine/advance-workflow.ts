@@ -18,6 +18,7 @@ import {
   passField,
 } from './step-position.js';
 import type { StepPosition } from './step-position.js';
+import { engineObserver, observedPassOf, publicReconciliation } from './create-workflow-observer.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
 import { stepStartedEvent } from './step-events.js';
 import { appendWorkflowEvents, openWorkflowEvents } from './workflow-events.js';
@@ -51,19 +52,14 @@ export async function advanceWorkflow(
   // Read before anything is written: a bad ARTIFACT_INGEST value refuses the call, it changes nothing.
   const ingestEnabled = resolveIngestEnabled({ env: deps.env, config: deps.config }).enabled;
   const pass = passOf(state);
-  const observed = {
-    projectDir,
-    runId: state.run_id,
-    step: step.id,
-    ...passField(pass),
-    startedAt: state.step_started_at,
-    artefacts: state.artefacts,
-  };
-  const reconciliation = await deps.observer?.stepEnding?.(observed);
-  if (step.requireRegistration && reconciliation !== undefined && reconciliation.unregistered.length > 0) {
+  const observer = engineObserver(deps);
+  const ended = await observer?.stepEnding?.(observedPassOf(projectDir, state));
+  const reconciliation = publicReconciliation(ended);
+  const toRegister = ended === undefined ? [] : (ended.pathsToRegister ?? ended.unregistered);
+  if (step.requireRegistration && toRegister.length > 0) {
     throw new WorkflowError(
       'registration_required',
-      `step ${step.id} requires registration and these changed files are not registered: ${reconciliation.unregistered.join(', ')}; call register_artefacts with them, then workflow_advance again`,
+      `step ${step.id} requires registration and these changed files are not registered: ${toRegister.join(', ')}; call register_artefacts with them, then workflow_advance again`,
     );
   }
 
@@ -118,14 +114,7 @@ export async function advanceWorkflow(
       return { run_id: written.run_id, status: 'complete', summary: written.summary };
     }
     await appendWorkflowEvents(projectDir, state.run_id, [completed, stepStartedEvent(written)], events);
-    await deps.observer?.stepStarted?.({
-      projectDir,
-      runId: written.run_id,
-      step: written.step,
-      ...passField(passOf(written)),
-      startedAt: written.step_started_at,
-      artefacts: written.artefacts,
-    });
+    await observer?.stepStarted?.(observedPassOf(projectDir, written));
     return workflowStatusOf(written, definition);
   } finally {
     await events.close().catch(() => undefined);
@@ -179,6 +168,8 @@ function movedState(
     step_started_at: at.toISOString(),
     tasks: next.tasks,
     outputs,
+    // A new pass: its declared-versus-observed window starts with nothing claimed.
+    step_artefacts: [],
     ...(next.task === undefined ? {} : { task: next.task }),
     ...(next.ralphIteration === undefined ? {} : { ralphIteration: next.ralphIteration }),
   };

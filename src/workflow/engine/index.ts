@@ -11,9 +11,17 @@ export type { NextAction, WorkflowCompletion, WorkflowStatusResponse } from './w
 export { NOT_STARTED_MESSAGE, WorkflowError, workflowErrorCodeOf } from './workflow-error.js';
 export type { WorkflowEngineErrorCode, WorkflowErrorCode } from './workflow-error.js';
 export { stepDocumentPath } from './step-position.js';
+export { createWorkflowObserver } from './create-workflow-observer.js';
+export type { WorkflowObserverOptions } from './create-workflow-observer.js';
 export type {
+  EndedPass,
   ObservedPass,
   WorkflowEngineDeps,
   WorkflowObserver,
   WorkflowReconciliation,
 } from './workflow-engine-deps.js';
+export { registerWorkflowArtefacts } from './register-workflow-artefacts.js';
+export type {
+  RegisterWorkflowArtefactsRequest,
+  RegisterWorkflowArtefactsResult,
+} from './register-workflow-artefacts.js';

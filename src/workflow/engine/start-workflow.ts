@@ -6,7 +6,8 @@ import { assembleInstructions, loadWorkflow } from '../definition/index.js';
 import type { WorkflowDefinition } from '../definition/index.js';
 import { createWorkflowState } from '../state/index.js';
 import type { WorkflowState } from '../state/index.js';
-import { enterStep, passField, passOf, passValues } from './step-position.js';
+import { engineObserver, observedPassOf } from './create-workflow-observer.js';
+import { enterStep, passValues } from './step-position.js';
 import type { StepPosition } from './step-position.js';
 import { appendWorkflowEvents } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
@@ -76,14 +77,7 @@ export async function startWorkflow(
     },
     stepStartedEvent(state),
   ]);
-  await deps.observer?.stepStarted?.({
-    projectDir,
-    runId,
-    step: state.step,
-    ...passField(passOf(state)),
-    startedAt: state.step_started_at,
-    artefacts: state.artefacts,
-  });
+  await engineObserver(deps)?.stepStarted?.(observedPassOf(projectDir, state));
   return workflowStatusOf(state, definition);
 }
 

@@ -12,6 +12,11 @@ export interface ObservedPass {
   readonly startedAt: string;
   /** The files registered in the run so far, project-relative. */
   readonly artefacts: readonly string[];
+  /**
+   * The paths claimed during this pass (state.json `step_artefacts`: registered or re-registered), what the
+   * observed changes are compared with; kept in the state, so it survives a restart.
+   */
+  readonly claimed: readonly string[];
 }
 
 /** Declared versus observed for one pass (spec workflow-mcp.md, "Declared versus observed"). */
@@ -22,9 +27,18 @@ export interface WorkflowReconciliation {
   readonly phantom: readonly string[];
 }
 
+/** What {@link WorkflowObserver.stepEnding} found: the reconciliation, and what `require_registration` blocks on. */
+export interface EndedPass extends WorkflowReconciliation {
+  /**
+   * The unregistered paths the agent can still register (deletions cannot be); `require_registration` refuses
+   * the advance while this is non-empty. Left out: every `unregistered` path blocks.
+   */
+  readonly pathsToRegister?: readonly string[];
+}
+
 /**
- * The seam where declared-versus-observed hooks in (`src/workflow/observe/`, next); every method is
- * optional and the engine works without an observer.
+ * The seam where declared-versus-observed hooks in; every method is optional and the engine works without an
+ * observer. By default the engine uses `createWorkflowObserver()` (snapshots in the run folder).
  */
 export interface WorkflowObserver {
   /** A pass started (after its state was written): take the snapshot its window starts from. */
@@ -33,7 +47,7 @@ export interface WorkflowObserver {
    * The agent is ending the pass (`workflow_advance`, before anything is written): compare with the
    * snapshot; with `require_registration`, unregistered files make the engine refuse the advance.
    */
-  stepEnding?(pass: ObservedPass): Promise<WorkflowReconciliation | undefined>;
+  stepEnding?(pass: ObservedPass): Promise<EndedPass | undefined>;
   /** The reconciliation so far, for `workflow_status` (read-only). */
   observe?(pass: ObservedPass): Promise<WorkflowReconciliation | undefined>;
 }
@@ -46,7 +60,10 @@ export interface WorkflowEngineDeps {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The loaded project config: `ingest.enabled`, limits and durability (default: the ingest off). */
   readonly config?: ProjectConfig;
+  /** Declared versus observed; default `createWorkflowObserver()` unless `snapshots` is false. */
   readonly observer?: WorkflowObserver;
+  /** False: no default observer, so no snapshot, no reconciliation, no `require_registration` gate (tests, huge repos). */
+  readonly snapshots?: boolean;
   /** State, document, manifest and record durability (default: the config's `ingest.durability`, else fsync). */
   readonly durability?: 'fsync' | 'none';
   /** Clock of the state's times and the summary (tests). */

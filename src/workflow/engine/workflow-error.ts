@@ -1,5 +1,7 @@
 import { ConfigError } from '../../config/index.js';
 import { InvalidIdError, UnknownRunError } from '../../project/index.js';
+import { ObserveError } from '../observe/index.js';
+import type { ObserveErrorCode } from '../observe/index.js';
 import { WorkflowStateError } from '../state/index.js';
 import type { WorkflowStateErrorCode } from '../state/index.js';
 
@@ -46,15 +48,16 @@ export class WorkflowError extends Error {
 }
 
 /**
- * Every code an engine call can fail with: its own, the state store's, `unknown_run` (a `run_id` with no
- * folder) and `invalid_config` (an `ARTIFACT_INGEST` value that cannot be read); what adapters map.
+ * Every code an engine call can fail with: its own, the state store's, the observer's (a damaged start
+ * snapshot: `snapshot_unreadable`), `unknown_run` (a `run_id` with no folder) and `invalid_config` (an `ARTIFACT_INGEST` value that cannot be read); what adapters map.
  */
 export type WorkflowEngineErrorCode =
-  WorkflowErrorCode | WorkflowStateErrorCode | 'unknown_run' | 'invalid_config';
+  WorkflowErrorCode | WorkflowStateErrorCode | ObserveErrorCode | 'unknown_run' | 'invalid_config';
 
 /** The code of an error an engine call threw, or undefined for an unexpected one (a bug or an I/O failure). */
 export function workflowErrorCodeOf(error: unknown): WorkflowEngineErrorCode | undefined {
   if (error instanceof WorkflowError || error instanceof WorkflowStateError) return error.code;
+  if (error instanceof ObserveError) return error.code;
   if (error instanceof UnknownRunError || error instanceof ConfigError) return error.code;
   return undefined;
 }

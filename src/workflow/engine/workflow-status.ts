@@ -1,4 +1,4 @@
-import { passOf, passField } from './step-position.js';
+import { engineObserver, observedPassOf, publicReconciliation } from './create-workflow-observer.js';
 import { selectWorkflowRun } from './select-workflow-run.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { workflowStatusOf } from './workflow-status-response.js';
@@ -10,23 +10,19 @@ export interface WorkflowStatusRequest {
   readonly run_id?: string;
 }
 
-/** The status of a run, read from its state.json and pinned definition; changes nothing. */
+/**
+ * The status of a run, read from its state.json and pinned definition, with the current pass's reconciliation
+ * (declared versus observed so far) while it runs; changes nothing.
+ */
 export async function workflowStatus(
   projectDir: string,
   request: WorkflowStatusRequest = {},
-  deps: Pick<WorkflowEngineDeps, 'observer'> = {},
+  deps: Pick<WorkflowEngineDeps, 'observer' | 'snapshots' | 'durability' | 'config'> = {},
 ): Promise<WorkflowStatusResponse> {
   const { state, definition } = await selectWorkflowRun(projectDir, request.run_id);
   const reconciliation =
     state.status === 'running'
-      ? await deps.observer?.observe?.({
-          projectDir,
-          runId: state.run_id,
-          step: state.step,
-          ...passField(passOf(state)),
-          startedAt: state.step_started_at,
-          artefacts: state.artefacts,
-        })
+      ? await engineObserver(deps)?.observe?.(observedPassOf(projectDir, state))
       : undefined;
-  return workflowStatusOf(state, definition, reconciliation);
+  return workflowStatusOf(state, definition, publicReconciliation(reconciliation));
 }

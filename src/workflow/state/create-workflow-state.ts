@@ -110,6 +110,7 @@ function firstState(initial: NewWorkflowState, now: Date): WorkflowState {
     tasks: initial.tasks ?? {},
     outputs: {},
     artefacts: [],
+    step_artefacts: [],
     started_at: at,
     updated_at: at,
     revision: 0,

@@ -82,6 +82,11 @@ export const workflowStateSchema = z
     summary: workflowSummarySchema.exactOptional(),
     /** Registered files, project-relative, in registration order, without duplicates. */
     artefacts: z.array(projectRelativePathSchema).readonly().default([]),
+    /**
+     * Paths claimed (registered or re-registered) during the current pass, without duplicates: what declared
+     * versus observed compares with; reset when a pass starts. A state without it loads as `[]`.
+     */
+    step_artefacts: z.array(projectRelativePathSchema).readonly().default([]),
     /** Why the workflow was aborted or failed. */
     reason: z.string().exactOptional(),
     started_at: timestamp,
@@ -103,6 +108,9 @@ export const workflowStateSchema = z
       issue('ralphIteration', 'is only set on a ralph step');
     }
     if (new Set(state.artefacts).size !== state.artefacts.length) issue('artefacts', 'has a duplicate path');
+    if (new Set(state.step_artefacts).size !== state.step_artefacts.length) {
+      issue('step_artefacts', 'has a duplicate path');
+    }
     if (state.status === 'complete' && state.summary === undefined) {
       issue('summary', 'is required once the workflow is complete');
     }

@@ -46,6 +46,7 @@ function stateAt(fields: Partial<WorkflowState>): WorkflowState {
     tasks: {},
     outputs: known.outputs,
     artefacts: [],
+    step_artefacts: [],
     started_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     revision: 0,

@@ -19,8 +19,11 @@ describe('workflowStatus and run selection', () => {
     const projectDir = await tempProject();
     const started = await start(projectDir, 'only');
     const before = await stateBytes(projectDir, 'only');
-    expect(await workflowStatus(projectDir)).toEqual(started);
-    expect(await workflowStatus(projectDir, { run_id: 'only' })).toEqual(started);
+    // The default observer adds the pass's reconciliation: nothing changed yet.
+    const observed = { ...started, reconciliation: { unregistered: [], phantom: [] } };
+    expect(await workflowStatus(projectDir)).toEqual(observed);
+    expect(await workflowStatus(projectDir, { run_id: 'only' })).toEqual(observed);
+    expect(await workflowStatus(projectDir, {}, { snapshots: false })).toEqual(started);
     expect(await stateBytes(projectDir, 'only')).toBe(before);
   });
 

@@ -36,6 +36,7 @@ describe('createWorkflowState', () => {
       tasks: {},
       outputs: {},
       artefacts: [],
+      step_artefacts: [],
       started_at: '2026-01-02T03:04:05.000Z',
       updated_at: '2026-01-02T03:04:05.000Z',
       revision: 0,

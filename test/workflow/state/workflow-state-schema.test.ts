@@ -25,16 +25,21 @@ const valid = {
   tasks: {},
   outputs: {},
   artefacts: ['docs/wf-1/scope.md'],
+  step_artefacts: ['docs/wf-1/scope.md'],
   started_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   revision: 3,
 };
 
 describe('workflowStateSchema', () => {
-  it('accepts a valid state and defaults a missing artefacts list to []', () => {
+  it('accepts a valid state and defaults missing artefacts and step_artefacts lists to []', () => {
     expect(workflowStateSchema.parse(valid)).toEqual(valid);
-    const withoutArtefacts = Object.fromEntries(Object.entries(valid).filter(([key]) => key !== 'artefacts'));
-    expect(workflowStateSchema.parse(withoutArtefacts).artefacts).toEqual([]);
+    const withoutArtefacts = Object.fromEntries(
+      Object.entries(valid).filter(([key]) => key !== 'artefacts' && key !== 'step_artefacts'),
+    );
+    const parsed = workflowStateSchema.parse(withoutArtefacts);
+    expect(parsed.artefacts).toEqual([]);
+    expect(parsed.step_artefacts).toEqual([]);
   });
 
   it.each([
@@ -50,6 +55,8 @@ describe('workflowStateSchema', () => {
     ['a negative revision', { revision: -1 }, 'revision'],
     ['an invalid step id', { step: 'has space' }, 'step'],
     ['a short hash', { definition_hash: 'abc' }, 'definition_hash'],
+    ['a path claimed twice in a pass', { step_artefacts: ['a.md', 'a.md'] }, 'step_artefacts'],
+    ['an escaping claimed path', { step_artefacts: ['../a.md'] }, 'step_artefacts'],
   ])('refuses %s', (_, change, field) => {
     const candidate = Object.fromEntries(
       Object.entries({ ...valid, ...change }).filter(([, value]) => value !== undefined),
