@@ -24,6 +24,7 @@ export async function classifyError(error: unknown, command: string): Promise<Cl
     { IngestFailedError },
     { WorkspaceError },
     { EventLogError },
+    { ObserveError, workflowErrorCodeOf },
   ] = await Promise.all([
     import('../config/index.js'),
     import('../project/index.js'),
@@ -32,9 +33,15 @@ export async function classifyError(error: unknown, command: string): Promise<Cl
     import('../ingest/index.js'),
     import('../workspace/index.js'),
     import('../events/index.js'),
+    import('../workflow/index.js'),
   ]);
   if (error instanceof ConfigError || error instanceof InvalidIdError || error instanceof UnknownRunError)
     return { code: error.code, message: error.message };
+  // The engine's messages are the MCP tools' (spec workflow-mcp.md); the code lets a script tell them apart.
+  const workflowCode = workflowErrorCodeOf(error);
+  if (workflowCode !== undefined && error instanceof Error)
+    return { code: workflowCode, message: `${workflowCode}: ${error.message}` };
+  if (error instanceof ObserveError) return { code: error.code, message: `${error.code}: ${error.message}` };
   // A refusal of the work names its code, so a script can tell a hostile archive from a missing object.
   if (
     error instanceof RunError ||

@@ -14,4 +14,6 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The directory relative paths (`--project`, `--to`, `-o`, `--dir`, a graph file) are resolved against. */
   readonly cwd: string;
+  /** Standard input, for `--output-file -`; absent when the host has none (a test that gives no input). */
+  readonly stdin?: AsyncIterable<string | Uint8Array>;
 }

@@ -12,6 +12,10 @@ Commands:
   ingest [PATH|GLOB ...]   extract \`\`\`<lang> file=<path> blocks into workspace/
   demo                     run the team graph on the embedded demo replies, ingest on
 
+Workflows (the steps an outside agent is handed, also over MCP):
+  workflow list|start|status|advance|register|abort
+                           drive a workflow run from the command line (workflow --help)
+
 Artifacts (read-only: they never run a node or change a run):
   replay RUN_ID            a run step by step: nodes, agents, artifacts (--backward: diffs)
   checkout                 rebuild the workspace as it was (--step N | --at TIME) into a folder
@@ -82,6 +86,10 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   bundle: async () => {
     const { bundleCommand, BUNDLE_HELP } = await import('./bundle-command.js');
     return { run: bundleCommand, help: BUNDLE_HELP };
+  },
+  workflow: async () => {
+    const { workflowCommand, WORKFLOW_HELP } = await import('./workflow-command.js');
+    return { run: workflowCommand, help: WORKFLOW_HELP };
   },
   import: async () => {
     const { importCommand, IMPORT_HELP } = await import('./import-command.js');

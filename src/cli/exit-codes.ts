@@ -2,6 +2,7 @@ import type { BundleErrorCode, LineageErrorCode, ObjectStoreErrorCode } from '..
 import type { ConfigError } from '../config/index.js';
 import type { InvalidIdError, UnknownRunError } from '../project/index.js';
 import type { AgentError, RunErrorCode } from '../runtime/index.js';
+import type { ObserveErrorCode, WorkflowEngineErrorCode } from '../workflow/index.js';
 import type { UsageError } from './usage-error.js';
 
 /** The exit codes of the CLI: 0 ok, 1 the work found problems, 2 usage or configuration, 130 interrupted. */
@@ -21,6 +22,8 @@ export type CliErrorCode =
   | BundleErrorCode
   | ObjectStoreErrorCode
   | AgentError['code']
+  | WorkflowEngineErrorCode
+  | ObserveErrorCode
   | 'io_error'
   | 'ingest_failed'
   | 'interrupted';
@@ -51,6 +54,18 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   output_exists: 2,
   output_unwritable: 2,
   missing_api_key: 2,
+  // 2, workflow: the command names no run it can act on, or lacks what the step needs (docs/cli.md, "workflow").
+  not_started: 2,
+  several_running: 2,
+  not_running: 2,
+  not_a_workflow_run: 2,
+  unknown_workflow: 2,
+  invalid_workflow: 2,
+  invalid_request: 2,
+  missing_input: 2,
+  unknown_input: 2,
+  output_required: 2,
+  invalid_paths: 2,
   // 1: the work found problems (corruption, a refused bundle, a failed agent, an I/O failure).
   state_write_failed: 1,
   missing_object: 1,
@@ -81,6 +96,16 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   bad_response: 1,
   io_error: 1,
   ingest_failed: 1,
+  // 1, workflow: a well-formed call the engine refused for the work's sake; a conflict or a busy lock: retry.
+  registration_required: 1,
+  step_blocked: 1,
+  output_not_written: 1,
+  state_conflict: 1,
+  state_locked: 1,
+  state_invalid: 1,
+  definition_mismatch: 1,
+  snapshot_write_failed: 1,
+  snapshot_unreadable: 1,
   // 130: stopped by a signal (128 + SIGINT), as shells report it.
   aborted: 130,
   interrupted: 130,

@@ -34,6 +34,7 @@ const io = {
   stderr: closableWriter(process.stderr),
   env: process.env,
   cwd: process.cwd(),
+  stdin: process.stdin,
 };
 
 void runCli(process.argv.slice(2), io).then((code) => {

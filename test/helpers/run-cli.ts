@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { runCli as runCliInProcess } from '../../src/cli/run-cli.js';
 
@@ -18,6 +19,8 @@ export interface CliOptions {
   readonly env?: Record<string, string>;
   /** In-process only: stdout claims to be a terminal of this many columns (listings are capped). */
   readonly terminalColumns?: number;
+  /** In-process only: what the command reads on standard input (none when left out). */
+  readonly stdin?: string;
 }
 
 /** Runs the CLI in this process through its I/O context, capturing stdout and stderr. */
@@ -33,6 +36,7 @@ export async function runCli(args: readonly string[], options: CliOptions = {}):
     stderr: { write: (text: string) => (stderr += text) },
     env: { ...process.env, ...options.env },
     cwd: options.cwd ?? process.cwd(),
+    ...(options.stdin === undefined ? {} : { stdin: Readable.from([Buffer.from(options.stdin)]) }),
   });
   return { code, stdout, stderr };
 }

@@ -1,0 +1,100 @@
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { describeError } from '../project/index.js';
+import type { CliIo } from './cli-io.js';
+import { UsageError } from './usage-error.js';
+
+/** Where `workflow advance` takes the step's output from: `--output TEXT`, `--output-file FILE` or `-` (stdin). */
+export interface WorkflowOutputFlags {
+  readonly output?: string | undefined;
+  readonly outputFile?: string | undefined;
+}
+
+/**
+ * The step's output as text (undefined when no flag gives one): read whole, at most `maxBytes` (the ingest's
+ * document limit, since the output becomes the step's document), and refused unless it is valid UTF-8.
+ */
+export async function readWorkflowOutput(
+  flags: WorkflowOutputFlags,
+  io: CliIo,
+  maxBytes: number,
+): Promise<string | undefined> {
+  if (flags.output !== undefined && flags.outputFile !== undefined) {
+    throw new UsageError(
+      '--output and --output-file both give the output; pass one of them',
+      'workflow advance',
+    );
+  }
+  if (flags.output !== undefined) return flags.output;
+  if (flags.outputFile === undefined) return undefined;
+  if (flags.outputFile === '-') {
+    if (io.stdin === undefined) {
+      throw new UsageError(
+        '--output-file - reads standard input, and there is none here; pass --output-file FILE',
+        'workflow advance',
+      );
+    }
+    return decode(await readAll(io.stdin, maxBytes, 'standard input'), 'standard input');
+  }
+  const file = path.resolve(io.cwd, flags.outputFile);
+  return decode(await readFileLimited(file, maxBytes), file);
+}
+
+async function readFileLimited(file: string, maxBytes: number): Promise<Uint8Array> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    throw new UsageError(`--output-file ${file} cannot be read: ${describeError(error)}`, 'workflow advance');
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      throw new UsageError(
+        `--output-file ${file} is not a regular file; give the file holding the step's output`,
+        'workflow advance',
+      );
+    }
+    // A file that grows while it is read is still cut at the limit: the stream, not the stat, decides.
+    return await readAll(handle.createReadStream(), maxBytes, file);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+async function readAll(
+  source: AsyncIterable<string | Uint8Array>,
+  maxBytes: number,
+  what: string,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of source) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      total += bytes.byteLength;
+      if (total > maxBytes) {
+        throw new UsageError(
+          `the output in ${what} is larger than ${String(maxBytes)} bytes (ingest.limits.max_document_bytes); shorten it`,
+          'workflow advance',
+        );
+      }
+      chunks.push(bytes);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`the output in ${what} cannot be read: ${describeError(error)}`, 'workflow advance');
+  }
+  return Buffer.concat(chunks);
+}
+
+function decode(bytes: Uint8Array, what: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new UsageError(
+      `the output in ${what} is not valid UTF-8; save it as UTF-8 text`,
+      'workflow advance',
+    );
+  }
+}
