@@ -39,14 +39,20 @@ export const workflowAdvanceInput = z.strictObject({
  * non-string entry gets the engine's message ("paths must be an array of strings") instead of the SDK's
  * generic validation text; the metadata still advertises an array of strings to the client.
  */
-export const registerArtefactsInput = z.strictObject({
-  paths: z.unknown().meta({
-    type: 'array',
-    items: { type: 'string' },
-    description: 'the files to register, absolute or relative to the project root',
-  }),
-  run_id: runId.optional(),
-});
+export const registerArtefactsInput = z
+  .strictObject({
+    paths: z
+      .unknown()
+      .optional()
+      .meta({
+        type: 'array',
+        items: { type: 'string' },
+        description: 'the files to register, absolute or relative to the project root',
+      }),
+    run_id: runId.optional(),
+  })
+  // Optional to zod (so a missing `paths` reaches the engine's message), required to the client.
+  .meta({ required: ['paths'] });
 
 /** `workflow_abort`'s input. */
 export const workflowAbortInput = z.strictObject({
