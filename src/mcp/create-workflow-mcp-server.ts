@@ -118,7 +118,9 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
       inputSchema: registerArtefactsInput,
       outputSchema: registerArtefactsOutput,
     },
-    handle('register_artefacts', (args) => registerWorkflowArtefacts(projectDir, args, deps)),
+    handle('register_artefacts', (args) =>
+      registerWorkflowArtefacts(projectDir, { ...args, paths: args.paths }, deps),
+    ),
   );
   server.registerTool(
     'workflow_abort',
