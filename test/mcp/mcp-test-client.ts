@@ -15,8 +15,8 @@ afterEach(async () => {
 export interface TestSession {
   readonly client: Client;
   readonly logs: string[];
-  call(tool: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  close(): Promise<void>;
+  readonly call: (tool: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
+  readonly close: () => Promise<void>;
 }
 
 /** A fresh server over `projectDir`, connected to an SDK `Client` through an in-memory transport pair. */
