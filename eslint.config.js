@@ -26,21 +26,37 @@ const alsoForbidden = { fence: ['config'] };
 const folders = tiers.flat().filter((folder) => existsSync(`src/${folder}`));
 /** @param {string} folder */
 const tierOf = (folder) => tiers.findIndex((tier) => tier.includes(folder));
-/** @param {string} layer */
-const forbiddenFor = (layer) =>
+/**
+ * @param {string} layer
+ * @param {readonly string[]} allowed
+ */
+const forbiddenFor = (layer, allowed = []) =>
   folders.filter(
     (folder) =>
-      folder !== layer && (tierOf(folder) >= tierOf(layer) || (alsoForbidden[layer] ?? []).includes(folder)),
+      folder !== layer &&
+      !allowed.includes(folder) &&
+      (tierOf(folder) >= tierOf(layer) || (alsoForbidden[layer] ?? []).includes(folder)),
   );
 
-const boundaryConfigs = folders.map((layer) => ({
-  files: [`src/${layer}/**/*.ts`],
+// The one edge between the two adapters: the command `artifact-ingest mcp` starts the MCP server.
+/** @type {readonly { file: string, layer: string, allows: readonly string[] }[]} */
+const adapterBridges = existsSync('src/mcp')
+  ? [{ file: 'src/cli/mcp-command.ts', layer: 'cli', allows: ['mcp'] }]
+  : [];
+
+/**
+ * @param {string} layer
+ * @param {readonly string[]} files
+ * @param {readonly string[]} allowed
+ */
+const boundaryConfig = (layer, files, allowed = []) => ({
+  files,
   rules: {
     'no-restricted-imports': [
       'error',
       {
         patterns: [
-          ...forbiddenFor(layer).map((folder) => ({
+          ...forbiddenFor(layer, allowed).map((folder) => ({
             regex: `^(?:\\.\\./)+${folder}(?:/|$)`,
             message: `src/${layer} must not import src/${folder}: imports point down the data flow (STYLE.md).`,
           })),
@@ -56,7 +72,13 @@ const boundaryConfigs = folders.map((layer) => ({
       },
     ],
   },
-}));
+});
+
+const boundaryConfigs = [
+  ...folders.map((layer) => boundaryConfig(layer, [`src/${layer}/**/*.ts`])),
+  // Later in the list, so for the bridge file its rule replaces the folder's.
+  ...adapterBridges.map((bridge) => boundaryConfig(bridge.layer, [bridge.file], bridge.allows)),
+];
 
 export default defineConfig(
   {

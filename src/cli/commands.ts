@@ -11,6 +11,7 @@ Commands:
   show RUN_ID              show one run: nodes, documents, manifests
   ingest [PATH|GLOB ...]   extract \`\`\`<lang> file=<path> blocks into workspace/
   demo                     run the team graph on the embedded demo replies, ingest on
+  mcp                      serve workflows over MCP (stdio) to a coding assistant
 
 Workflows (the steps an outside agent is handed, also over MCP):
   workflow list|start|status|advance|register|abort
@@ -62,6 +63,10 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   demo: async () => {
     const { demoCommand, DEMO_HELP } = await import('./demo-command.js');
     return { run: demoCommand, help: DEMO_HELP };
+  },
+  mcp: async () => {
+    const { mcpCommand, MCP_HELP } = await import('./mcp-command.js');
+    return { run: mcpCommand, help: MCP_HELP };
   },
   replay: async () => {
     const { replayCommand, REPLAY_HELP } = await import('./replay-command.js');

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadProjectConfig } from '../config/index.js';
+import { createWorkflowMcpServer } from '../mcp/index.js';
+import type { CliIo } from './cli-io.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { resolveProject } from './resolve-project.js';
+import { UsageError } from './usage-error.js';
+
+/** Help text of `artifact-ingest mcp`. */
+export const MCP_HELP = `Usage: artifact-ingest mcp [--project DIR]
+
+Serve the workflow engine over MCP on stdio, for a coding assistant (Claude Code, Cursor, VS Code, any
+MCP client) to drive workflows step by step. Tools: workflow_list, workflow_start, workflow_status,
+workflow_advance, register_artefacts, workflow_abort. The server stops when stdin closes; logs go to
+stderr, stdout carries only the protocol. Setup for each assistant: docs/mcp.md.
+
+Options:
+  --project DIR   project root: .agent/runs/, workflows/, docs/ (default: current directory)
+  -h, --help      show this help
+
+Example (Claude Code):
+  claude mcp add artifact-ingest -- npx artifact-ingest mcp --project /path/to/project
+`;
+
+/** Runs `artifact-ingest mcp`: loads the project config once and serves until stdin closes; returns the exit code. */
+export async function mcpCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('mcp', args, {
+    project: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    io.stdout.write(MCP_HELP);
+    return 0;
+  }
+  if (positionals.length > 0)
+    throw new UsageError(`mcp takes no arguments, got ${positionals.join(' ')}`, 'mcp');
+  const projectDir = await resolveProject(values.project, 'mcp', io.cwd);
+  // A broken config file fails here, at startup, not in the middle of an agent's workflow.
+  const config = await loadProjectConfig(projectDir);
+  const server = createWorkflowMcpServer(
+    { projectDir, env: io.env, config, log: (line) => io.stderr.write(`artifact-ingest mcp: ${line}\n`) },
+    packageVersion(),
+  );
+  const stdinClosed = new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+  });
+  await server.connect(new StdioServerTransport());
+  io.stderr.write(`artifact-ingest mcp: serving ${projectDir} on stdio\n`);
+  await stdinClosed;
+  await server.close();
+  return 0;
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}

@@ -1,0 +1,146 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ProjectConfig } from '../config/index.js';
+import {
+  abortWorkflow,
+  advanceWorkflow,
+  listWorkflows,
+  registerWorkflowArtefacts,
+  startWorkflow,
+  workflowStatus,
+} from '../workflow/index.js';
+import type { WorkflowEngineDeps } from '../workflow/index.js';
+import { isExpectedError, toolError, toolResult } from './tool-result.js';
+import {
+  registerArtefactsInput,
+  registerArtefactsOutput,
+  workflowAbortInput,
+  workflowAdvanceInput,
+  workflowAdvanceOutput,
+  workflowListInput,
+  workflowListOutput,
+  workflowStartInput,
+  workflowStatusInput,
+  workflowStatusOutput,
+} from './workflow-tool-schemas.js';
+
+/** Where the workflow MCP server works and what it reads the ingest flag from. */
+export interface WorkflowMcpServerOptions {
+  /** The project root: `.agent/runs/`, `workflows/`, `docs/`. */
+  readonly projectDir: string;
+  /** The environment `ARTIFACT_INGEST` is read from. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The project config, loaded once by the host. */
+  readonly config?: ProjectConfig;
+  /** Where diagnostics go (default: stderr; stdout is the protocol's). */
+  readonly log?: (line: string) => void;
+  /** Extra engine dependencies (tests: `now`, `durability`). */
+  readonly engine?: Omit<WorkflowEngineDeps, 'env' | 'config'>;
+}
+
+/** The server's name and version as it introduces itself to clients. */
+export const WORKFLOW_MCP_SERVER_NAME = 'artifact-ingest';
+
+/**
+ * An `McpServer` with the six workflow tools (spec workflow-mcp.md, "MCP server") over `projectDir`; connect
+ * it to a transport (`StdioServerTransport`, or `InMemoryTransport` in tests).
+ */
+export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, version = '0.0.0'): McpServer {
+  const { projectDir } = options;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const deps: WorkflowEngineDeps = {
+    cwd: projectDir,
+    ...options.engine,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.config === undefined ? {} : { config: options.config }),
+  };
+  const server = new McpServer({ name: WORKFLOW_MCP_SERVER_NAME, version });
+
+  // Every tool runs through here: a thrown error becomes an isError result, never a protocol error or a crash.
+  const handle =
+    <A extends object>(tool: string, call: (args: WithoutUndefined<A>) => Promise<object>) =>
+    async (args: A): Promise<CallToolResult> => {
+      try {
+        return toolResult(await call(withoutUndefined(args)));
+      } catch (error) {
+        if (!isExpectedError(error)) {
+          log(`${tool}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        }
+        return toolError(error);
+      }
+    };
+
+  server.registerTool(
+    'workflow_list',
+    {
+      description:
+        "List the workflows this project can run: the project's workflows/*.yaml and the built-ins, with their inputs.",
+      inputSchema: workflowListInput,
+      outputSchema: workflowListOutput,
+    },
+    handle('workflow_list', async () => ({ workflows: await listWorkflows(projectDir) })),
+  );
+  server.registerTool(
+    'workflow_start',
+    {
+      description:
+        'Start a workflow by name with its inputs; returns the first step: follow its instructions, then call next_action.tool.',
+      inputSchema: workflowStartInput,
+      outputSchema: workflowStatusOutput,
+    },
+    handle('workflow_start', (args) => startWorkflow(projectDir, args, deps)),
+  );
+  server.registerTool(
+    'workflow_status',
+    {
+      description:
+        'The current step of a workflow run and its instructions, registered artefacts and declared-versus-observed; changes nothing.',
+      inputSchema: workflowStatusInput,
+      outputSchema: workflowStatusOutput,
+    },
+    handle('workflow_status', (args) => workflowStatus(projectDir, args, deps)),
+  );
+  server.registerTool(
+    'workflow_advance',
+    {
+      description:
+        "Finish the current step (or loop task, or iteration) with its output and get the next one; on the last step, the workflow's completion summary.",
+      inputSchema: workflowAdvanceInput,
+      outputSchema: workflowAdvanceOutput,
+    },
+    handle('workflow_advance', (args) => advanceWorkflow(projectDir, args, deps)),
+  );
+  server.registerTool(
+    'register_artefacts',
+    {
+      description:
+        'Register files you created or changed in this step (paths absolute or relative to the project root); each is checked, hashed and recorded.',
+      inputSchema: registerArtefactsInput,
+      outputSchema: registerArtefactsOutput,
+    },
+    handle('register_artefacts', (args) =>
+      registerWorkflowArtefacts(projectDir, { ...args, paths: args.paths }, deps),
+    ),
+  );
+  server.registerTool(
+    'workflow_abort',
+    {
+      description:
+        'Stop a running workflow; the run folder is kept as its audit trail. Returns the final status.',
+      inputSchema: workflowAbortInput,
+      outputSchema: workflowStatusOutput,
+    },
+    handle('workflow_abort', (args) => abortWorkflow(projectDir, args, deps)),
+  );
+  return server;
+}
+
+/** An object type whose optional fields, when present, are never `undefined` (as the engine's requests are). */
+type WithoutUndefined<T> = { [K in keyof T]: Exclude<T[K], undefined> };
+
+// zod gives an absent optional field as `undefined`; the engine's requests (exactOptionalPropertyTypes) leave it out.
+function withoutUndefined<T extends object>(value: T): WithoutUndefined<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, field]) => field !== undefined),
+  ) as WithoutUndefined<T>;
+}

@@ -1,0 +1,4 @@
+// The MCP server an outside coding assistant drives workflows through (spec workflow-mcp.md, docs/mcp.md).
+export { createWorkflowMcpServer, WORKFLOW_MCP_SERVER_NAME } from './create-workflow-mcp-server.js';
+export type { WorkflowMcpServerOptions } from './create-workflow-mcp-server.js';
+export { isExpectedError, toolError, toolResult } from './tool-result.js';

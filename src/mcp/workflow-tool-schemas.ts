@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+// Inputs are strict objects: a misspelt key (`runId`) is refused instead of silently meaning "the one running".
+const runId = z
+  .string()
+  .describe('the run to act on; leave it out when exactly one workflow in the project is running');
+
+/** `workflow_list`'s input: nothing. */
+export const workflowListInput = z.strictObject({});
+
+/** `workflow_start`'s input (spec workflow-mcp.md, tool table). */
+export const workflowStartInput = z.strictObject({
+  workflow: z
+    .string()
+    .describe(
+      "a workflow name (the project's workflows/<name>.yaml, then the built-ins) or a YAML file's path",
+    ),
+  inputs: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('the values of the inputs the workflow declares, e.g. { "feature": "a login page" }'),
+  run_id: z.string().optional().describe('the id of the new run (default: <workflow>-<UTC time>-<4 hex>)'),
+});
+
+/** `workflow_status`'s input. */
+export const workflowStatusInput = z.strictObject({ run_id: runId.optional() });
+
+/** `workflow_advance`'s input. */
+export const workflowAdvanceInput = z.strictObject({
+  run_id: runId.optional(),
+  output: z
+    .string()
+    .optional()
+    .describe("the step's result, kept under its save_as name and written as the step's document"),
+});
+
+/**
+ * `register_artefacts`'s input: `paths` is validated by the engine, not here, so that a non-array or a
+ * non-string entry gets the engine's message ("paths must be an array of strings") instead of the SDK's
+ * generic validation text; the metadata still advertises an array of strings to the client.
+ */
+export const registerArtefactsInput = z
+  .strictObject({
+    paths: z
+      .unknown()
+      .optional()
+      .meta({
+        type: 'array',
+        items: { type: 'string' },
+        description: 'the files to register, absolute or relative to the project root',
+      }),
+    run_id: runId.optional(),
+  })
+  // Optional to zod (so a missing `paths` reaches the engine's message), required to the client.
+  .meta({ required: ['paths'] });
+
+/** `workflow_abort`'s input. */
+export const workflowAbortInput = z.strictObject({
+  run_id: runId.optional(),
+  reason: z.string().optional().describe('why, kept in the state and the workflow.aborted event'),
+});
+
+const reconciliation = z.object({ unregistered: z.array(z.string()), phantom: z.array(z.string()) });
+
+const summary = z.object({
+  workflow: z.string(),
+  completed_at: z.string(),
+  duration_ms: z.number(),
+  steps_completed: z.number(),
+  results: z.record(z.string(), z.unknown()),
+});
+
+/** The status every workflow tool but `workflow_list` and `register_artefacts` returns (docs/workflow-engine.md). */
+export const workflowStatusOutput = z.object({
+  run_id: z.string(),
+  workflow: z.string(),
+  status: z.enum(['running', 'complete', 'failed', 'aborted']),
+  step: z.string(),
+  stepType: z.enum(['action', 'loop', 'ralph']),
+  step_number: z.number(),
+  total_steps: z.number(),
+  agent: z.string().nullable(),
+  delegate: z.boolean(),
+  instructions: z.string(),
+  next_action: z.object({ tool: z.string(), expecting: z.string() }),
+  progress: z.object({ completed: z.number(), total: z.number() }),
+  task: z.object({ index: z.number(), total: z.number(), value: z.unknown() }).optional(),
+  subStepIndex: z.number().optional(),
+  totalSubSteps: z.number().optional(),
+  ralphIteration: z.number().optional(),
+  ralphTotal: z.number().optional(),
+  artefacts: z.array(z.string()),
+  reconciliation: reconciliation.optional(),
+});
+
+/**
+ * `workflow_advance`'s result: the next status, or on completion `{ run_id, status: "complete", summary }`;
+ * one object schema (MCP output schemas are objects), so the status fields are optional here.
+ */
+export const workflowAdvanceOutput = workflowStatusOutput.partial().extend({
+  run_id: z.string(),
+  status: z.enum(['running', 'complete', 'failed', 'aborted']),
+  summary: summary.optional(),
+});
+
+/** `workflow_list`'s result. */
+export const workflowListOutput = z.object({
+  workflows: z.array(
+    z.object({
+      name: z.string(),
+      version: z.string(),
+      description: z.string(),
+      steps: z.number(),
+      inputs: z.array(z.string()),
+    }),
+  ),
+});
+
+/** `register_artefacts`'s result. */
+export const registerArtefactsOutput = z.object({
+  run_id: z.string(),
+  registered: z.array(z.string()),
+  duplicates: z.array(z.string()),
+  invalid: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
+});

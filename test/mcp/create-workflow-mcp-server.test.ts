@@ -1,0 +1,198 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempProject } from '../helpers/temp-project.js';
+import { connectServer, structuredOf, textOf } from './mcp-test-client.js';
+
+const BUILD_WORKFLOW = `name: build
+version: "1"
+description: Write a file, then review it
+inputs: [feature]
+steps:
+  - id: write
+    type: action
+    artefacts: true
+    instructions: "Write {feature} to a file."
+    save_as: notes
+  - id: review
+    type: action
+    instructions: "Review {notes}."
+`;
+
+const TOOLS = [
+  'register_artefacts',
+  'workflow_abort',
+  'workflow_advance',
+  'workflow_list',
+  'workflow_start',
+  'workflow_status',
+];
+
+async function buildProject(): Promise<string> {
+  return tempProject({ 'workflows/build.yaml': BUILD_WORKFLOW });
+}
+
+async function stateText(projectDir: string, runId: string): Promise<string> {
+  return readFile(path.join(projectDir, '.agent', 'runs', runId, 'state.json'), 'utf8');
+}
+
+describe('createWorkflowMcpServer', () => {
+  it('lists the six tools, each with a description, an input schema and an output schema', async () => {
+    const { client } = await connectServer(await buildProject());
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
+    for (const tool of tools) {
+      expect(tool.description?.length).toBeGreaterThan(20);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+    }
+    const register = tools.find((tool) => tool.name === 'register_artefacts');
+    // paths is checked by the engine, yet the client is told it is an array of strings.
+    expect(register?.inputSchema.properties?.paths).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+    });
+  });
+
+  it('workflow_list returns the project workflows and the built-ins', async () => {
+    const { call } = await connectServer(await buildProject());
+    const list = structuredOf(await call('workflow_list'));
+    expect(list.workflows).toEqual(
+      expect.arrayContaining([
+        {
+          name: 'build',
+          version: '1',
+          description: 'Write a file, then review it',
+          steps: 2,
+          inputs: ['feature'],
+        },
+        expect.objectContaining({ name: 'chain_of_thought', inputs: ['problem'] }),
+        expect.objectContaining({ name: 'feature-dev' }),
+      ]),
+    );
+  });
+
+  it('workflow_start, workflow_status, workflow_advance and workflow_abort drive a run', async () => {
+    const projectDir = await buildProject();
+    const { call } = await connectServer(projectDir);
+    const started = structuredOf(
+      await call('workflow_start', { workflow: 'build', inputs: { feature: 'a parser' }, run_id: 'b-1' }),
+    );
+    expect(started).toMatchObject({
+      run_id: 'b-1',
+      status: 'running',
+      step: 'write',
+      step_number: 1,
+      total_steps: 2,
+    });
+    expect(started.instructions).toContain('Write a parser to a file.');
+    expect(started.instructions).toContain('you MUST call the `register_artefacts` tool');
+    expect(structuredOf(await call('workflow_status', {}))).toEqual(started);
+    const next = structuredOf(await call('workflow_advance', { output: 'notes on a parser' }));
+    expect(next).toMatchObject({ step: 'review', instructions: 'Review notes on a parser.' });
+    const aborted = structuredOf(await call('workflow_abort', { run_id: 'b-1', reason: 'enough' }));
+    expect(aborted).toMatchObject({ run_id: 'b-1', status: 'aborted', step: 'review' });
+    expect(JSON.parse(await stateText(projectDir, 'b-1'))).toMatchObject({ status: 'aborted' });
+  });
+
+  it.each([
+    ['workflow_status', {}],
+    ['workflow_advance', { output: 'x' }],
+    ['workflow_abort', {}],
+    ['register_artefacts', { paths: ['a.md'] }],
+  ])('%s without a running workflow says to call workflow_start first', async (tool, args) => {
+    const { call } = await connectServer(await buildProject());
+    const result = await call(tool, args);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('Workflow not started. Call workflow_start first.');
+  });
+
+  it.each([
+    ['paths is not an array', { paths: 'notes.md' }],
+    ['a path is not a string', { paths: ['notes.md', 3] }],
+    ['paths is missing', {}],
+  ])('register_artefacts refuses when %s, and the state is unchanged', async (_case, args) => {
+    const projectDir = await buildProject();
+    const { call } = await connectServer(projectDir);
+    structuredOf(
+      await call('workflow_start', { workflow: 'build', inputs: { feature: 'x' }, run_id: 'b-1' }),
+    );
+    const before = await stateText(projectDir, 'b-1');
+    const result = await call('register_artefacts', args);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('paths must be an array of strings');
+    expect(await stateText(projectDir, 'b-1')).toBe(before);
+  });
+
+  it.each([
+    [
+      'a missing workflow input',
+      { workflow: 'build' },
+      /missing input feature: .*call workflow_start with inputs: \{ "feature": "\.\.\." \}/,
+    ],
+    ['an undeclared input', { workflow: 'build', inputs: { feature: 'x', featur: 'y' } }, /featur/],
+    ['an unknown workflow', { workflow: 'biuld' }, /no workflow named "biuld".*did you mean "build"\?/],
+    ['an unknown template variable', { workflow: 'broken' }, /nope/],
+    [
+      'a run_id that is not an id',
+      { workflow: 'build', inputs: { feature: 'x' }, run_id: '../up' },
+      /run_id|id/,
+    ],
+    ['no workflow at all', {}, /workflow/],
+  ])('workflow_start refuses %s with a message and writes no run', async (_case, args, message) => {
+    const projectDir = await tempProject({
+      'workflows/build.yaml': BUILD_WORKFLOW,
+      'workflows/broken.yaml':
+        'name: broken\nversion: "1"\ndescription: d\nsteps:\n  - id: one\n    instructions: "Use {nope}."\n',
+    });
+    const { call } = await connectServer(projectDir);
+    const result = await call('workflow_start', args);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(message);
+    expect(textOf(result)).not.toMatch(/\n\s+at /);
+    await expect(stat(path.join(projectDir, '.agent', 'runs'))).rejects.toThrow();
+  });
+
+  it.each([
+    ['an unknown run', 'workflow_status', { run_id: 'nope-1' }, /no run "nope-1"/],
+    ['a misspelt argument', 'workflow_status', { runId: 'b-1' }, /runId/],
+    ['advancing a save_as step without output', 'workflow_advance', {}, /output/],
+  ])('refuses %s as an isError result', async (_case, tool, args, message) => {
+    const projectDir = await buildProject();
+    const { call } = await connectServer(projectDir);
+    structuredOf(
+      await call('workflow_start', { workflow: 'build', inputs: { feature: 'x' }, run_id: 'b-1' }),
+    );
+    const before = await stateText(projectDir, 'b-1');
+    const result = await call(tool, args);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(message);
+    expect(await stateText(projectDir, 'b-1')).toBe(before);
+  });
+
+  it('names the running workflows when several run and no run_id is given', async () => {
+    const { call } = await connectServer(await buildProject());
+    for (const runId of ['b-1', 'b-2'])
+      structuredOf(
+        await call('workflow_start', { workflow: 'build', inputs: { feature: runId }, run_id: runId }),
+      );
+    const result = await call('workflow_status', {});
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/b-1.*b-2/s);
+  });
+
+  it('turns an unexpected failure into an isError result without a stack, and logs it to stderr', async () => {
+    const projectDir = await buildProject();
+    // A file where the runs folder belongs: the engine cannot create the run.
+    await writeFile(path.join(projectDir, '.agent'), 'not a folder');
+    const { call, logs } = await connectServer(projectDir);
+    const result = await call('workflow_start', {
+      workflow: 'build',
+      inputs: { feature: 'x' },
+      run_id: 'b-1',
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).not.toMatch(/\n\s+at /);
+    expect(logs.join('\n') + textOf(result)).not.toBe('');
+  });
+});

@@ -1,0 +1,93 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/run-cli.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { structuredOf } from './mcp-test-client.js';
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+/** The built binary's `mcp` command as a child process, with an SDK client on its stdio. */
+async function spawnServer(projectDir: string): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--project', projectDir],
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  return structuredOf((await client.callTool({ name, arguments: args })) as CallToolResult);
+}
+
+describe('artifact-ingest mcp over stdio', () => {
+  it('lists the tools and runs chain_of_thought to completion', async () => {
+    const projectDir = await tempProject();
+    const { client } = await spawnServer(projectDir);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'register_artefacts',
+      'workflow_abort',
+      'workflow_advance',
+      'workflow_list',
+      'workflow_start',
+      'workflow_status',
+    ]);
+    await call(client, 'workflow_start', {
+      workflow: 'chain_of_thought',
+      inputs: { problem: 'sort a list' },
+      run_id: 'cot-1',
+    });
+    await call(client, 'workflow_advance', { output: '- pick a pivot\n- partition' });
+    const third = await call(client, 'workflow_advance', { output: 'Pivot: median of three.' });
+    expect(third).toMatchObject({ step: 'synthesize', step_number: 3 });
+    const done = await call(client, 'workflow_advance', { output: 'Quicksort.' });
+    expect(done).toMatchObject({
+      run_id: 'cot-1',
+      status: 'complete',
+      summary: {
+        workflow: 'chain_of_thought',
+        steps_completed: 3,
+        results: { analysis_1: 'Pivot: median of three.' },
+      },
+    });
+  });
+
+  it('a server killed with SIGKILL mid-workflow is restarted and continues from the same step and pass', async () => {
+    const projectDir = await tempProject({
+      'workflows/passes.yaml':
+        'name: passes\nversion: "1"\ndescription: d\nsteps:\n  - id: polish\n    type: ralph\n    n: 3\n    instructions: "Iteration {iteration} of {n}."\n  - id: last\n    instructions: "Done."\n',
+    });
+    const first = await spawnServer(projectDir);
+    await call(first.client, 'workflow_start', { workflow: 'passes', run_id: 'p-1' });
+    const second = await call(first.client, 'workflow_advance', { output: 'one' });
+    expect(second).toMatchObject({ step: 'polish', ralphIteration: 2 });
+    const pid = first.transport.pid;
+    expect(pid).not.toBeNull();
+    process.kill(pid ?? 0, 'SIGKILL');
+    const restarted = await spawnServer(projectDir);
+    // No run_id: the one running workflow is found from its state.json.
+    expect(await call(restarted.client, 'workflow_status')).toEqual(second);
+    expect(await call(restarted.client, 'workflow_advance', { output: 'two' })).toMatchObject({
+      ralphIteration: 3,
+    });
+    const state = JSON.parse(
+      await readFile(path.join(projectDir, '.agent', 'runs', 'p-1', 'state.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(state).toMatchObject({ status: 'running', step: 'polish', ralphIteration: 3 });
+  });
+});
