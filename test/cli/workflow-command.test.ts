@@ -38,8 +38,12 @@ describe('artifact-ingest workflow: a full feature-dev run', () => {
       step: 'scope',
       status: 'running',
     });
-    // The same JSON as the engine's own status (what the MCP tool returns).
-    expect(started.json).toEqual(await workflowStatus(projectDir, { run_id: 'fd-1' }));
+    // The same JSON as the engine's own status (what the MCP tool returns), which adds declared versus
+    // observed of the pass so far.
+    expect(await workflowStatus(projectDir, { run_id: 'fd-1' })).toEqual({
+      ...(started.json as object),
+      reconciliation: { unregistered: [], phantom: [] },
+    });
 
     const scope = `The scope.\n\n${fileBlock('ts', 'src/scope.ts', 'export const scope = 1;')}`;
     await writeFile(path.join(projectDir, 'scope-answer.md'), scope);

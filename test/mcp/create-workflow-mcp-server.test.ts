@@ -87,7 +87,11 @@ describe('createWorkflowMcpServer', () => {
     });
     expect(started.instructions).toContain('Write a parser to a file.');
     expect(started.instructions).toContain('you MUST call the `register_artefacts` tool');
-    expect(structuredOf(await call('workflow_status', {}))).toEqual(started);
+    // The status is the start's response plus declared versus observed of the pass so far.
+    expect(structuredOf(await call('workflow_status', {}))).toEqual({
+      ...started,
+      reconciliation: { unregistered: [], phantom: [] },
+    });
     const next = structuredOf(await call('workflow_advance', { output: 'notes on a parser' }));
     expect(next).toMatchObject({ step: 'review', instructions: 'Review notes on a parser.' });
     const aborted = structuredOf(await call('workflow_abort', { run_id: 'b-1', reason: 'enough' }));
