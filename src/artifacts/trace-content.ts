@@ -5,8 +5,9 @@ import type { NodeId, RunId } from '../project/index.js';
 const isoTime = z.iso.datetime();
 
 /**
- * The content of a `trace` artifact: one node execution as the runtime saw it (spec artifacts.md, "The record":
- * agent, rendered prompt hash, timings, exit, manifest summary). Stored in the object store as JSON.
+ * The content of a `trace` artifact: one graph node execution or one workflow step pass (spec artifacts.md,
+ * "The record": agent, rendered prompt hash, timings, exit, manifest summary; a workflow step adds its
+ * declared-versus-observed reconciliation). Stored in the object store as JSON.
  */
 export const traceContentSchema = z
   .object({
@@ -15,8 +16,9 @@ export const traceContentSchema = z
     nodeId: nodeIdSchema,
     /** The agent's name; `write_file` nodes have none and say `runtime`. */
     agent: z.string().min(1),
+    /** The graph's (or the workflow definition's) name and the sha256 hex of its text. */
     graph: z.object({ name: z.string().min(1), hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
-    /** sha256 hex of the rendered prompt (agent_task), or null (write_file). */
+    /** sha256 hex of the rendered prompt (agent_task) or step instructions, or null (write_file). */
     promptSha256: z
       .string()
       .regex(/^[0-9a-f]{64}$/)
@@ -47,6 +49,11 @@ export const traceContentSchema = z
         manifest_path: z.string(),
         problems: z.array(z.string()),
       })
+      .strict()
+      .optional(),
+    /** A workflow step: files written but not registered, and registered paths that did not change. */
+    reconciliation: z
+      .object({ unregistered: z.array(z.string()), phantom: z.array(z.string()) })
       .strict()
       .optional(),
   })

@@ -25,6 +25,7 @@ import { appendWorkflowEvents, openWorkflowEvents } from './workflow-events.js';
 import type { WorkflowEvent } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { WorkflowError } from './workflow-error.js';
+import { recordStepTrace } from './record-step-trace.js';
 import { workflowStatusOf } from './workflow-status-response.js';
 import type { WorkflowCompletion, WorkflowStatusResponse } from './workflow-status-response.js';
 
@@ -97,6 +98,24 @@ export async function advanceWorkflow(
       },
       { durability, now, ...(deps.lockWaitMs === undefined ? {} : { lockWaitMs: deps.lockWaitMs }) },
     );
+    // After the state is written: a losing advance records no trace either.
+    await recordStepTrace({
+      projectDir,
+      state,
+      step,
+      nodeId: passNodeId(step.id, pass),
+      pass,
+      instructions: workflowStatusOf(state, definition).instructions,
+      finishedAt: at,
+      ...(output === undefined || documentPath === undefined
+        ? {}
+        : { document: { path: documentPath, text: output } }),
+      ...(ingest === undefined ? {} : { ingest }),
+      ...(reconciliation === undefined ? {} : { reconciliation }),
+      durability,
+      ...(deps.now === undefined ? {} : { now: deps.now }),
+      events,
+    });
     const completed: WorkflowEvent = {
       level: 'INFO',
       event: 'step.completed',

@@ -63,6 +63,32 @@ describe('declared versus observed, by default', () => {
     expect((await workflowStatus(projectDir)).reconciliation).toEqual(NONE);
   });
 
+  it("records each finished pass as a trace artifact carrying the pass's reconciliation", async () => {
+    const projectDir = await project();
+    await start(projectDir);
+    await agentWrites(projectDir, 'docs/scope.md', 'scope\n');
+    await advanceWorkflow(projectDir, { output: 'the scope' }, depsOf());
+    const records = (await readFile(path.join(projectDir, '.agent/runs/w/artifacts.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { type: string; taskId: string; contentHash: string });
+    const traces = records.filter((record) => record.type === 'trace');
+    expect(traces.map((record) => record.taskId)).toEqual(['scope']);
+    const hex = (traces[0]?.contentHash ?? '').replace('sha256:', '');
+    const trace = JSON.parse(
+      await readFile(path.join(projectDir, '.agent/objects/sha256', hex.slice(0, 2), hex.slice(2)), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(trace).toMatchObject({
+      runId: 'w',
+      nodeId: 'scope',
+      agent: 'workflow',
+      graph: { name: 'feature-dev' },
+      outcome: 'completed',
+      document: { path: 'docs/w/scope.md' },
+      reconciliation: { unregistered: ['docs/scope.md'], phantom: [] },
+    });
+  });
+
   it('with require_registration the forgetful agent cannot advance until it registers', async () => {
     const projectDir = await project();
     await start(projectDir);
