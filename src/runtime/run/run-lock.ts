@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { runDir, runLockPath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { isProcessAlive, releaseLockIfOurs, removeStaleLock } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
 
 /** Who holds a run's lock: the content of `.agent/runs/<run_id>/lock`. */
@@ -57,7 +57,7 @@ export async function acquireRunLock(
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     if (await createExclusive(absolute, text)) {
-      const release = (): Promise<void> => releaseIfOurs(absolute, text);
+      const release = (): Promise<void> => releaseLockIfOurs(absolute, text);
       return tookOver === undefined
         ? { path: relative, owner, release }
         : { path: relative, owner, tookOver, release };
@@ -66,7 +66,7 @@ export async function acquireRunLock(
     if (holder.kind === 'missing') continue;
     const busy = liveHolderMessage(holder, runId, relative);
     if (busy !== null) throw new RunError('run_locked', busy);
-    if ((await removeStale(absolute, holder.text)) && holder.kind === 'owner') tookOver = holder.owner;
+    if ((await removeStaleLock(absolute, holder.text)) && holder.kind === 'owner') tookOver = holder.owner;
   }
   throw new RunError(
     'run_locked',
@@ -158,49 +158,9 @@ function liveHolderMessage(holder: Holder, runId: string, relative: string): str
       `a process on another host cannot be checked: if no runner is active there, delete ${relative} and resume again`
     );
   }
-  if (!isAlive(owner.pid)) return null;
+  if (!isProcessAlive(owner.pid)) return null;
   return (
     `run ${runId} is already running (pid ${String(owner.pid)} ${since}, lock ${relative}); ` +
     `wait for it to finish, or stop that process and resume the run (if no runner is active, delete ${relative})`
   );
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Moves the stale lock aside and deletes it only if it is still the lock that was judged stale; a fresh
- * lock that another runner created in between is put back (link(2) never replaces a newer one).
- */
-async function removeStale(file: string, staleText: string): Promise<boolean> {
-  const aside = `${file}.stale-${String(process.pid)}-${randomBytes(4).toString('hex')}`;
-  try {
-    await rename(file, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-  const movedText = await readFile(aside, 'utf8');
-  if (movedText !== staleText) {
-    await link(aside, file).catch(() => undefined);
-    await unlink(aside);
-    return false;
-  }
-  await unlink(aside);
-  return true;
-}
-
-async function releaseIfOurs(file: string, text: string): Promise<void> {
-  try {
-    if ((await readFile(file, 'utf8')) === text) await unlink(file);
-  } catch {
-    // Already gone or unreadable: a later runner judges it stale by its pid.
-  }
 }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, lstat, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { runDir, UnknownRunError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { isProcessAlive, releaseLockIfOurs, removeStaleLock } from '../../workspace/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import { workflowStateLockPath } from './workflow-state-paths.js';
 
@@ -82,7 +83,7 @@ export async function acquireStateLock(
 
   for (;;) {
     if (await createExclusive(absolute, text)) {
-      const release = (): Promise<void> => releaseIfOurs(absolute, text);
+      const release = (): Promise<void> => releaseLockIfOurs(absolute, text);
       const isHeld = (): Promise<boolean> =>
         readFile(absolute, 'utf8').then(
           (current) => current === text,
@@ -92,7 +93,7 @@ export async function acquireStateLock(
     }
     lastHolder = await readHolder(absolute);
     if (lastHolder.kind !== 'missing' && isStale(lastHolder)) {
-      if ((await removeStale(absolute, lastHolder.text)) && lastHolder.kind === 'owner') {
+      if ((await removeStaleLock(absolute, lastHolder.text)) && lastHolder.kind === 'owner') {
         tookOver = lastHolder.owner;
       }
       continue;
@@ -177,45 +178,5 @@ async function readHolder(file: string): Promise<Holder> {
 function isStale(holder: Exclude<Holder, { kind: 'missing' }>): boolean {
   if (holder.kind === 'unreadable') return holder.ageMs >= CREATING_GRACE_MS;
   if (holder.owner.hostname !== hostname()) return holder.ageMs >= FOREIGN_HOST_STALE_MS;
-  return !isAlive(holder.owner.pid);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Moves the stale lock aside and deletes it only if it is still the lock that was judged stale; a fresh lock
- * that another process created in between is put back (link(2) never replaces a newer one).
- */
-async function removeStale(file: string, staleText: string): Promise<boolean> {
-  const aside = `${file}.stale-${String(process.pid)}-${randomBytes(4).toString('hex')}`;
-  try {
-    await rename(file, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-  const movedText = await readFile(aside, 'utf8');
-  if (movedText !== staleText) {
-    await link(aside, file).catch(() => undefined);
-    await unlink(aside);
-    return false;
-  }
-  await unlink(aside);
-  return true;
-}
-
-async function releaseIfOurs(file: string, text: string): Promise<void> {
-  try {
-    if ((await readFile(file, 'utf8')) === text) await unlink(file);
-  } catch {
-    // Already gone or unreadable: a later caller judges it stale by its pid.
-  }
+  return !isProcessAlive(holder.owner.pid);
 }
