@@ -41,9 +41,11 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
   }
   const rows = runs.map((run) => [
     run.run_id,
-    run.kind === 'ingest' ? '(ingest)' : run.graph,
+    run.kind === 'ingest' ? '(ingest)' : run.kind === 'workflow' ? `${run.graph} (workflow)` : run.graph,
     run.interrupted ? 'interrupted' : run.status,
-    `${run.nodes.completed}/${run.nodes.total}`,
+    run.kind === 'workflow'
+      ? `${String(run.nodes.completed)} steps`
+      : `${run.nodes.completed}/${run.nodes.total}`,
     run.updated_at,
   ]);
   io.stdout.write(`${renderTable(['run', 'graph', 'status', 'nodes', 'updated'], rows)}\n`);

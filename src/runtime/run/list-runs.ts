@@ -16,28 +16,33 @@ import type { IngestManifest } from '../../ingest/index.js';
 import { RunError } from './run-error.js';
 import { isRunLocked } from './run-lock.js';
 import { readRunState } from './run-state.js';
+import { readWorkflowRunHeader } from './workflow-run-summary.js';
 import type { NodeStatus, RunState, RunStatus } from './run-types.js';
 
 /** Node counts of a run, by status, and their total. */
 export type NodeCounts = Readonly<Record<NodeStatus | 'total', number>>;
 
-/** What made a run: `runGraph` (it has a state.json), or `artifact-ingest ingest --run-id` (manifests only). */
-export type RunKind = 'graph' | 'ingest';
+/**
+ * What made a run: `runGraph` (it has a state.json), `artifact-ingest ingest --run-id` (manifests only), or
+ * the workflow engine (a state.json of `kind: "workflow"`, shown in detail by `artifact-ingest workflow`).
+ */
+export type RunKind = 'graph' | 'ingest' | 'workflow';
 
 /** One line of `artifact-ingest runs`. */
 export interface RunSummary {
   readonly run_id: string;
   readonly kind: RunKind;
-  /** The state's status, or `unreadable` when state.json is not valid (see `error`). */
-  readonly status: RunStatus | 'unreadable';
+  /** The state's status (`aborted`: a workflow stopped by workflow_abort), or `unreadable` (see `error`). */
+  readonly status: RunStatus | 'aborted' | 'unreadable';
   /** True when the state says running but no live runner holds the lock: killed, resume it. */
   readonly interrupted: boolean;
-  /** Graph name ('' when unreadable or made by an ingest). */
+  /** Graph or workflow name ('' when unreadable or made by an ingest). */
   readonly graph: string;
   /** ISO times ('' when unreadable); an ingest run's come from its manifests, else its newest event. */
   readonly created_at: string;
   readonly updated_at: string;
-  /** An ingest run's nodes are its manifests: completed when readable, failed when not. */
+  /** An ingest run's nodes are its manifests (completed when readable, failed when not); a workflow's
+   * `completed` counts its steps done and its `total` is 0 (the steps are in its pinned definition). */
   readonly nodes: NodeCounts;
   /** Why the run is unreadable, naming the file. */
   readonly error?: string;
@@ -115,7 +120,15 @@ export async function readRun(projectDir: string, runId: string): Promise<RunDet
   try {
     state = await readRunState(projectDir, runId);
   } catch (error) {
-    if (!(error instanceof RunError && error.code === 'not_a_graph_run')) throw error;
+    if (!(error instanceof RunError && error.code === 'not_a_graph_run')) {
+      if ((await readWorkflowRunHeader(projectDir, runId)) !== null) {
+        throw new RunError(
+          'not_a_graph_run',
+          `run ${runId} is a workflow run; see it with 'artifact-ingest workflow status ${runId}' (or 'artifact-ingest replay ${runId}')`,
+        );
+      }
+      throw error;
+    }
     const ingest = await readIngestRun(projectDir, runId);
     if (ingest === null) throw new UnknownRunError(runId);
     return {
@@ -151,6 +164,19 @@ async function summarize(projectDir: string, runId: RunId): Promise<RunSummary |
     }
     // The folder vanished between readdir and read: a run removed meanwhile is not listed.
     if (error instanceof UnknownRunError) return null;
+    const workflow = await readWorkflowRunHeader(projectDir, runId);
+    if (workflow !== null) {
+      return {
+        run_id: runId,
+        kind: 'workflow',
+        status: workflow.status,
+        interrupted: false,
+        graph: workflow.workflow,
+        created_at: workflow.created_at,
+        updated_at: workflow.updated_at,
+        nodes: { ...NO_NODES, completed: workflow.stepsDone },
+      };
+    }
     return {
       run_id: runId,
       kind: 'graph',

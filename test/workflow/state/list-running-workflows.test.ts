@@ -37,15 +37,18 @@ describe('listRunningWorkflows', () => {
   });
 });
 
-// The graph runtime's `runs` and `show` meet workflow states in the same folder until the engine lands.
+// The graph runtime's `runs` and `show` meet workflow states in the same folder.
 describe("the runtime's listRuns beside a workflow state", () => {
-  it('lists a workflow run as an unreadable graph run instead of crashing', async () => {
+  it('lists a workflow run as a workflow run, and show points at artifact-ingest workflow', async () => {
     const projectDir = await tempProject();
     const { run_id: runId } = await createWorkflowState(projectDir, newState('wf-1'));
     const runs = await listRuns(projectDir);
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ run_id: 'wf-1', kind: 'graph', status: 'unreadable' });
-    expect(runs[0]?.error).toContain('.agent/runs/wf-1/state.json is not a valid run state');
-    await expect(readRun(projectDir, runId)).rejects.toMatchObject({ code: 'state_unreadable' });
+    expect(runs[0]).toMatchObject({ run_id: 'wf-1', kind: 'workflow', status: 'running' });
+    expect(runs[0]?.error).toBeUndefined();
+    await expect(readRun(projectDir, runId)).rejects.toMatchObject({
+      code: 'not_a_graph_run',
+      message: expect.stringContaining("'artifact-ingest workflow status wf-1'") as unknown,
+    });
   });
 });
