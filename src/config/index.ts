@@ -20,3 +20,6 @@ export {
 export type { IngestSettings, ProjectConfig } from './project-config.js';
 export { loadProjectConfig, parseProjectConfig } from './load-project-config.js';
 export { projectConfigJsonSchema } from './config-json-schema.js';
+export { textSchema } from './text-schema.js';
+export { withRules } from './with-rules.js';
+export type { YamlRuleIssue } from './with-rules.js';

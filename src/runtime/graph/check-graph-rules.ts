@@ -1,4 +1,4 @@
-import { closestMatch, type YamlIssueParams } from '../../config/index.js';
+import { closestMatch, type YamlRuleIssue } from '../../config/index.js';
 import { pathCollisionKey } from '../../workspace/index.js';
 import { checkNodeTemplates } from './check-node-templates.js';
 import { findDependencyCycles } from './find-dependency-cycles.js';
@@ -9,11 +9,7 @@ import { checkOutputPathTemplate, resolveOutputPath } from './resolve-output-pat
 import { parseTemplate, renderTemplate } from './template.js';
 
 /** One broken graph rule, at a path into the graph file (zod issue style). */
-export interface GraphRuleIssue {
-  readonly path: readonly (string | number)[];
-  readonly message: string;
-  readonly params?: YamlIssueParams;
-}
+export type GraphRuleIssue = YamlRuleIssue;
 
 // Which node type each type-specific key belongs to; a node of the other type must not have it.
 const KEY_OWNER: Readonly<Record<string, GraphNodeType>> = {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { closestMatch, type AllowedKeys, describeValue } from '../../config/index.js';
+import { closestMatch, describeValue, textSchema, withRules, type AllowedKeys } from '../../config/index.js';
 import { type IngestMode } from '../../ingest/index.js';
 import { checkGraphRules } from './check-graph-rules.js';
 import type { GraphDefinition, GraphNode, GraphNodeType } from './graph-definition.js';
@@ -32,15 +32,6 @@ function idSchema(what: string, example: string) {
     .regex(ID_PATTERN, {
       error: (issue) => `${describeValue(issue.input)} is not a valid ${what}; ${ID_RULE}`,
     });
-}
-
-function textSchema(example: string) {
-  return z.string({
-    error: (issue) =>
-      issue.input === undefined
-        ? `missing; add ${example}`
-        : `expected text, got ${describeValue(issue.input)}; write it as a string, such as ${example}`,
-  });
 }
 
 function listSchema<T extends z.ZodType>(item: T, example: string) {
@@ -124,43 +115,30 @@ export const GRAPH_KEYS: Readonly<Record<string, AllowedKeys>> = Object.freeze({
 });
 
 /** Zod schema of a graph file: its shape, then the rules across values (every issue reported at once). */
-export const graphSchema = z
-  .strictObject(graphShape, {
+export const graphSchema = withRules(
+  z.strictObject(graphShape, {
     error: (issue) =>
       issue.code === 'invalid_type'
         ? `expected a mapping with name, version, inputs and nodes, got ${describeValue(issue.input)}; see docs/runtime.md`
         : undefined,
-  })
-  .superRefine(
-    (value, context) => {
-      for (const issue of checkGraphRules(value)) {
-        context.addIssue({
-          code: 'custom',
-          path: [...issue.path],
-          message: issue.message,
-          params: issue.params,
-        });
-      }
-    },
-    // The rules read the graph defensively, so they run even when the shape has issues: all are reported.
-    { when: () => true },
-  )
-  .transform((graph): GraphBody => ({
-    name: graph.name,
-    version: graph.version,
-    description: graph.description ?? '',
-    inputs: graph.inputs ?? [],
-    mode: graph.mode ?? modeOfName(graph.name),
-    nodes: graph.nodes.map((node): GraphNode => ({
-      id: node.id,
-      type: node.type,
-      dependsOn: node.depends_on ?? [],
-      ...(node.agent === undefined ? {} : { agent: node.agent }),
-      ...(node.prompt === undefined ? {} : { prompt: node.prompt }),
-      ...(node.content === undefined ? {} : { content: node.content }),
-      outputPath: node.output_path,
-    })),
-  }));
+  }),
+  checkGraphRules,
+).transform((graph): GraphBody => ({
+  name: graph.name,
+  version: graph.version,
+  description: graph.description ?? '',
+  inputs: graph.inputs ?? [],
+  mode: graph.mode ?? modeOfName(graph.name),
+  nodes: graph.nodes.map((node): GraphNode => ({
+    id: node.id,
+    type: node.type,
+    dependsOn: node.depends_on ?? [],
+    ...(node.agent === undefined ? {} : { agent: node.agent }),
+    ...(node.prompt === undefined ? {} : { prompt: node.prompt }),
+    ...(node.content === undefined ? {} : { content: node.content }),
+    outputPath: node.output_path,
+  })),
+}));
 
 function modeOfName(name: string): IngestMode {
   const mode = GRAPH_MODES.find((candidate) => candidate === name);

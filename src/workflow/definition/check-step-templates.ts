@@ -1,14 +1,10 @@
-import { closestMatch, type YamlIssueParams } from '../../config/index.js';
+import { closestMatch, type YamlRuleIssue } from '../../config/index.js';
 import { BUILTIN_VARIABLES, builtinsForStepType, isBuiltinVariable } from './builtin-variables.js';
 import { stepLabel, type StepView } from './step-view.js';
 import { parseWorkflowTemplate, type ScopedReference } from './workflow-template.js';
 
 /** One broken workflow rule, at a path into the workflow file (zod issue style). */
-export interface WorkflowRuleIssue {
-  readonly path: readonly (string | number)[];
-  readonly message: string;
-  readonly params?: YamlIssueParams;
-}
+export type WorkflowRuleIssue = YamlRuleIssue;
 
 /** Where a `save_as` name is provided: by the step at `index`. */
 export type SavedBy = ReadonlyMap<string, StepView>;

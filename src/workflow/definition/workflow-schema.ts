@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { closestMatch, describeValue, type AllowedKeys } from '../../config/index.js';
+import { closestMatch, describeValue, textSchema, withRules, type AllowedKeys } from '../../config/index.js';
 import { ID_PATTERN, ID_RULE } from '../../project/index.js';
 import { checkWorkflowRules } from './check-workflow-rules.js';
 import {
@@ -17,15 +17,6 @@ export const MAX_WORKFLOW_STEPS = 200;
 export const MAX_RALPH_PASSES = 100;
 
 const STEP_TYPES = WORKFLOW_STEP_TYPES;
-
-function textSchema(example: string) {
-  return z.string({
-    error: (issue) =>
-      issue.input === undefined
-        ? `missing; add ${example}`
-        : `expected text, got ${describeValue(issue.input)}; write it as a string, such as ${example}`,
-  });
-}
 
 function idSchema(what: string, example: string) {
   return textSchema(example).regex(ID_PATTERN, {
@@ -130,34 +121,21 @@ export const WORKFLOW_KEYS: Readonly<Record<string, AllowedKeys>> = Object.freez
 type StepInput = z.output<z.ZodObject<typeof stepShape>>;
 
 /** Zod schema of a workflow file: its shape, then the rules across values (every issue reported at once). */
-export const workflowSchema = z
-  .strictObject(workflowShape, {
+export const workflowSchema = withRules(
+  z.strictObject(workflowShape, {
     error: (issue) =>
       issue.code === 'invalid_type'
         ? `expected a mapping with name, version, inputs and steps, got ${describeValue(issue.input)}; see docs/workflows.md`
         : undefined,
-  })
-  .superRefine(
-    (value, context) => {
-      for (const issue of checkWorkflowRules(value)) {
-        context.addIssue({
-          code: 'custom',
-          path: [...issue.path],
-          message: issue.message,
-          params: issue.params,
-        });
-      }
-    },
-    // The rules read the workflow defensively, so they run even when the shape has issues: all are reported.
-    { when: () => true },
-  )
-  .transform((workflow): WorkflowBody => ({
-    name: workflow.name,
-    version: workflow.version,
-    description: workflow.description ?? '',
-    inputs: workflow.inputs ?? [],
-    steps: workflow.steps.map(toStep),
-  }));
+  }),
+  checkWorkflowRules,
+).transform((workflow): WorkflowBody => ({
+  name: workflow.name,
+  version: workflow.version,
+  description: workflow.description ?? '',
+  inputs: workflow.inputs ?? [],
+  steps: workflow.steps.map(toStep),
+}));
 
 function toStep(step: StepInput): WorkflowStep {
   // The rules guarantee exactly one instructions key, a parseable template and the type's own key.
