@@ -18,4 +18,4 @@ export { writeFileAtomically } from './write-file-atomically.js';
 export type { AtomicFileOptions, AtomicFileOutcome } from './write-file-atomically.js';
 export { errnoOf } from './errno-of.js';
 export { TEMP_FILE_PATTERN } from './temp-file-name.js';
-export { isProcessAlive, releaseLockIfOurs, removeStaleLock } from './lock-file.js';
+export { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } from './lock-file.js';

@@ -1,9 +1,42 @@
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rename, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { errnoOf } from './errno-of.js';
 
 // The primitives of the lock files a run and a workflow's state take (exclusive create, stale takeover):
 // one implementation, so the two locks judge and remove stale holders the same way.
+
+/**
+ * Creates the lock file holding `text` if no lock exists (O_EXCL, never through a symlink); false when one
+ * does. A lock whose text could not be written is removed again. `fsync` makes the holder durable.
+ */
+export async function createLockFile(
+  file: string,
+  text: string,
+  options: { readonly durability: 'fsync' | 'none' },
+): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(
+      file,
+      constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW,
+      0o644,
+    );
+  } catch (error) {
+    if (errnoOf(error) === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    await handle.writeFile(text);
+    if (options.durability === 'fsync') await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(file).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  return true;
+}
 
 /** Whether a process with this pid exists on this host (one that belongs to another user counts). */
 export function isProcessAlive(pid: number): boolean {

@@ -1,11 +1,34 @@
 import { spawnSync } from 'node:child_process';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isProcessAlive, releaseLockIfOurs, removeStaleLock } from '../../src/workspace/lock-file.js';
+import {
+  createLockFile,
+  isProcessAlive,
+  releaseLockIfOurs,
+  removeStaleLock,
+} from '../../src/workspace/lock-file.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 describe('lock-file primitives', () => {
+  it.each(['fsync', 'none'] as const)(
+    'creates a lock once with its text, and refuses a second holder (%s)',
+    async (durability) => {
+      const dir = await tempProject();
+      const file = path.join(dir, 'lock');
+      expect(await createLockFile(file, 'first', { durability })).toBe(true);
+      expect(await createLockFile(file, 'second', { durability })).toBe(false);
+      expect(await readFile(file, 'utf8')).toBe('first');
+    },
+  );
+
+  it('never creates a lock through a symlink planted at its name', async () => {
+    const dir = await tempProject({ 'target.txt': 'untouched' });
+    await symlink(path.join(dir, 'target.txt'), path.join(dir, 'lock'));
+    expect(await createLockFile(path.join(dir, 'lock'), 'holder', { durability: 'none' })).toBe(false);
+    expect(await readFile(path.join(dir, 'target.txt'), 'utf8')).toBe('untouched');
+  });
+
   it('tells a live process from one that has exited', () => {
     expect(isProcessAlive(process.pid)).toBe(true);
     const child = spawnSync(process.execPath, ['-e', '0']);

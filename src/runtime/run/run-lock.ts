@@ -1,11 +1,10 @@
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { runDir, runLockPath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { isProcessAlive, releaseLockIfOurs, removeStaleLock } from '../../workspace/index.js';
+import { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
 
 /** Who holds a run's lock: the content of `.agent/runs/<run_id>/lock`. */
@@ -56,7 +55,7 @@ export async function acquireRunLock(
   let tookOver: RunLockOwner | undefined;
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    if (await createExclusive(absolute, text)) {
+    if (await createLockFile(absolute, text, { durability: 'fsync' })) {
       const release = (): Promise<void> => releaseLockIfOurs(absolute, text);
       return tookOver === undefined
         ? { path: relative, owner, release }
@@ -99,30 +98,6 @@ async function ensureRunDir(projectDir: string, folder: string): Promise<void> {
       );
     }
   }
-}
-
-async function createExclusive(file: string, text: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(
-      file,
-      constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW,
-      0o644,
-    );
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(file).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  return true;
 }
 
 async function readHolder(file: string): Promise<Holder> {

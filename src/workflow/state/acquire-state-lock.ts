@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, open, readFile, stat, unlink } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { runDir, UnknownRunError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { isProcessAlive, releaseLockIfOurs, removeStaleLock } from '../../workspace/index.js';
+import { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } from '../../workspace/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import { workflowStateLockPath } from './workflow-state-paths.js';
 
@@ -82,7 +81,7 @@ export async function acquireStateLock(
   let lastHolder: Holder;
 
   for (;;) {
-    if (await createExclusive(absolute, text)) {
+    if (await createLockFile(absolute, text, { durability: 'none' })) {
       const release = (): Promise<void> => releaseLockIfOurs(absolute, text);
       const isHeld = (): Promise<boolean> =>
         readFile(absolute, 'utf8').then(
@@ -132,29 +131,6 @@ async function checkRunFolder(projectDir: string, runId: RunId): Promise<void> {
       );
     }
   }
-}
-
-async function createExclusive(file: string, text: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(
-      file,
-      constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW,
-      0o644,
-    );
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-  try {
-    await handle.writeFile(text);
-  } catch (error) {
-    await handle.close();
-    await unlink(file).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  return true;
 }
 
 async function readHolder(file: string): Promise<Holder> {
