@@ -29,6 +29,8 @@ export const artifactMetadataSchema = z
     linesRemoved: z.number().int().nonnegative(),
     previous: artifactIdSchema.optional(),
     source: artifactSourceSchema,
+    /** The contract type of a `submit` record (spec contracts.md, "The canonical path"). */
+    contract: z.string().regex(/^[a-z][a-z_]*$/).optional(),
   })
   .strict();
 

@@ -6,3 +6,4 @@ export type {
   ParseFencesOptions,
 } from './fence-block.js';
 export { parseFences } from './parse-fences.js';
+export { readArtifactAttribute } from './read-artifact-attribute.js';

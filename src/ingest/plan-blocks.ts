@@ -1,3 +1,4 @@
+import { readArtifactAttribute } from '../fence/index.js';
 import type { FenceBlock } from '../fence/index.js';
 import { checkDeclaredPath, pathCollisionKey } from '../workspace/index.js';
 import type { IngestLimits } from '../config/index.js';
@@ -95,6 +96,14 @@ function planOne(block: FenceBlock, limits: IngestLimits): BlockPlan {
     message,
   });
 
+  // A contract artifact goes through the canonical submission (contracts/), never into workspace/.
+  const contract = readArtifactAttribute(block.info);
+  if (contract !== undefined) {
+    return decided(
+      'contract_block',
+      `artifact=${contract} block is a contract artifact: it is submitted to .agent/artifacts/, never written to workspace/`,
+    );
+  }
   if (!block.verdict.valid) return decided(block.verdict.code, block.verdict.message);
   if (block.index >= limits.maxBlocks) {
     return decided(

@@ -3,7 +3,14 @@ import type { FilesystemRefusalCode, PathRuleCode } from '../workspace/index.js'
 
 /** Codes the ingest itself decides, beyond the parser's format codes and the writer's path codes. */
 export type IngestPolicyCode =
-  'dry_run' | 'superseded' | 'unchanged' | 'too_large' | 'too_many_blocks' | 'case_collision' | 'io_error';
+  | 'dry_run'
+  | 'superseded'
+  | 'unchanged'
+  | 'too_large'
+  | 'too_many_blocks'
+  | 'case_collision'
+  | 'io_error'
+  | 'contract_block';
 
 /** Every reason code a manifest entry can start with: a closed set, documented in docs/reason-codes.md. */
 export type ReasonCode = FenceFormatCode | PathRuleCode | FilesystemRefusalCode | IngestPolicyCode;
@@ -35,6 +42,7 @@ export function statusOfReason(code: ReasonCode): ArtifactStatus {
     case 'too_large':
     case 'too_many_blocks':
     case 'io_error':
+    case 'contract_block':
       return 'skipped';
     case 'absolute_path':
     case 'drive_letter':
@@ -74,6 +82,7 @@ export const REASON_CODES: readonly ReasonCode[] = [
   'too_large',
   'too_many_blocks',
   'io_error',
+  'contract_block',
   'absolute_path',
   'drive_letter',
   'unc_path',

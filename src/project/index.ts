@@ -35,6 +35,8 @@ export {
   runLockPath,
   runManifestsDir,
   runStatePath,
+  submitLockPath,
+  terminalStatePath,
   tracePath,
   workspacePath,
 } from './project-layout.js';

@@ -75,6 +75,16 @@ export function runLockPath(runId: RunId): string {
   return `${runDir(runId)}/lock`;
 }
 
+/** `.agent/runs/<run_id>/submit.lock`: held for the milliseconds of one contract submission. */
+export function submitLockPath(runId: RunId): string {
+  return `${runDir(runId)}/submit.lock`;
+}
+
+/** `.agent/runs/<run_id>/terminal.json`: the one terminal state a run ended in (seed 004). */
+export function terminalStatePath(runId: RunId): string {
+  return `${runDir(runId)}/terminal.json`;
+}
+
 /** `.agent/objects/sha256/<2 hex>/<62 hex>`: one stored content, by its hex sha256. */
 export function objectPath(sha256Hex: string): string {
   return `${OBJECTS_DIR}/sha256/${sha256Hex.slice(0, 2)}/${sha256Hex.slice(2)}`;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import * as fence from '../../src/fence/index.js';
 
 describe('src/fence public surface', () => {
-  it('exports parseFences and nothing internal at runtime', () => {
-    expect(Object.keys(fence).sort()).toEqual(['parseFences']);
+  it('exports parseFences, readArtifactAttribute and nothing internal at runtime', () => {
+    expect(Object.keys(fence).sort()).toEqual(['parseFences', 'readArtifactAttribute']);
   });
 
   it('exports a working parseFences', () => {

@@ -24,6 +24,8 @@ export interface ArtifactVersionInput {
   /** The fence's lang; the file extension's language is used when absent or empty. */
   readonly language?: string;
   readonly source: ArtifactSource;
+  /** The contract type, for a contract submission (`source: 'submit'`). */
+  readonly contract?: string;
   /**
    * False when the bytes were already on disk (an ingest's `unchanged` block): recorded only when the path's
    * last recorded version holds other bytes (or there is none), so the records match the workspace.
@@ -138,6 +140,7 @@ export async function openArtifactRecorder(
         linesRemoved: lines.linesRemoved,
         ...(latest === undefined ? {} : { previous: latest.artifactId }),
         source: input.source,
+        ...(input.contract === undefined ? {} : { contract: input.contract }),
       },
     };
     await appendArtifactRecords(projectDir, input.runId, [record], durability);

@@ -1,0 +1,21 @@
+/** The ten artifact types a node or step may declare as its contract (spec contracts.md, "Types"). */
+export const CONTRACT_TYPES = [
+  'product_spec',
+  'planning_analysis_decision',
+  'development_result',
+  'development_analysis_decision',
+  'issues',
+  'review_analysis_decision',
+  'fix_result',
+  'smoke_test_result',
+  'commit_message',
+  'commit_cleanup',
+] as const;
+
+/** One of {@link CONTRACT_TYPES}. */
+export type ContractType = (typeof CONTRACT_TYPES)[number];
+
+/** Whether `value` names a contract type. */
+export function isContractType(value: unknown): value is ContractType {
+  return typeof value === 'string' && (CONTRACT_TYPES as readonly string[]).includes(value);
+}
