@@ -89,7 +89,8 @@ export async function auditArtifacts(options: AuditOptions): Promise<AuditReport
       const runId = parseRunId(run, 'run id');
       const { records } = await readArtifactRecords(projectDir, runId);
       const submissions = records.filter((record) => record.metadata.source === 'submit');
-      if (artifactsRoot === 'folder') {
+      // Below a linked .agent/artifacts nothing is read; a missing one still shows the submitted files as deleted.
+      if (artifactsRoot !== 'not_a_folder') {
         const events = await readSubmittedEvents(projectDir, runId);
         counts.files += await auditRunFiles(projectDir, runId, submissions, events, findings);
       }

@@ -261,6 +261,16 @@ describe('auditArtifacts: modified', () => {
     expect(report.findings[0]?.message).toMatch(/deleted after its submission/);
   });
 
+  it('flags every submitted file when .agent/artifacts was removed', async () => {
+    const projectDir = await cleanProject();
+    await rm(path.join(projectDir, '.agent/artifacts'), { recursive: true });
+    const report = await auditArtifacts({ projectDir });
+    expect(codesOf(report.findings)).toEqual([
+      'modified .agent/artifacts/run-1/commit_message.json',
+      'modified .agent/artifacts/run-1/development_result.json',
+    ]);
+  });
+
   it('flags a submitted file replaced by a huge one, hashing it as a stream', async () => {
     const projectDir = await cleanProject();
     // A sparse 64 MiB file: read whole it would cost 64 MiB of memory; streamed it costs a buffer.
