@@ -13,6 +13,10 @@ Commands:
   demo                     run the team graph on the embedded demo replies, ingest on
   mcp                      serve workflows over MCP (stdio) to a coding assistant
 
+Contract artifacts (the one canonical path, and its audit):
+  submit TYPE [FILE|-]     validate a JSON artifact and submit it to a run (--run-id ID)
+  audit [RUN_ID]           find artifacts that did not come through submit, or changed since
+
 Workflows (the steps an outside agent is handed, also over MCP):
   workflow list|start|status|advance|register|abort
                            drive a workflow run from the command line (workflow --help)
@@ -99,5 +103,13 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   import: async () => {
     const { importCommand, IMPORT_HELP } = await import('./import-command.js');
     return { run: importCommand, help: IMPORT_HELP };
+  },
+  submit: async () => {
+    const { submitCommand, SUBMIT_HELP } = await import('./submit-command.js');
+    return { run: submitCommand, help: SUBMIT_HELP };
+  },
+  audit: async () => {
+    const { auditCommand, AUDIT_HELP } = await import('./audit-command.js');
+    return { run: auditCommand, help: AUDIT_HELP };
   },
 };

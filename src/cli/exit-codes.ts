@@ -1,5 +1,6 @@
 import type { BundleErrorCode, LineageErrorCode, ObjectStoreErrorCode } from '../artifacts/index.js';
 import type { ConfigError } from '../config/index.js';
+import type { SubmitRefusalCode } from '../contracts/index.js';
 import type { InvalidIdError, UnknownRunError } from '../project/index.js';
 import type { AgentError, RunErrorCode } from '../runtime/index.js';
 import type { ObserveErrorCode, WorkflowEngineErrorCode } from '../workflow/index.js';
@@ -24,6 +25,7 @@ export type CliErrorCode =
   | AgentError['code']
   | WorkflowEngineErrorCode
   | ObserveErrorCode
+  | SubmitRefusalCode
   | 'io_error'
   | 'ingest_failed'
   | 'interrupted';
@@ -106,6 +108,11 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   definition_mismatch: 1,
   snapshot_write_failed: 1,
   snapshot_unreadable: 1,
+  // 1, submit: the payload or its write was refused (nothing written); busy: another submission, retry.
+  invalid_artifact: 1,
+  write_refused: 1,
+  busy: 1,
+  record_failed: 1,
   // 130: stopped by a signal (128 + SIGINT), as shells report it.
   aborted: 130,
   interrupted: 130,

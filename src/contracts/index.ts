@@ -28,3 +28,5 @@ export { readLatestPayload, readSubmissions } from './read-submissions.js';
 export type { RecordedSubmission } from './read-submissions.js';
 export { chooseTerminal } from './choose-terminal.js';
 export type { RunEnding } from './choose-terminal.js';
+export { auditArtifacts } from './audit-artifacts.js';
+export type { AuditFinding, AuditFindingCode, AuditOptions, AuditReport } from './audit-artifacts.js';
