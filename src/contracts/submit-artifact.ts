@@ -97,8 +97,8 @@ export async function submitArtifact(options: SubmitArtifactOptions): Promise<Su
   const runId = parseRunId(String(options.runId), 'run id');
   const taskId = parseNodeId(String(options.taskId), 'node id');
   const projectDir = path.resolve(options.projectDir);
-  const missing = await checkRunExists(projectDir, runId);
-  if (missing !== undefined) return refuse(type, 'unknown_run', missing, []);
+  const unusable = await checkRunFolder(projectDir, runId);
+  if (unusable !== undefined) return refuse(type, unusable.code, unusable.message, []);
 
   const durability = options.durability ?? 'fsync';
   const now = options.now ?? (() => new Date());
@@ -199,15 +199,36 @@ function refuse(
   return { ok: false, code, type, message, errors };
 }
 
-/** A submission needs its run's folder (its events and records live there); a symlinked one is refused later. */
-async function checkRunExists(projectDir: string, runId: RunId): Promise<string | undefined> {
-  try {
-    await lstat(path.join(projectDir, runDir(runId)));
-    return undefined;
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') {
-      return `no run "${runId}" in .agent/runs/; submit to a run that exists (list them with 'artifact-ingest runs')`;
+/**
+ * A submission needs its run's folder (its events, records and lock live there): missing is `unknown_run`; a
+ * symlink or a non-directory on the way is refused before anything is written through it.
+ */
+async function checkRunFolder(
+  projectDir: string,
+  runId: RunId,
+): Promise<{ readonly code: 'unknown_run' | 'write_refused'; readonly message: string } | undefined> {
+  let current = projectDir;
+  for (const component of runDir(runId).split('/')) {
+    current = path.join(current, component);
+    let info;
+    try {
+      info = await lstat(current);
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') {
+        return {
+          code: 'unknown_run',
+          message: `no run "${runId}" in .agent/runs/; submit to a run that exists (list them with 'artifact-ingest runs')`,
+        };
+      }
+      throw error;
     }
-    throw error;
+    if (!info.isDirectory()) {
+      const what = info.isSymbolicLink() ? 'a symlink' : 'not a directory';
+      return {
+        code: 'write_refused',
+        message: `${path.relative(projectDir, current)} is ${what}; a run folder must be a real directory, so nothing was written`,
+      };
+    }
   }
+  return undefined;
 }

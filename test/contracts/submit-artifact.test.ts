@@ -222,6 +222,27 @@ describe('submitArtifact: planted symlinks are refused, nothing is written throu
     });
   }
 
+  it('refuses a run folder that is a symlink (to a real run elsewhere), writing nothing through it', async () => {
+    const projectDir = await contractProject(['run-2']);
+    const elsewhere = await outsideDir();
+    await mkdir(path.join(elsewhere, 'run-1'));
+    await symlink(path.join(elsewhere, 'run-1'), path.join(projectDir, '.agent', 'runs', 'run-1'));
+    const outcome = await submit(projectDir, 'commit_message', commitMessage('through a run link'));
+    expect(outcome).toMatchObject({ ok: false, code: 'write_refused' });
+    if (outcome.ok) return;
+    expect(outcome.message).toContain('.agent/runs/run-1 is a symlink');
+    expect(await readdir(path.join(elsewhere, 'run-1'))).toEqual([]);
+    expect(await exists(path.join(projectDir, '.agent', 'artifacts', 'run-1'))).toBe(false);
+  });
+
+  it('refuses a run folder that is a plain file', async () => {
+    const projectDir = await contractProject(['run-2']);
+    await writeFile(path.join(projectDir, '.agent', 'runs', 'run-1'), 'not a folder\n');
+    const outcome = await submit(projectDir, 'commit_message', commitMessage('into a file'));
+    expect(outcome).toMatchObject({ ok: false, code: 'write_refused' });
+    expect(await exists(path.join(projectDir, '.agent', 'artifacts', 'run-1'))).toBe(false);
+  });
+
   it("refuses a symlink at .agent/artifacts/<run> pointing to another run's folder", async () => {
     const projectDir = await contractProject(['run-1', 'run-2']);
     const first = await submit(projectDir, 'commit_message', commitMessage('run two owns this'), 'run-2');
