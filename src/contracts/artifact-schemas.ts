@@ -101,7 +101,7 @@ export const ARTIFACT_SCHEMAS = {
       goals: z.array(text),
       requirements: z
         .array(z.strictObject({ id: text, text }))
-        .superRefine(uniqueIds('requirement'))
+        .superRefine(uniqueIds('a requirement'))
         .meta({ description: 'Each requirement id is used once.' }),
       acceptance: z.array(text),
     })
@@ -121,7 +121,7 @@ export const ARTIFACT_SCHEMAS = {
     .strictObject({
       issues: z
         .array(issue)
-        .superRefine(uniqueIds('issue'))
+        .superRefine(uniqueIds('an issue'))
         .meta({ description: 'Each issue id is used once; an empty list means the review found nothing.' }),
     })
     .meta({ description: 'What a review found, one entry per issue, each with a severity.' }),
@@ -193,6 +193,7 @@ export function artifactSchemaOf(type: ContractType): z.ZodType {
   return ARTIFACT_SCHEMAS[type];
 }
 
+// `what` with its article: 'an issue', 'a requirement'.
 function uniqueIds(what: string) {
   return (items: readonly { readonly id: string }[], context: z.RefinementCtx): void => {
     const seen = new Map<string, number>();
@@ -205,7 +206,7 @@ function uniqueIds(what: string) {
       context.addIssue({
         code: 'custom',
         path: [index, 'id'],
-        message: `a ${what} id not used before (${JSON.stringify(item.id)} is already the id of item ${String(first)})`,
+        message: `${what} id not used before (${JSON.stringify(item.id)} is already the id of item ${String(first)})`,
         input: item.id,
       });
     });
