@@ -125,7 +125,8 @@ describe('describeFieldErrors', () => {
   });
 
   it('uses the singular for one field and names a missing field without a got', () => {
-    const { summary: _summary, ...payload } = CONTRACT_EXAMPLES.development_result;
+    const payload: Record<string, unknown> = { ...CONTRACT_EXAMPLES.development_result };
+    delete payload['summary'];
     const validation = validateArtifact('development_result', payload);
     if (validation.ok) throw new Error('accepted');
     expect(describeFieldErrors('development_result', validation.errors).split('\n').slice(0, 2)).toEqual([
