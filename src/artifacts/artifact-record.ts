@@ -30,7 +30,10 @@ export const artifactMetadataSchema = z
     previous: artifactIdSchema.optional(),
     source: artifactSourceSchema,
     /** The contract type of a `submit` record (spec contracts.md, "The canonical path"). */
-    contract: z.string().regex(/^[a-z][a-z_]*$/).optional(),
+    contract: z
+      .string()
+      .regex(/^[a-z][a-z_]*$/)
+      .optional(),
   })
   .strict();
 

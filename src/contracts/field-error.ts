@@ -70,10 +70,14 @@ function expectedOf(issue: z.core.$ZodIssue): string {
       return issue.input === undefined
         ? `${article(issue.expected)} (the field is required)`
         : article(issue.expected);
-    case 'invalid_value':
-      return issue.values.length === 1
-        ? JSON.stringify(issue.values[0])
-        : `one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_value': {
+      const values =
+        issue.values.length === 1
+          ? JSON.stringify(issue.values[0])
+          : `one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+      // A missing enum field is an invalid_value, not an invalid_type: say it is required all the same.
+      return issue.input === undefined ? `${values} (the field is required)` : values;
+    }
     case 'invalid_union':
       return 'one of the allowed shapes';
     // Every other issue carries the schema's own expectation as its message (artifact-schemas.ts).

@@ -2,7 +2,7 @@ import { ARTIFACT_SCHEMAS } from './artifact-schemas.js';
 import type { ArtifactPayload } from './artifact-schemas.js';
 import { CONTRACT_TYPES, isContractType } from './contract-type.js';
 import type { ContractType } from './contract-type.js';
-import { fieldError, fieldErrorsOf } from './field-error.js';
+import { MAX_FIELD_ERRORS, fieldError, fieldErrorsOf } from './field-error.js';
 import type { FieldError } from './field-error.js';
 
 /** Largest artifact payload accepted, as JSON text: a contract artifact is a summary, not a file dump. */
@@ -63,8 +63,13 @@ export function validateArtifactText(type: string, text: string): ArtifactValida
  */
 export function describeFieldErrors(type: string, errors: readonly FieldError[]): string {
   const lines = errors.map((error) => `- ${error.message}`);
+  // fieldErrorsOf stops at MAX_FIELD_ERRORS: a full list may hide more, and the agent should not think it is done.
+  const count =
+    errors.length >= MAX_FIELD_ERRORS
+      ? `at least ${String(errors.length)} fields to fix (the first ${String(errors.length)} are listed)`
+      : `${String(errors.length)} field${errors.length === 1 ? '' : 's'} to fix`;
   return [
-    `The ${type} artifact was refused: ${String(errors.length)} field${errors.length === 1 ? '' : 's'} to fix.`,
+    `The ${type} artifact was refused: ${count}.`,
     ...lines,
     `Fix each field above and submit the whole ${type} artifact again (see docs/contracts/${type}.md).`,
   ].join('\n');

@@ -71,6 +71,28 @@ describe('ingestDocument', () => {
     });
   });
 
+  it('skips a ```json artifact= block as contract_block and writes no file for it in workspace/', async () => {
+    const doc = [
+      '# Review\n',
+      '```json artifact=issues\n{"issues": []}\n```\n',
+      fileBlock('ts', 'src/a.ts', 'x'),
+    ].join('\n');
+    const projectDir = await tempProject({ 'docs/plan.md': doc });
+
+    const manifest = await ingestDocument({ projectDir, ...base, now: fixedClock });
+
+    expect(manifest.summary).toEqual({ total_blocks: 2, written: 1, skipped: 1, rejected: 0 });
+    const [contract, file] = manifest.artifacts;
+    expect(contract).toMatchObject({ status: 'skipped', lang: 'json', workspace_path: '' });
+    expect(contract?.reason).toMatch(/^contract_block: artifact=issues block is a contract artifact/);
+    expect(file).toMatchObject({ status: 'written', workspace_path: 'workspace/src/a.ts' });
+    expect(await readdir(path.join(projectDir, 'workspace'), { recursive: true })).toEqual([
+      'src',
+      'src/a.ts',
+    ]);
+    await expect(lstat(path.join(projectDir, '.agent/artifacts'))).rejects.toThrow();
+  });
+
   it('records unchanged on a second ingest and replaces the manifest', async () => {
     const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'a.ts', 'x') });
     await ingestDocument({ projectDir, ...base, now: fixedClock });

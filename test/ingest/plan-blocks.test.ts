@@ -79,6 +79,25 @@ describe('planBlocks', () => {
     ]);
   });
 
+  it.each([
+    ['json artifact=issues', 'issues'],
+    ['json \tartifact=development_result', 'development_result'],
+  ])('skips a contract block (%j) as contract_block, before any other rule', (info, type) => {
+    // No file=: by the file rules alone this block would be missing_file.
+    const contract = { ...block(0, ''), lang: 'json', info, rawInfo: info };
+    const [plan] = planBlocks([contract], DEFAULT_INGEST_LIMITS);
+    expect(plan).toMatchObject({ kind: 'decided', code: 'contract_block' });
+    expect(plan?.kind === 'decided' ? plan.message : '').toContain(
+      `artifact=${type} block is a contract artifact`,
+    );
+  });
+
+  it('judges a block with artifact= and anything else by the file rules, not as a contract block', () => {
+    const info = 'json artifact=issues file=src/a.json';
+    const [plan] = planBlocks([{ ...block(0, 'src/a.json'), info, rawInfo: info }], DEFAULT_INGEST_LIMITS);
+    expect(plan?.kind === 'decided' ? plan.code : plan?.kind).not.toBe('contract_block');
+  });
+
   it('counts block size in UTF-8 bytes, not UTF-16 units', () => {
     const limits = { ...DEFAULT_INGEST_LIMITS, maxBlockBytes: 5 };
     expect(summary(planBlocks([block(0, 'a', 'ééé')], limits))).toEqual(['too_large a']);
