@@ -76,7 +76,8 @@ export function renderContractDoc(type: ContractType): string {
     `\`${field.path}\``,
     field.type,
     field.required ? 'required' : 'optional',
-    field.constraints.join('; '),
+    // A constraint written as a sentence keeps its period; the next one starts after it.
+    field.constraints.map((words) => words.replace(/\.$/, '')).join('; '),
   ]);
   return [
     `<!-- Generated from the zod schema by renderContractDoc (npm run fixtures:regen); do not edit. -->`,
