@@ -80,6 +80,11 @@ describe('the packed tarball', () => {
         'fixtures/graphs/release-notes.yaml',
         'fixtures/graphs/release-notes-replies/draft.md',
         'fixtures/graphs/release-notes-replies/check.md',
+        'docs/contracts.md',
+        'docs/contracts/development_result.md',
+        'docs/contracts/development_result.schema.json',
+        'fixtures/ralph/done/develop.md',
+        'fixtures/ralph/blocked/review.md',
       ]),
     );
     expect(packed.files.filter((file) => /^(src|test)\//.test(file))).toEqual([]);
@@ -128,7 +133,14 @@ describe('a consumer of the packed tarball', () => {
     );
     expect(checks).toMatchObject(EXPECTED_CHECKS);
     expect(checks['exports']).toEqual(
-      expect.arrayContaining(['parseFences', 'ingestDocument', 'ConfigError']),
+      expect.arrayContaining([
+        'parseFences',
+        'ingestDocument',
+        'ConfigError',
+        'submitArtifact',
+        'validateArtifact',
+        'auditArtifacts',
+      ]),
     );
   });
 
