@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, type ConfigIssue } from '../../../src/config/index.js';
 import { parseWorkflow } from '../../../src/workflow/definition/load-workflow.js';
@@ -471,5 +473,16 @@ describe('workflowSchema: contract: and budgets:', () => {
     ],
   ])('reports %s', (_, text, expected) => {
     expect(issuesOf(text).map((issue) => [issue.path, issue.message])).toEqual([expected]);
+  });
+});
+
+describe('docs/workflows.md, "Contracts and budgets"', () => {
+  it('documents an example that loads, with its contracts and budgets', () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/workflows.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Contracts and budgets'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const definition = parseWorkflow(yaml, 'workflows.md');
+    expect(definition.budgets).toEqual({ max_fix_attempts: 1, max_agent_calls: 6 });
+    expect(definition.steps.map((step) => step.contract)).toEqual(['development_result', 'issues']);
   });
 });
