@@ -2,8 +2,9 @@ import type { WorkflowCompletion, WorkflowStatusResponse, WorkflowSummary } from
 import { renderTable } from './render-table.js';
 
 /**
- * A workflow status for a person: the run, the step and its type, progress, the pass, the instructions, the
- * next action as a command, the registered artefacts and declared versus observed.
+ * A workflow status for a person: the run, the step and its type, progress, the pass, the step's contract, the
+ * instructions, the next action as a command, the registered artefacts, declared versus observed and, once the
+ * run ended, its terminal state.
  */
 export function renderWorkflowStatus(status: WorkflowStatusResponse): string {
   const lines = [
@@ -13,6 +14,8 @@ export function renderWorkflowStatus(status: WorkflowStatusResponse): string {
   const pass = passLine(status);
   if (pass !== undefined) lines.push(pass);
   if (status.agent !== null) lines.push(`agent: ${status.agent} (delegate to this sub-agent)`);
+  if (status.contract !== undefined) lines.push(...contractLines(status.contract));
+  if (status.terminal !== undefined) lines.push(...terminalLines(status.terminal));
   lines.push('', 'instructions:', ...indent(status.instructions), '');
   lines.push(`next: ${nextLine(status)}`);
   lines.push(
@@ -43,7 +46,25 @@ export function renderWorkflowCompletion(completion: WorkflowCompletion): string
   lines.push(
     names.length === 0 ? 'results: none saved' : `results: ${names.join(', ')} (--json for the texts)`,
   );
+  if (completion.terminal !== undefined) lines.push(...terminalLines(completion.terminal));
   return `${lines.join('\n')}\n`;
+}
+
+function contractLines(contract: NonNullable<WorkflowStatusResponse['contract']>): string[] {
+  const attempts = `fix requests ${String(contract.fix_attempt)}/${String(contract.max_fix_attempts)}`;
+  return [
+    `contract: ${contract.type}  ${contract.state}  ${attempts}${contract.artifact === undefined ? '' : `  ${contract.artifact}`}`,
+    ...(contract.reason === undefined ? [] : [`  ${contract.reason}`]),
+    ...contract.errors.map((error) => `  - ${error.message}`),
+  ];
+}
+
+function terminalLines(terminal: NonNullable<WorkflowStatusResponse['terminal']>): string[] {
+  return [
+    `terminal: ${terminal.state}  at ${terminal.at}`,
+    `  read: ${terminal.artifact ?? '(no artifact)'}`,
+    `  ${terminal.reason}`,
+  ];
 }
 
 /** The workflows `workflow list` finds: the project's `workflows/`, then the built-ins. */

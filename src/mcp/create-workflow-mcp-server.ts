@@ -10,10 +10,13 @@ import {
   workflowStatus,
 } from '../workflow/index.js';
 import type { WorkflowEngineDeps } from '../workflow/index.js';
+import { callSubmitArtifact } from './submit-artifact-tool.js';
 import { isExpectedError, toolError, toolResult } from './tool-result.js';
 import {
   registerArtefactsInput,
   registerArtefactsOutput,
+  submitArtifactInput,
+  submitArtifactOutput,
   workflowAbortInput,
   workflowAdvanceInput,
   workflowAdvanceOutput,
@@ -42,7 +45,7 @@ export interface WorkflowMcpServerOptions {
 export const WORKFLOW_MCP_SERVER_NAME = 'artifact-ingest';
 
 /**
- * An `McpServer` with the six workflow tools (spec workflow-mcp.md, "MCP server") over `projectDir`; connect
+ * An `McpServer` with the six workflow tools and `submit_artifact` (spec workflow-mcp.md, "MCP server") over `projectDir`; connect
  * it to a transport (`StdioServerTransport`, or `InMemoryTransport` in tests).
  */
 export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, version = '0.0.0'): McpServer {
@@ -57,11 +60,11 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
   const server = new McpServer({ name: WORKFLOW_MCP_SERVER_NAME, version });
 
   // Every tool runs through here: a thrown error becomes an isError result, never a protocol error or a crash.
-  const handle =
-    <A extends object>(tool: string, call: (args: WithoutUndefined<A>) => Promise<object>) =>
+  const handleResult =
+    <A extends object>(tool: string, call: (args: WithoutUndefined<A>) => Promise<CallToolResult>) =>
     async (args: A): Promise<CallToolResult> => {
       try {
-        return toolResult(await call(withoutUndefined(args)));
+        return await call(withoutUndefined(args));
       } catch (error) {
         if (!isExpectedError(error)) {
           log(`${tool}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -69,6 +72,8 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
         return toolError(error);
       }
     };
+  const handle = <A extends object>(tool: string, call: (args: WithoutUndefined<A>) => Promise<object>) =>
+    handleResult<A>(tool, async (args) => toolResult(await call(args)));
 
   server.registerTool(
     'workflow_list',
@@ -131,6 +136,16 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
       outputSchema: workflowStatusOutput,
     },
     handle('workflow_abort', (args) => abortWorkflow(projectDir, args, deps)),
+  );
+  server.registerTool(
+    'submit_artifact',
+    {
+      description:
+        "Submit the artifact a step's contract asks for (its instructions say which type), once you have produced it and before workflow_advance: validated against docs/contracts/<type>.md, written to .agent/artifacts/<run_id>/<type>.json and recorded. A refusal lists every field path with the value expected: fix those and submit again.",
+      inputSchema: submitArtifactInput,
+      outputSchema: submitArtifactOutput,
+    },
+    handleResult('submit_artifact', (args) => callSubmitArtifact(projectDir, args, deps)),
   );
   return server;
 }

@@ -2,3 +2,5 @@
 export { createWorkflowMcpServer, WORKFLOW_MCP_SERVER_NAME } from './create-workflow-mcp-server.js';
 export type { WorkflowMcpServerOptions } from './create-workflow-mcp-server.js';
 export { isExpectedError, toolError, toolResult } from './tool-result.js';
+export { callSubmitArtifact } from './submit-artifact-tool.js';
+export type { SubmitArtifactToolCode, SubmitArtifactToolRequest } from './submit-artifact-tool.js';

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../config/index.js';
 import { describeError, InvalidIdError, UnknownRunError } from '../project/index.js';
+import { RunError } from '../runtime/index.js';
 import { ObserveError, WorkflowError, WorkflowStateError } from '../workflow/index.js';
 
 /** A tool's success: the value as `structuredContent` and the same JSON as text (spec workflow-mcp.md). */
@@ -19,7 +20,8 @@ export function isExpectedError(error: unknown): error is Error {
     error instanceof ConfigError ||
     error instanceof InvalidIdError ||
     error instanceof UnknownRunError ||
-    error instanceof ObserveError
+    error instanceof ObserveError ||
+    error instanceof RunError
   );
 }
 

@@ -62,6 +62,30 @@ export const workflowAbortInput = z.strictObject({
 
 const reconciliation = z.object({ unregistered: z.array(z.string()), phantom: z.array(z.string()) });
 
+const fieldError = z.object({
+  path: z.string(),
+  expected: z.string(),
+  got: z.string().optional(),
+  message: z.string(),
+});
+
+const contract = z.object({
+  type: z.string(),
+  state: z.enum(['pending', 'fix_needed', 'done', 'blocked']),
+  fix_attempt: z.number(),
+  max_fix_attempts: z.number(),
+  errors: z.array(fieldError),
+  reason: z.string().optional(),
+  artifact: z.string().optional(),
+});
+
+const terminal = z.object({
+  state: z.enum(['done', 'blocked', 'budget_exceeded', 'regression']),
+  artifact: z.string().nullable(),
+  reason: z.string(),
+  at: z.string(),
+});
+
 const summary = z.object({
   workflow: z.string(),
   completed_at: z.string(),
@@ -91,6 +115,9 @@ export const workflowStatusOutput = z.object({
   ralphTotal: z.number().optional(),
   artefacts: z.array(z.string()),
   reconciliation: reconciliation.optional(),
+  contract: contract.optional(),
+  reason: z.string().optional(),
+  terminal: terminal.optional(),
 });
 
 /**
@@ -101,6 +128,43 @@ export const workflowAdvanceOutput = workflowStatusOutput.partial().extend({
   run_id: z.string(),
   status: z.enum(['running', 'complete', 'failed', 'aborted']),
   summary: summary.optional(),
+});
+
+/**
+ * `submit_artifact`'s input: `payload` is any JSON value to zod, so that a missing or malformed one gets the
+ * canonical path's field errors ("(root): expected an object") instead of the SDK's validation text; the
+ * client is told it is an object, as every artifact type is.
+ */
+export const submitArtifactInput = z
+  .strictObject({
+    type: z
+      .string()
+      .describe(
+        'the artifact type: development_result, issues, fix_result, commit_message, commit_cleanup, planning_analysis_decision, review_analysis_decision, development_analysis_decision, smoke_test_result or product_spec',
+      ),
+    payload: z.unknown().optional().meta({
+      type: 'object',
+      description: 'the artifact itself, one JSON object in the format of docs/contracts/<type>.md',
+    }),
+    run_id: z
+      .string()
+      .optional()
+      .describe(
+        'the workflow (or graph) run; leave it out when exactly one workflow in the project is running',
+      ),
+  })
+  // Optional to zod (so a missing payload reaches the canonical path's "(root)" error), required to the client.
+  .meta({ required: ['type', 'payload'] });
+
+/** `submit_artifact`'s result: where the canonical path wrote it and the version it recorded. */
+export const submitArtifactOutput = z.object({
+  run_id: z.string(),
+  type: z.string(),
+  path: z.string(),
+  content_hash: z.string(),
+  bytes: z.number(),
+  task: z.string(),
+  previous: z.string().optional(),
 });
 
 /** `workflow_list`'s result. */

@@ -3,6 +3,7 @@
 // definition/: workflow definitions (schema, rules, loading, built-ins), templates, instructions assembly
 export {
   ARTEFACTS_INSTRUCTION,
+  contractInstruction,
   BUILTIN_VARIABLES,
   BUILTIN_WORKFLOW_NAMES,
   DEFAULT_NEXT_ACTION,
@@ -50,6 +51,7 @@ export {
   updateWorkflowState,
   workflowDefinitionPath,
   workflowStateLockPath,
+  workflowContractStateSchema,
   workflowStateSchema,
 } from './state/index.js';
 export type {
@@ -58,6 +60,7 @@ export type {
   PinnedDefinition,
   StateDurability,
   TransactOptions,
+  WorkflowContractState,
   WorkflowState,
   WorkflowStateChange,
   WorkflowStateErrorCode,
@@ -114,6 +117,7 @@ export {
   workflowErrorCodeOf,
   workflowStatus,
   workflowStatusOf,
+  workflowSubmitTarget,
 } from './engine/index.js';
 export type {
   AbortWorkflowRequest,
@@ -125,6 +129,7 @@ export type {
   RegisterWorkflowArtefactsResult,
   StartWorkflowRequest,
   WorkflowCompletion,
+  WorkflowContractStatus,
   WorkflowEngineDeps,
   WorkflowEngineErrorCode,
   WorkflowErrorCode,
@@ -133,4 +138,5 @@ export type {
   WorkflowReconciliation,
   WorkflowStatusRequest,
   WorkflowStatusResponse,
+  WorkflowSubmitTarget,
 } from './engine/index.js';

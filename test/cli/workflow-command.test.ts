@@ -294,3 +294,34 @@ describe('artifact-ingest workflow --help', () => {
     }
   });
 });
+
+describe('artifact-ingest workflow status: contracts and the terminal state', () => {
+  it('shows the fix request of a contract step, then the terminal state once the run failed', async () => {
+    const projectDir = await tempProject({
+      'workflows/build.yaml': [
+        'name: build',
+        'version: "1"',
+        'budgets:',
+        '  max_fix_attempts: 1',
+        'steps:',
+        '  - id: develop',
+        '    contract: development_result',
+        '    instructions: "Write the parser."',
+        '',
+      ].join('\n'),
+    });
+    const run = (args: readonly string[]) =>
+      runCli(['workflow', ...args], { cwd: projectDir, env: { ARTIFACT_INGEST: '' } });
+    expect((await run(['start', 'build', '--run-id', 'b-1'])).code).toBe(0);
+    const fix = await run(['advance', 'b-1', '--output', 'nothing']);
+    expect(fix.code).toBe(0);
+    expect(fix.stdout).toContain('contract: development_result  fix_needed  fix requests 1/1');
+    expect(fix.stdout).toContain('Fix request 1 of 1');
+    await run(['advance', 'b-1', '--output', 'still nothing']);
+    const status = await run(['status', 'b-1']);
+    expect(status.stdout).toMatch(/workflow build {2}run b-1 {2}failed/);
+    expect(status.stdout).toMatch(/^terminal: budget_exceeded {2}at /m);
+    expect(status.stdout).toContain('  read: (no artifact)');
+    expect(status.stdout).toMatch(/max_fix_attempts: 1/);
+  });
+});

@@ -21,6 +21,7 @@ steps:
 
 const TOOLS = [
   'register_artefacts',
+  'submit_artifact',
   'workflow_abort',
   'workflow_advance',
   'workflow_list',
@@ -37,7 +38,7 @@ async function stateText(projectDir: string, runId: string): Promise<string> {
 }
 
 describe('createWorkflowMcpServer', () => {
-  it('lists the six tools, each with a description, an input schema and an output schema', async () => {
+  it('lists the seven tools, each with a description, an input schema and an output schema', async () => {
     const { client } = await connectServer(await buildProject());
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
@@ -52,6 +53,11 @@ describe('createWorkflowMcpServer', () => {
       type: 'array',
       items: { type: 'string' },
     });
+    // payload is any JSON value to zod (the canonical path judges it), an object to the client, and required.
+    const submit = tools.find((tool) => tool.name === 'submit_artifact');
+    expect(submit?.inputSchema.properties?.payload).toMatchObject({ type: 'object' });
+    expect(submit?.inputSchema.required).toEqual(expect.arrayContaining(['type', 'payload']));
+    expect(submit?.description).toMatch(/before workflow_advance/);
   });
 
   it('workflow_list returns the project workflows and the built-ins', async () => {

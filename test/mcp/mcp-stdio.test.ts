@@ -41,6 +41,7 @@ describe('artifact-ingest mcp over stdio', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'register_artefacts',
+      'submit_artifact',
       'workflow_abort',
       'workflow_advance',
       'workflow_list',

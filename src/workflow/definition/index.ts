@@ -40,4 +40,9 @@ export {
   loopTaskValue,
 } from './builtin-variables.js';
 export type { BuiltinContext, BuiltinVariable } from './builtin-variables.js';
-export { ARTEFACTS_INSTRUCTION, assembleInstructions, spawnLine } from './assemble-instructions.js';
+export {
+  ARTEFACTS_INSTRUCTION,
+  assembleInstructions,
+  contractInstruction,
+  spawnLine,
+} from './assemble-instructions.js';

@@ -1,3 +1,4 @@
+import type { Budgets, ContractType } from '../../contracts/index.js';
 import type { NodeId } from '../../project/index.js';
 import type { WorkflowTemplate } from './workflow-template.js';
 
@@ -29,6 +30,8 @@ interface StepFields {
   readonly artefacts: boolean;
   /** The step cannot complete while observed writes are unregistered. */
   readonly requireRegistration: boolean;
+  /** The artifact type each pass must submit before the step advances (spec contracts.md). */
+  readonly contract?: ContractType;
 }
 
 /** A step run once. */
@@ -59,6 +62,8 @@ export interface WorkflowBody {
   /** Names required at `workflow_start`, written `{name}` in templates. */
   readonly inputs: readonly string[];
   readonly steps: readonly WorkflowStep[];
+  /** The run's budgets (`budgets:`); an absent one is unlimited (fix attempts: 2). */
+  readonly budgets: Budgets;
 }
 
 /** A loaded workflow definition: the body plus the text it came from, pinned by its hash. */

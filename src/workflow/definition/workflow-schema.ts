@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { budgetsSchema, CONTRACT_TYPES } from '../../contracts/index.js';
 import { closestMatch, describeValue, textSchema, withRules, type AllowedKeys } from '../../config/index.js';
 import { ID_PATTERN, ID_RULE } from '../../project/index.js';
 import { checkWorkflowRules } from './check-workflow-rules.js';
@@ -67,6 +68,19 @@ const stepShape = {
   artefacts: flagSchema('artefacts').optional(),
   require_registration: flagSchema('require_registration').optional(),
   over: nameSchema('list name', 'over: tasks').optional(),
+  contract: z
+    .enum(CONTRACT_TYPES, {
+      error: (issue) => {
+        const suggestion =
+          typeof issue.input === 'string' ? closestMatch(issue.input, CONTRACT_TYPES) : undefined;
+        const advice =
+          suggestion === undefined
+            ? `write one of ${CONTRACT_TYPES.join(', ')}`
+            : `did you mean "${suggestion}"?`;
+        return `unknown contract type ${describeValue(issue.input)}; ${advice} (docs/contracts/)`;
+      },
+    })
+    .optional(),
   n: z
     .number({ error: (issue) => `expected a whole number, got ${describeValue(issue.input)}; write n: 3` })
     .int({ error: (issue) => `${describeValue(issue.input)} is not a whole number; write n: 3` })
@@ -110,12 +124,14 @@ const workflowShape = {
     .max(MAX_WORKFLOW_STEPS, {
       error: `a workflow may have at most ${String(MAX_WORKFLOW_STEPS)} steps; split it`,
     }),
+  budgets: budgetsSchema.optional(),
 };
 
 /** The keys allowed in each mapping of a workflow file, by dotted path (for "did you mean"). */
 export const WORKFLOW_KEYS: Readonly<Record<string, AllowedKeys>> = Object.freeze({
   '': Object.keys(workflowShape),
   'steps.*': Object.keys(stepShape),
+  budgets: Object.keys(budgetsSchema.shape),
 });
 
 type StepInput = z.output<z.ZodObject<typeof stepShape>>;
@@ -135,6 +151,7 @@ export const workflowSchema = withRules(
   description: workflow.description ?? '',
   inputs: workflow.inputs ?? [],
   steps: workflow.steps.map(toStep),
+  budgets: workflow.budgets ?? {},
 }));
 
 function toStep(step: StepInput): WorkflowStep {
@@ -150,6 +167,7 @@ function toStep(step: StepInput): WorkflowStep {
     requireRegistration: step.require_registration ?? false,
     ...(step.save_as === undefined ? {} : { saveAs: step.save_as }),
     ...(step.agent === undefined ? {} : { agent: step.agent }),
+    ...(step.contract === undefined ? {} : { contract: step.contract }),
   };
   switch (step.type ?? 'action') {
     case 'action':

@@ -1,33 +1,36 @@
-import { openIngestRecords } from '../../artifacts/index.js';
-import { openConfinedRoot } from '../../workspace/index.js';
-import type { EventLog } from '../../events/index.js';
-import { concludeDocument, resolveIngestEnabled } from '../../ingest/index.js';
+import type { AttemptSubmission } from '../../contracts/index.js';
+import type { TerminalState } from '../../contracts/index.js';
+import { resolveIngestEnabled } from '../../ingest/index.js';
 import type { DocumentIngestSummary } from '../../ingest/index.js';
-import type { NodeId } from '../../project/index.js';
 import { assembleInstructions } from '../definition/index.js';
 import type { WorkflowDefinition, WorkflowStep } from '../definition/index.js';
 import { updateWorkflowState } from '../state/index.js';
-import type { WorkflowState } from '../state/index.js';
+import type { WorkflowContractState, WorkflowState } from '../state/index.js';
+import { engineObserver, observedPassOf, publicReconciliation } from './create-workflow-observer.js';
+import { judgeStepContract, maxFixAttemptsOf, spentBudget } from './judge-step-contract.js';
+import type { WorkflowFailure } from './judge-step-contract.js';
+import { completedState, failedState, movedState, savedOutputs } from './next-workflow-state.js';
+import { readOutputSubmissions, readPassSubmissions, submitOutputBlocks } from './pass-submissions.js';
+import { recordStepTrace } from './record-step-trace.js';
+import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
+import { stepStartedEvent } from './step-events.js';
 import {
   currentStep,
   nextPosition,
+  passField,
   passNodeId,
   passOf,
   passValues,
   stepDocumentPath,
-  passField,
 } from './step-position.js';
-import type { StepPosition } from './step-position.js';
-import { engineObserver, observedPassOf, publicReconciliation } from './create-workflow-observer.js';
-import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
-import { stepStartedEvent } from './step-events.js';
 import { appendWorkflowEvents, openWorkflowEvents } from './workflow-events.js';
 import type { WorkflowEvent } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { WorkflowError } from './workflow-error.js';
-import { recordStepTrace } from './record-step-trace.js';
 import { workflowStatusOf } from './workflow-status-response.js';
 import type { WorkflowCompletion, WorkflowStatusResponse } from './workflow-status-response.js';
+import { declareWorkflowTerminal, workflowTerminalOf } from './workflow-terminal.js';
+import { writeStepDocument } from './write-step-document.js';
 
 /** `workflow_advance`'s input (spec workflow-mcp.md). */
 export interface AdvanceWorkflowRequest {
@@ -36,10 +39,34 @@ export interface AdvanceWorkflowRequest {
   readonly output?: string;
 }
 
+/** What an advance does to the run, decided before anything is written. */
+type AdvancePlan =
+  /** The pass is done: the next pass starts. */
+  | { readonly kind: 'moved'; readonly proposed: WorkflowState; readonly contract?: WorkflowContractState }
+  /** The pass is done and was the last: the workflow completes (terminal `done`). */
+  | { readonly kind: 'complete'; readonly proposed: WorkflowState; readonly contract?: WorkflowContractState }
+  /** The contract is not satisfied: the same pass is asked again with a fix request. */
+  | {
+      readonly kind: 'fix_needed';
+      readonly proposed: WorkflowState;
+      readonly contract: WorkflowContractState;
+    }
+  /** A contract blocked, or a budget ran out: the workflow fails (terminal `blocked` or `budget_exceeded`). */
+  | {
+      readonly kind: 'failed';
+      readonly proposed: WorkflowState;
+      readonly contract?: WorkflowContractState;
+      readonly failure: WorkflowFailure;
+      /** Whether the pass itself was done (a budget ran out before the next one). */
+      readonly passDone: boolean;
+    };
+
 /**
- * Ends the current pass: saves `output` under `save_as`, writes it as `docs/<run_id>/<step>[-<pass>].md`
- * through the ingest's `concludeDocument` (ingested when the flag is on), then moves to the next pass or step
- * and returns its status, or the completion; a refused call changes nothing.
+ * Ends the current pass: judges its `contract:` (the output's artifact= blocks and the pass's submit_artifact
+ * calls), saves `output` under `save_as`, writes it as `docs/<run_id>/<step>[-<pass>].md` through the ingest's
+ * `concludeDocument` (ingested when the flag is on), then moves to the next pass or step, re-asks the same pass
+ * with a fix request, completes, or fails (a blocked contract, a spent budget), declaring the terminal state
+ * of an ending; a refused call changes nothing.
  */
 export async function advanceWorkflow(
   projectDir: string,
@@ -53,6 +80,7 @@ export async function advanceWorkflow(
   // Read before anything is written: a bad ARTIFACT_INGEST value refuses the call, it changes nothing.
   const ingestEnabled = resolveIngestEnabled({ env: deps.env, config: deps.config }).enabled;
   const pass = passOf(state);
+  const nodeId = passNodeId(step.id, pass);
   const observer = engineObserver(deps);
   const ended = await observer?.stepEnding?.(observedPassOf(projectDir, state));
   const reconciliation = publicReconciliation(ended);
@@ -65,79 +93,256 @@ export async function advanceWorkflow(
   }
 
   const now = deps.now ?? (() => new Date());
-  const outputs = savedOutputs(state, step, output);
-  const known = { inputs: state.inputs, outputs, tasks: state.tasks };
-  const next = nextPosition(definition, state, known);
+  // Judged before anything is written: the blocks are checked in memory, submitted only by the winning advance.
+  const blocks = readOutputSubmissions(state.run_id, output);
+  const earlier = step.contract === undefined ? [] : await readPassSubmissions(projectDir, state, nodeId);
   const at = now();
-  const proposed =
-    next === 'end' ? completedState(state, definition, outputs, at) : movedState(state, next, outputs, at);
-  if (next !== 'end') checkRenders(definition, proposed);
+  const plan = planAdvance(definition, state, step, output, [...earlier, ...blocks.attempt], at);
+  // The instructions the agent was given for this attempt (a fix request included), for the trace.
+  const instructions = workflowStatusOf(state, definition).instructions;
 
   const durability = deps.durability ?? deps.config?.ingest.durability ?? 'fsync';
   const events = openWorkflowEvents(projectDir, state.run_id);
   let ingest: DocumentIngestSummary | undefined;
   let documentPath: string | undefined;
+  let terminal: TerminalState | undefined;
   try {
     const written = await updateWorkflowState(
       projectDir,
       state.run_id,
       state.revision,
       async () => {
-        // Under the state lock, after the revision check: of two advances only the winner writes its document.
+        // Under the state lock, after the revision check: of two advances only the winner writes its document
+        // and submits its artifacts.
         if (output !== undefined) {
           documentPath = stepDocumentPath(state.run_id, step.id, pass);
           ingest = await writeStepDocument(projectDir, state, step, documentPath, output, {
-            nodeId: passNodeId(step.id, pass),
+            nodeId,
             enabled: ingestEnabled,
             deps,
             durability,
             events,
           });
         }
-        return proposed;
+        await submitOutputBlocks(
+          projectDir,
+          {
+            runId: state.run_id,
+            nodeId,
+            agentId: step.agent ?? 'workflow',
+            events,
+            durability,
+            ...(deps.now === undefined ? {} : { now: deps.now }),
+          },
+          blocks.accepted,
+        );
+        if (plan.kind !== 'complete' && plan.kind !== 'failed') return plan.proposed;
+        terminal = await workflowTerminalOf(
+          projectDir,
+          state.run_id,
+          plan.kind === 'failed' ? plan.failure : undefined,
+          at,
+        );
+        return { ...plan.proposed, terminal };
       },
       { durability, now, ...(deps.lockWaitMs === undefined ? {} : { lockWaitMs: deps.lockWaitMs }) },
     );
+    const passDone =
+      plan.kind === 'moved' || plan.kind === 'complete' || (plan.kind === 'failed' && plan.passDone);
+    const contractError =
+      passDone || plan.contract === undefined
+        ? undefined
+        : { code: plan.contract.state, message: plan.contract.reason ?? plan.contract.state };
     // After the state is written: a losing advance records no trace either.
     await recordStepTrace({
       projectDir,
       state,
       step,
-      nodeId: passNodeId(step.id, pass),
+      nodeId,
       pass,
-      instructions: workflowStatusOf(state, definition).instructions,
+      instructions,
       finishedAt: at,
       ...(output === undefined || documentPath === undefined
         ? {}
         : { document: { path: documentPath, text: output } }),
       ...(ingest === undefined ? {} : { ingest }),
       ...(reconciliation === undefined ? {} : { reconciliation }),
+      ...(contractError === undefined ? {} : { error: contractError }),
       durability,
       ...(deps.now === undefined ? {} : { now: deps.now }),
       events,
     });
+    const passFields = {
+      step: step.id,
+      step_type: step.type,
+      ...passField(pass),
+      ...(documentPath === undefined ? {} : { document: documentPath }),
+    };
+    const contractFields = plan.contract === undefined ? {} : { contract: contractEventField(plan.contract) };
     const completed: WorkflowEvent = {
       level: 'INFO',
       event: 'step.completed',
       fields: {
-        step: step.id,
-        step_type: step.type,
-        ...passField(pass),
-        ...(documentPath === undefined ? {} : { document: documentPath }),
+        ...passFields,
         ...(ingest === undefined ? {} : { ingest }),
         ...(reconciliation === undefined ? {} : { reconciliation }),
+        ...contractFields,
       },
     };
-    if (written.status === 'complete' && written.summary !== undefined) {
-      await appendWorkflowEvents(projectDir, state.run_id, [completed, completedEvent(written)], events);
-      return { run_id: written.run_id, status: 'complete', summary: written.summary };
+    switch (plan.kind) {
+      case 'moved':
+        await appendWorkflowEvents(projectDir, state.run_id, [completed, stepStartedEvent(written)], events);
+        await observer?.stepStarted?.(observedPassOf(projectDir, written));
+        return workflowStatusOf(written, definition);
+      case 'fix_needed':
+        await appendWorkflowEvents(
+          projectDir,
+          state.run_id,
+          [
+            {
+              level: 'WARNING',
+              event: 'step.fix_needed',
+              fields: {
+                ...passFields,
+                ...contractFields,
+                max_fix_attempts: maxFixAttemptsOf(definition.budgets),
+              },
+            },
+          ],
+          events,
+        );
+        return workflowStatusOf(written, definition);
+      case 'complete':
+        await appendWorkflowEvents(projectDir, state.run_id, [completed, completedEvent(written)], events);
+        if (terminal !== undefined) {
+          await declareWorkflowTerminal(projectDir, state.run_id, events, terminal, durability);
+        }
+        return {
+          run_id: written.run_id,
+          status: 'complete',
+          // The schema requires a summary once complete; completedState always sets one.
+          summary: written.summary ?? completionSummaryMissing(),
+          ...(terminal === undefined ? {} : { terminal }),
+        };
+      case 'failed': {
+        const ending: WorkflowEvent = plan.passDone
+          ? completed
+          : {
+              level: 'WARNING',
+              event: 'step.failed',
+              fields: { ...passFields, ...contractFields, reason: plan.failure.reason },
+            };
+        await appendWorkflowEvents(
+          projectDir,
+          state.run_id,
+          [ending, failedEvent(written, plan.failure)],
+          events,
+        );
+        if (terminal !== undefined) {
+          await declareWorkflowTerminal(projectDir, state.run_id, events, terminal, durability);
+        }
+        return workflowStatusOf(written, definition);
+      }
     }
-    await appendWorkflowEvents(projectDir, state.run_id, [completed, stepStartedEvent(written)], events);
-    await observer?.stepStarted?.(observedPassOf(projectDir, written));
-    return workflowStatusOf(written, definition);
   } finally {
     await events.close().catch(() => undefined);
   }
+}
+
+/**
+ * Decides what the advance does, from the state as read and the pass's submissions: the contract's verdict
+ * first, then (when more work would be handed out) the budgets; throws `step_blocked` if the next pass cannot
+ * be rendered. Every plan counts this call in `agent_calls`.
+ */
+function planAdvance(
+  definition: WorkflowDefinition,
+  state: WorkflowState,
+  step: WorkflowStep,
+  output: string | undefined,
+  submissions: readonly AttemptSubmission[],
+  at: Date,
+): AdvancePlan {
+  const verdict = judgeStepContract(step, state, definition.budgets, submissions);
+  const counted: WorkflowState = { ...state, agent_calls: state.agent_calls + 1 };
+  const spent = (): WorkflowFailure | undefined =>
+    spentBudget(definition.budgets, counted.agent_calls, state.started_at, at);
+  const failed = (
+    failure: WorkflowFailure,
+    outputs: WorkflowState['outputs'],
+    contract: WorkflowContractState | undefined,
+    passDone: boolean,
+  ): AdvancePlan => ({
+    kind: 'failed',
+    proposed: failedState(counted, outputs, contract, failure.reason, at),
+    failure,
+    passDone,
+    ...(contract === undefined ? {} : { contract }),
+  });
+  switch (verdict.verdict) {
+    case 'failed':
+      return failed(verdict.failure, state.outputs, verdict.contract, false);
+    case 'fix_needed': {
+      const budget = spent();
+      if (budget !== undefined) {
+        // No fix request goes out: the contract stays at the requests already sent.
+        const contract = { ...verdict.contract, fix_attempt: verdict.contract.fix_attempt - 1 };
+        return failed(budget, state.outputs, contract, false);
+      }
+      return {
+        kind: 'fix_needed',
+        proposed: { ...counted, contract: verdict.contract },
+        contract: verdict.contract,
+      };
+    }
+    case 'done': {
+      const outputs = savedOutputs(state, step, output);
+      const next = nextPosition(definition, state, { inputs: state.inputs, outputs, tasks: state.tasks });
+      const contract = verdict.contract;
+      if (next === 'end') {
+        return {
+          kind: 'complete',
+          proposed: completedState(counted, definition, outputs, contract, at),
+          ...(contract === undefined ? {} : { contract }),
+        };
+      }
+      const budget = spent();
+      if (budget !== undefined) return failed(budget, outputs, contract, true);
+      const proposed = movedState(counted, next, outputs, at);
+      checkRenders(definition, proposed);
+      return { kind: 'moved', proposed, ...(contract === undefined ? {} : { contract }) };
+    }
+  }
+}
+
+/** A contract verdict as events carry it: the type, the state, the attempt, the artifact or the error paths. */
+function contractEventField(contract: WorkflowContractState): Record<string, unknown> {
+  return {
+    type: contract.type,
+    state: contract.state,
+    fix_attempt: contract.fix_attempt,
+    ...(contract.artifact === undefined ? {} : { artifact: contract.artifact }),
+    ...(contract.reason === undefined ? {} : { reason: contract.reason }),
+    ...(contract.errors.length === 0 ? {} : { errors: contract.errors.map((error) => error.path) }),
+  };
+}
+
+function failedEvent(state: WorkflowState, failure: WorkflowFailure): WorkflowEvent {
+  return {
+    level: 'WARNING',
+    event: 'workflow.failed',
+    fields: {
+      workflow: state.workflow,
+      step: state.step,
+      ...passField(passOf(state)),
+      failure: failure.kind,
+      ...(failure.kind === 'budget_exceeded' ? { budget: failure.budget } : {}),
+      reason: failure.reason,
+    },
+  };
+}
+
+function completionSummaryMissing(): never {
+  throw new Error('unreachable: a complete workflow state has a summary');
 }
 
 function checkOutput(step: WorkflowStep, output: unknown): string | undefined {
@@ -154,65 +359,6 @@ function checkOutput(step: WorkflowStep, output: unknown): string | undefined {
     );
   }
   return output;
-}
-
-/** The outputs after this pass: an action or ralph step keeps the latest text, a loop the list of its passes. */
-function savedOutputs(
-  state: WorkflowState,
-  step: WorkflowStep,
-  output: string | undefined,
-): WorkflowState['outputs'] {
-  if (step.saveAs === undefined || output === undefined) return state.outputs;
-  if (step.type !== 'loop') return { ...state.outputs, [step.saveAs]: output };
-  const earlier = state.outputs[step.saveAs];
-  const kept: readonly string[] = (state.task?.index ?? 1) > 1 && typeof earlier === 'object' ? earlier : [];
-  return { ...state.outputs, [step.saveAs]: [...kept, output] };
-}
-
-function movedState(
-  state: WorkflowState,
-  next: StepPosition,
-  outputs: WorkflowState['outputs'],
-  at: Date,
-): WorkflowState {
-  // Rebuilt without task/ralphIteration, so a field of the previous step's type never lingers.
-  const rest = Object.fromEntries(
-    Object.entries(state).filter(([key]) => key !== 'task' && key !== 'ralphIteration'),
-  ) as Omit<WorkflowState, 'task' | 'ralphIteration'>;
-  return {
-    ...rest,
-    step: next.step,
-    stepType: next.stepType,
-    step_index: next.step_index,
-    step_started_at: at.toISOString(),
-    tasks: next.tasks,
-    outputs,
-    // A new pass: its declared-versus-observed window starts with nothing claimed.
-    step_artefacts: [],
-    ...(next.task === undefined ? {} : { task: next.task }),
-    ...(next.ralphIteration === undefined ? {} : { ralphIteration: next.ralphIteration }),
-  };
-}
-
-function completedState(
-  state: WorkflowState,
-  definition: WorkflowDefinition,
-  outputs: WorkflowState['outputs'],
-  at: Date,
-): WorkflowState {
-  return {
-    ...state,
-    status: 'complete',
-    outputs,
-    finished_at: at.toISOString(),
-    summary: {
-      workflow: definition.name,
-      completed_at: at.toISOString(),
-      duration_ms: Math.max(0, at.getTime() - Date.parse(state.started_at)),
-      steps_completed: definition.steps.length,
-      results: outputs,
-    },
-  };
 }
 
 /** The next pass must render with the outputs so far; otherwise the agent resubmits, nothing is changed. */
@@ -237,62 +383,4 @@ function completedEvent(state: WorkflowState): WorkflowEvent {
       duration_ms: state.summary?.duration_ms ?? 0,
     },
   };
-}
-
-async function writeStepDocument(
-  projectDir: string,
-  state: WorkflowState,
-  step: WorkflowStep,
-  docPath: string,
-  output: string,
-  context: {
-    readonly nodeId: NodeId;
-    readonly enabled: boolean;
-    readonly deps: WorkflowEngineDeps;
-    readonly durability: 'fsync' | 'none';
-    readonly events: EventLog;
-  },
-): Promise<DocumentIngestSummary | undefined> {
-  const { deps, events } = context;
-  const records = openIngestRecords({
-    projectDir,
-    runId: state.run_id,
-    durability: context.durability,
-    ...(deps.now === undefined ? {} : { now: deps.now }),
-    onFailure: ({ message }) => {
-      events.write('ERROR', 'artifacts.error', { node_id: context.nodeId, code: 'record_failed', message });
-    },
-  });
-  const root = await openConfinedRoot(projectDir);
-  try {
-    const outcome = await concludeDocument({
-      projectDir,
-      root,
-      runId: state.run_id,
-      nodeId: context.nodeId,
-      agentId: step.agent ?? 'workflow',
-      docPath,
-      text: output,
-      records,
-      events: events.child({ node_id: context.nodeId }),
-      subject: 'step',
-      ingest: {
-        enabled: context.enabled,
-        sourceKind: 'workflow',
-        mode: 'single',
-        durability: context.durability,
-        ...(deps.config === undefined ? {} : { limits: deps.config.ingest.limits }),
-      },
-    });
-    if (outcome.status === 'failed') {
-      throw new WorkflowError(
-        'output_not_written',
-        `${outcome.message}; nothing was changed: fix the path and call workflow_advance again`,
-      );
-    }
-    return outcome.ingest;
-  } finally {
-    await root.close();
-    await records.close();
-  }
 }

@@ -7,7 +7,14 @@ export type { AdvanceWorkflowRequest } from './advance-workflow.js';
 export { abortWorkflow } from './abort-workflow.js';
 export type { AbortWorkflowRequest } from './abort-workflow.js';
 export { workflowStatusOf } from './workflow-status-response.js';
-export type { NextAction, WorkflowCompletion, WorkflowStatusResponse } from './workflow-status-response.js';
+export type {
+  NextAction,
+  WorkflowCompletion,
+  WorkflowContractStatus,
+  WorkflowStatusResponse,
+} from './workflow-status-response.js';
+export { workflowSubmitTarget } from './workflow-submit-target.js';
+export type { WorkflowSubmitTarget } from './workflow-submit-target.js';
 export { NOT_STARTED_MESSAGE, WorkflowError, workflowErrorCodeOf } from './workflow-error.js';
 export type { WorkflowEngineErrorCode, WorkflowErrorCode } from './workflow-error.js';
 export { stepDocumentPath } from './step-position.js';

@@ -22,6 +22,8 @@ export interface StepTraceInput {
   readonly document?: { readonly path: string; readonly text: string };
   readonly ingest?: DocumentIngestSummary;
   readonly reconciliation?: WorkflowReconciliation;
+  /** Why the pass did not complete: its contract's verdict (`fix_needed`, `blocked`) and reason. */
+  readonly error?: { readonly code: string; readonly message: string };
   readonly durability: 'fsync' | 'none';
   readonly now?: () => Date;
   readonly events: EventLog;
@@ -58,7 +60,8 @@ export async function recordStepTrace(input: StepTraceInput): Promise<void> {
     startedAt,
     finishedAt: input.finishedAt.toISOString(),
     durationMs: Math.max(0, input.finishedAt.getTime() - Date.parse(startedAt)),
-    outcome: 'completed',
+    outcome: input.error === undefined ? 'completed' : 'failed',
+    ...(input.error === undefined ? {} : { error: { ...input.error } }),
     ...(input.document === undefined
       ? {}
       : {

@@ -1,3 +1,5 @@
+import { fixRequest } from '../../contracts/index.js';
+import type { ContractType, FieldError, TerminalState } from '../../contracts/index.js';
 import { assembleInstructions } from '../definition/index.js';
 import type { WorkflowDefinition, WorkflowStepType } from '../definition/index.js';
 import type {
@@ -6,6 +8,7 @@ import type {
   WorkflowStatus,
   WorkflowTask,
 } from '../state/index.js';
+import { maxFixAttemptsOf } from './judge-step-contract.js';
 import { currentStep, passValues } from './step-position.js';
 import type { WorkflowReconciliation } from './workflow-engine-deps.js';
 import { WorkflowError } from './workflow-error.js';
@@ -14,6 +17,23 @@ import { WorkflowError } from './workflow-error.js';
 export interface NextAction {
   readonly tool: string;
   readonly expecting: string;
+}
+
+/** Where the current pass stands against its step's `contract:` (spec contracts.md, "Completion detection"). */
+export interface WorkflowContractStatus {
+  readonly type: ContractType;
+  /** `pending` until the pass is judged; `fix_needed` while it is re-asked; `done` or `blocked` once judged. */
+  readonly state: 'pending' | 'fix_needed' | 'done' | 'blocked';
+  /** Fix requests sent in this pass so far. */
+  readonly fix_attempt: number;
+  /** How many the workflow's `max_fix_attempts` allows (default 2). */
+  readonly max_fix_attempts: number;
+  /** Every field error of the latest refused submission of the type, when that is why it is not done. */
+  readonly errors: readonly FieldError[];
+  /** Why it is not done, in one line. */
+  readonly reason?: string;
+  /** The artifact that satisfied or blocked it, project-relative. */
+  readonly artifact?: string;
 }
 
 /**
@@ -48,6 +68,12 @@ export interface WorkflowStatusResponse {
   readonly artefacts: readonly string[];
   /** Declared versus observed for the current pass, when an observer is present. */
   readonly reconciliation?: WorkflowReconciliation;
+  /** The current step's contract, when it declares one. */
+  readonly contract?: WorkflowContractStatus;
+  /** Why the workflow failed or was aborted. */
+  readonly reason?: string;
+  /** The run's one terminal state, once it completed or failed (never for an abort). */
+  readonly terminal?: TerminalState;
 }
 
 /** What `workflow_advance` returns when the workflow completes (seed 003). */
@@ -55,6 +81,8 @@ export interface WorkflowCompletion {
   readonly run_id: string;
   readonly status: 'complete';
   readonly summary: WorkflowCompletionSummary;
+  /** The terminal state the completion declared (`done`, with the artifact a reviewer reads). */
+  readonly terminal?: TerminalState;
 }
 
 /** The tool a workflow that no longer runs points to. */
@@ -97,17 +125,56 @@ export function workflowStatusOf(
             ralphTotal: step.n,
           }
         : {};
+  const contract = contractStatusOf(state, definition);
   return {
     ...base,
     ...pass,
     artefacts: [...state.artefacts],
     ...(reconciliation === undefined ? {} : { reconciliation }),
+    ...(contract === undefined ? {} : { contract }),
+    ...(state.status !== 'running' && state.reason !== undefined ? { reason: state.reason } : {}),
+    ...(state.terminal === undefined ? {} : { terminal: state.terminal }),
   };
 }
 
+/** The current step's contract: the state's verdict on this pass, or `pending` until there is one. */
+function contractStatusOf(
+  state: WorkflowState,
+  definition: WorkflowDefinition,
+): WorkflowContractStatus | undefined {
+  const type = currentStep(definition, state).contract;
+  if (type === undefined) return undefined;
+  const max_fix_attempts = maxFixAttemptsOf(definition.budgets);
+  const verdict = state.contract;
+  if (verdict === undefined) return { type, state: 'pending', fix_attempt: 0, max_fix_attempts, errors: [] };
+  return {
+    type: verdict.type,
+    state: verdict.state,
+    fix_attempt: verdict.fix_attempt,
+    max_fix_attempts,
+    errors: verdict.errors.map((error) => ({ ...error })),
+    ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+    ...(verdict.artifact === undefined ? {} : { artifact: verdict.artifact }),
+  };
+}
+
+/** The pass's instructions; while it is re-asked, followed by the fix request (the exact field errors). */
 function instructionsOf(state: WorkflowState, definition: WorkflowDefinition): string {
   const step = currentStep(definition, state);
   const rendered = assembleInstructions(step, passValues(state.run_id, step, state, state));
+  const verdict = state.contract;
+  if (rendered.ok && verdict?.state === 'fix_needed') {
+    const request = fixRequest(
+      verdict.type,
+      {
+        state: 'fix_needed',
+        reason: verdict.reason ?? 'the contract is not satisfied',
+        errors: verdict.errors,
+      },
+      { number: verdict.fix_attempt, of: maxFixAttemptsOf(definition.budgets) },
+    );
+    return `${rendered.text}\n\n${request}`;
+  }
   if (rendered.ok) return rendered.text;
   throw new WorkflowError(
     'step_blocked',

@@ -111,6 +111,7 @@ function firstState(initial: NewWorkflowState, now: Date): WorkflowState {
     outputs: {},
     artefacts: [],
     step_artefacts: [],
+    agent_calls: 0,
     started_at: at,
     updated_at: at,
     revision: 0,

@@ -2,6 +2,7 @@ export { WorkflowStateError } from './workflow-state-error.js';
 export type { WorkflowStateErrorCode } from './workflow-state-error.js';
 export {
   projectRelativePathSchema,
+  workflowContractStateSchema,
   workflowStateSchema,
   workflowStatusSchema,
   workflowStepTypeSchema,
@@ -9,6 +10,7 @@ export {
   workflowTaskSchema,
 } from './workflow-state-schema.js';
 export type {
+  WorkflowContractState,
   WorkflowState,
   WorkflowStatus,
   WorkflowCompletionSummary,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTRACT_TYPES, terminalStateSchema } from '../../contracts/index.js';
 import { ID_PATTERN, ID_RULE, nodeIdSchema, runIdSchema } from '../../project/index.js';
 import { WORKFLOW_STEP_TYPES } from '../definition/index.js';
 import { workflowDefinitionPath } from './workflow-state-paths.js';
@@ -47,6 +48,28 @@ export const projectRelativePathSchema = z
     },
   );
 
+/** One field error of a refused artifact, as contracts' `FieldError` (a path, the expected value, what was there). */
+const fieldErrorSchema = z
+  .object({ path: z.string(), expected: z.string(), got: z.string().exactOptional(), message: z.string() })
+  .strict();
+
+/** Where the current pass stands against its step's `contract:`, once it was judged (spec contracts.md). */
+export const workflowContractStateSchema = z
+  .object({
+    type: z.enum(CONTRACT_TYPES),
+    /** `fix_needed` while the pass is re-asked; `done` or `blocked` once judged for good. */
+    state: z.enum(['fix_needed', 'done', 'blocked']),
+    /** Fix requests sent in this pass so far (1 after the first `fix_needed`). */
+    fix_attempt: count,
+    /** Why it is not done, in one line. */
+    reason: z.string().exactOptional(),
+    /** The field errors of the latest refused submission of the type, if that is why. */
+    errors: z.array(fieldErrorSchema).readonly().default([]),
+    /** The project-relative path of the artifact that satisfied or blocked it. */
+    artifact: z.string().exactOptional(),
+  })
+  .strict();
+
 /**
  * Schema of a workflow run's `.agent/runs/<run_id>/state.json` (version 1): seed 000's `WorkflowState`
  * fields plus what a restarted engine needs to continue exactly; a state without `artefacts` loads as `[]`.
@@ -87,6 +110,12 @@ export const workflowStateSchema = z
      * versus observed compares with; reset when a pass starts. A state without it loads as `[]`.
      */
     step_artefacts: z.array(projectRelativePathSchema).readonly().default([]),
+    /** The current pass's contract verdict (absent while the pass has not been judged, and in older states). */
+    contract: workflowContractStateSchema.exactOptional(),
+    /** `workflow_advance` calls that changed the run, fix re-asks included (`max_agent_calls`); older states: 0. */
+    agent_calls: count.default(0),
+    /** The run's one terminal state once it completed or failed (also in terminal.json); never on an abort. */
+    terminal: terminalStateSchema.exactOptional(),
     /** Why the workflow was aborted or failed. */
     reason: z.string().exactOptional(),
     started_at: timestamp,
@@ -114,6 +143,9 @@ export const workflowStateSchema = z
     if (state.status === 'complete' && state.summary === undefined) {
       issue('summary', 'is required once the workflow is complete');
     }
+    if (state.terminal !== undefined && state.status !== 'complete' && state.status !== 'failed') {
+      issue('terminal', `is only set once the workflow is complete or failed, not ${state.status}`);
+    }
     if (state.status !== 'running' && state.finished_at === undefined) {
       issue('finished_at', `is required once the workflow is ${state.status}`);
     }
@@ -125,6 +157,8 @@ export type WorkflowState = Readonly<z.output<typeof workflowStateSchema>>;
 export type WorkflowStatus = z.output<typeof workflowStatusSchema>;
 /** The current task of a loop step. */
 export type WorkflowTask = z.output<typeof workflowTaskSchema>;
+/** The current pass's contract verdict as stored. */
+export type WorkflowContractState = z.output<typeof workflowContractStateSchema>;
 /** The completion summary kept in a complete workflow's state. */
 export type WorkflowCompletionSummary = z.output<typeof workflowSummarySchema>;
 

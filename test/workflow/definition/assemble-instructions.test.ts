@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ARTEFACTS_INSTRUCTION,
   assembleInstructions,
+  contractInstruction,
   spawnLine,
 } from '../../../src/workflow/definition/assemble-instructions.js';
 import {
@@ -26,7 +27,7 @@ describe('assembleInstructions', () => {
     expect(Buffer.byteLength(ARTEFACTS_INSTRUCTION)).toBe(Buffer.byteLength(SEED_SENTENCE));
   });
 
-  it.each<[string, { artefacts: boolean; agent?: string }, string]>([
+  it.each<[string, { artefacts: boolean; agent?: string; contract?: 'issues' }, string]>([
     ['plain instructions, trimmed', { artefacts: false }, 'Scope login.'],
     ['the artefacts sentence after a blank line', { artefacts: true }, `Scope login.\n\n${SEED_SENTENCE}`],
     [
@@ -39,12 +40,24 @@ describe('assembleInstructions', () => {
       { artefacts: true, agent: 'coder' },
       `SPAWN the 'coder' sub-agent to handle this step:\n\nScope login.\n\n${SEED_SENTENCE}`,
     ],
+    [
+      'the contract sentence after the artefacts sentence',
+      { artefacts: true, agent: 'coder', contract: 'issues' },
+      `SPAWN the 'coder' sub-agent to handle this step:\n\nScope login.\n\n${SEED_SENTENCE}\n\n${contractInstruction('issues')}`,
+    ],
   ])('assembles %s', (_, step, expected) => {
     const result = assembleInstructions(
       { ...step, template: template('\n  Scope {feature}.\n\n') },
       { feature: 'login' },
     );
     expect(result).toEqual({ ok: true, text: expected });
+  });
+
+  it('names the type, its format doc and both ways to submit in the contract sentence', () => {
+    const sentence = contractInstruction('issues');
+    expect(sentence).toContain('docs/contracts/issues.md');
+    expect(sentence).toContain('`submit_artifact` tool with type "issues"');
+    expect(sentence).toContain('```json artifact=issues');
   });
 
   it('writes the SPAWN line with the agent in single quotes', () => {

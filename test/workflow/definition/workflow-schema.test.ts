@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, type ConfigIssue } from '../../../src/config/index.js';
 import { parseWorkflow } from '../../../src/workflow/definition/load-workflow.js';
@@ -84,7 +86,7 @@ describe('workflowSchema', () => {
           'steps[0].save-as',
           7,
           5,
-          'unknown key "save-as"; did you mean "save_as"? Rename it, or remove it (allowed here: id, type, instructions, instruction, save_as, next_action, complete, agent, artefacts, require_registration, over, n)',
+          'unknown key "save-as"; did you mean "save_as"? Rename it, or remove it (allowed here: id, type, instructions, instruction, save_as, next_action, complete, agent, artefacts, require_registration, over, contract, n)',
         ],
       ],
     ],
@@ -421,5 +423,66 @@ describe('workflowSchema', () => {
         '  - id: c\n    type: ralph\n    n: 1\n    instructions: "{iteration} {n}"\n',
     );
     expect(parseWorkflow(text, 'w.yaml').steps).toHaveLength(3);
+  });
+});
+
+describe('workflowSchema: contract: and budgets:', () => {
+  it('keeps a step contract and the budgets; a workflow without budgets has none', () => {
+    const definition = parseWorkflow(
+      workflow(
+        '  - id: a\n    type: ralph\n    n: 2\n    contract: development_result\n    instructions: go\n  - id: b\n    instructions: review\n',
+        'budgets:\n  max_fix_attempts: 1\n  max_agent_calls: 5\n  max_minutes: 30\n',
+      ),
+      'w.yaml',
+    );
+    expect(definition.steps.map((step) => step.contract)).toEqual(['development_result', undefined]);
+    expect(definition.budgets).toEqual({ max_fix_attempts: 1, max_agent_calls: 5, max_minutes: 30 });
+    expect(parseWorkflow(workflow('  - id: a\n    instructions: go\n'), 'w.yaml').budgets).toEqual({});
+  });
+
+  it.each([
+    [
+      'a misspelt contract type',
+      workflow('  - id: a\n    contract: developmnt_result\n    instructions: go\n'),
+      [
+        'steps[0].contract',
+        expect.stringMatching(
+          /^unknown contract type "developmnt_result"; did you mean "development_result"\?/,
+        ),
+      ],
+    ],
+    [
+      'a contract type nothing like a known one',
+      workflow('  - id: a\n    contract: 42\n    instructions: go\n'),
+      ['steps[0].contract', expect.stringContaining('write one of product_spec, planning_analysis_decision')],
+    ],
+    [
+      'a misspelt budget',
+      workflow('  - id: a\n    instructions: go\n', 'budgets:\n  max_agent_call: 3\n'),
+      ['budgets.max_agent_call', expect.stringContaining('did you mean "max_agent_calls"?')],
+    ],
+    [
+      'a budget of zero minutes',
+      workflow('  - id: a\n    instructions: go\n', 'budgets:\n  max_minutes: 0\n'),
+      ['budgets.max_minutes', 'must be more than 0; write max_minutes: 30'],
+    ],
+    [
+      'a fractional number of agent calls',
+      workflow('  - id: a\n    instructions: go\n', 'budgets:\n  max_agent_calls: 1.5\n'),
+      ['budgets.max_agent_calls', 'expected a whole number; write it as max_agent_calls: 20'],
+    ],
+  ])('reports %s', (_, text, expected) => {
+    expect(issuesOf(text).map((issue) => [issue.path, issue.message])).toEqual([expected]);
+  });
+});
+
+describe('docs/workflows.md, "Contracts and budgets"', () => {
+  it('documents an example that loads, with its contracts and budgets', () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/workflows.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Contracts and budgets'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const definition = parseWorkflow(yaml, 'workflows.md');
+    expect(definition.budgets).toEqual({ max_fix_attempts: 1, max_agent_calls: 6 });
+    expect(definition.steps.map((step) => step.contract)).toEqual(['development_result', 'issues']);
   });
 });

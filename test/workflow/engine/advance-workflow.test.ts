@@ -93,6 +93,13 @@ describe('advanceWorkflow', () => {
           tasks: '1. form\n2. validation',
         },
       },
+      // No contract in feature-dev: the completion is terminal done with nothing to read.
+      terminal: {
+        state: 'done',
+        artifact: null,
+        reason: 'every step completed',
+        at: expect.any(String) as string,
+      },
     });
     expect((await readdir(path.join(projectDir, 'docs/fd'))).sort()).toEqual([
       'implement-1.md',
@@ -116,8 +123,16 @@ describe('advanceWorkflow', () => {
 
     const events = (await readEvents(projectDir, 'fd')).map((event) => String(event.event));
     expect(events.filter((name) => name === 'step.completed')).toHaveLength(8);
-    expect(events.at(-1)).toBe('workflow.completed');
-    expect(JSON.parse(await stateBytes(projectDir, 'fd'))).toMatchObject({ status: 'complete' });
+    // The ending declares its one terminal state after the completion.
+    expect(events.slice(-2)).toEqual(['workflow.completed', 'run.terminal']);
+    expect(JSON.parse(await stateBytes(projectDir, 'fd'))).toMatchObject({
+      status: 'complete',
+      agent_calls: 8,
+      terminal: { state: 'done', artifact: null },
+    });
+    expect(
+      JSON.parse(await readFile(path.join(projectDir, '.agent/runs/fd/terminal.json'), 'utf8')),
+    ).toMatchObject({ state: 'done', artifact: null, reason: 'every step completed' });
   });
 
   it('ingests file blocks of a step output with the flag on: source.kind workflow, one manifest per pass, records', async () => {

@@ -47,6 +47,7 @@ function stateAt(fields: Partial<WorkflowState>): WorkflowState {
     outputs: known.outputs,
     artefacts: [],
     step_artefacts: [],
+    agent_calls: 0,
     started_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     revision: 0,

@@ -33,13 +33,20 @@ const valid = {
 
 describe('workflowStateSchema', () => {
   it('accepts a valid state and defaults missing artefacts and step_artefacts lists to []', () => {
-    expect(workflowStateSchema.parse(valid)).toEqual(valid);
+    expect(workflowStateSchema.parse(valid)).toEqual({ ...valid, agent_calls: 0 });
     const withoutArtefacts = Object.fromEntries(
       Object.entries(valid).filter(([key]) => key !== 'artefacts' && key !== 'step_artefacts'),
     );
     const parsed = workflowStateSchema.parse(withoutArtefacts);
     expect(parsed.artefacts).toEqual([]);
     expect(parsed.step_artefacts).toEqual([]);
+  });
+
+  it('loads a state written before contracts: no contract, no terminal, agent_calls 0', () => {
+    const parsed = workflowStateSchema.parse(valid);
+    expect(parsed.agent_calls).toBe(0);
+    expect(parsed).not.toHaveProperty('contract');
+    expect(parsed).not.toHaveProperty('terminal');
   });
 
   it.each([
@@ -57,6 +64,17 @@ describe('workflowStateSchema', () => {
     ['a short hash', { definition_hash: 'abc' }, 'definition_hash'],
     ['a path claimed twice in a pass', { step_artefacts: ['a.md', 'a.md'] }, 'step_artefacts'],
     ['an escaping claimed path', { step_artefacts: ['../a.md'] }, 'step_artefacts'],
+    ['a negative agent_calls', { agent_calls: -1 }, 'agent_calls'],
+    [
+      'a contract of an unknown type',
+      { contract: { type: 'report', state: 'done', fix_attempt: 0, errors: [] } },
+      'contract',
+    ],
+    [
+      'a terminal state on a running workflow',
+      { terminal: { state: 'done', artifact: null, reason: 'x', at: '2026-01-01T00:00:00.000Z' } },
+      'terminal',
+    ],
   ])('refuses %s', (_, change, field) => {
     const candidate = Object.fromEntries(
       Object.entries({ ...valid, ...change }).filter(([, value]) => value !== undefined),

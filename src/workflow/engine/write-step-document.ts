@@ -1,0 +1,72 @@
+import { openIngestRecords } from '../../artifacts/index.js';
+import type { EventLog } from '../../events/index.js';
+import { concludeDocument } from '../../ingest/index.js';
+import type { DocumentIngestSummary } from '../../ingest/index.js';
+import type { NodeId } from '../../project/index.js';
+import { openConfinedRoot } from '../../workspace/index.js';
+import type { WorkflowStep } from '../definition/index.js';
+import type { WorkflowState } from '../state/index.js';
+import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
+import { WorkflowError } from './workflow-error.js';
+
+/**
+ * Writes a pass's output as its document through the ingest's `concludeDocument` (ingested when the flag is
+ * on, recorded as a `message` artifact); a document the confined writer refuses is `output_not_written`.
+ */
+export async function writeStepDocument(
+  projectDir: string,
+  state: WorkflowState,
+  step: WorkflowStep,
+  docPath: string,
+  output: string,
+  context: {
+    readonly nodeId: NodeId;
+    readonly enabled: boolean;
+    readonly deps: WorkflowEngineDeps;
+    readonly durability: 'fsync' | 'none';
+    readonly events: EventLog;
+  },
+): Promise<DocumentIngestSummary | undefined> {
+  const { deps, events } = context;
+  const records = openIngestRecords({
+    projectDir,
+    runId: state.run_id,
+    durability: context.durability,
+    ...(deps.now === undefined ? {} : { now: deps.now }),
+    onFailure: ({ message }) => {
+      events.write('ERROR', 'artifacts.error', { node_id: context.nodeId, code: 'record_failed', message });
+    },
+  });
+  const root = await openConfinedRoot(projectDir);
+  try {
+    const outcome = await concludeDocument({
+      projectDir,
+      root,
+      runId: state.run_id,
+      nodeId: context.nodeId,
+      agentId: step.agent ?? 'workflow',
+      docPath,
+      text: output,
+      records,
+      events: events.child({ node_id: context.nodeId }),
+      subject: 'step',
+      ingest: {
+        enabled: context.enabled,
+        sourceKind: 'workflow',
+        mode: 'single',
+        durability: context.durability,
+        ...(deps.config === undefined ? {} : { limits: deps.config.ingest.limits }),
+      },
+    });
+    if (outcome.status === 'failed') {
+      throw new WorkflowError(
+        'output_not_written',
+        `${outcome.message}; nothing was changed: fix the path and call workflow_advance again`,
+      );
+    }
+    return outcome.ingest;
+  } finally {
+    await root.close();
+    await records.close();
+  }
+}

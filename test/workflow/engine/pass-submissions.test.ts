@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunId } from '../../../src/project/index.js';
+import { readOutputSubmissions } from '../../../src/workflow/engine/pass-submissions.js';
+import { DEVELOPMENT_RESULT, answerWithArtifact } from './fixtures/contract-fixtures.js';
+
+const runId = parseRunId('b-1');
+
+describe('readOutputSubmissions', () => {
+  it('finds nothing in an output without artifact= blocks, or without output', () => {
+    expect(readOutputSubmissions(runId, 'Done.\n\n```ts file=a.ts\nx\n```\n')).toEqual({
+      attempt: [],
+      accepted: [],
+    });
+    expect(readOutputSubmissions(runId, undefined)).toEqual({ attempt: [], accepted: [] });
+  });
+
+  it('accepts a valid block at its canonical path, without writing it', () => {
+    const read = readOutputSubmissions(
+      runId,
+      answerWithArtifact('Done.', 'development_result', DEVELOPMENT_RESULT),
+    );
+    expect(read.attempt).toEqual([
+      {
+        accepted: true,
+        type: 'development_result',
+        path: '.agent/artifacts/b-1/development_result.json',
+        payload: DEVELOPMENT_RESULT,
+      },
+    ]);
+    expect(read.accepted).toEqual([{ type: 'development_result', payload: DEVELOPMENT_RESULT }]);
+  });
+
+  it.each([
+    ['a cut-off block', '```json artifact=issues\n{"issues": []}\n', 'a closed block'],
+    ['text that is not JSON', '```json artifact=issues\n{issues: [}\n```\n', 'one JSON object'],
+    ['an unknown type', '```json artifact=report\n{}\n```\n', 'a contract type'],
+    ['a schema error', '```json artifact=issues\n{"issues": [{"id": "I1"}]}\n```\n', 'one of'],
+  ])('refuses %s with a field error', (_, output, expected) => {
+    const read = readOutputSubmissions(runId, output);
+    expect(read.accepted).toEqual([]);
+    const [first] = read.attempt;
+    expect(first?.accepted).toBe(false);
+    expect(
+      first !== undefined && !first.accepted ? first.errors.map((error) => error.expected).join(' | ') : '',
+    ).toContain(expected);
+  });
+});
