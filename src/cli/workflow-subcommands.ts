@@ -104,7 +104,8 @@ export const WORKFLOW_SUBCOMMANDS: Readonly<Record<WorkflowSubcommand, Subcomman
     if (values.json === true) io.stdout.write(json(result));
     else if ('summary' in result) io.stdout.write(renderWorkflowCompletion(result));
     else io.stdout.write(renderWorkflowStatus(result));
-    return 0;
+    // As `run`: an advance that ended the workflow exits 0 only when its terminal state is done.
+    return result.terminal === undefined || result.terminal.state === 'done' ? 0 : 1;
   },
 
   register: async (args, io) => {

@@ -317,7 +317,9 @@ describe('artifact-ingest workflow status: contracts and the terminal state', ()
     expect(fix.code).toBe(0);
     expect(fix.stdout).toContain('contract: development_result  fix_needed  fix requests 1/1');
     expect(fix.stdout).toContain('Fix request 1 of 1');
-    await run(['advance', 'b-1', '--output', 'still nothing']);
+    const ended = await run(['advance', 'b-1', '--output', 'still nothing']);
+    // As run: an advance that ends the workflow in any terminal state but done exits 1.
+    expect(ended.code, ended.stderr).toBe(1);
     const status = await run(['status', 'b-1']);
     expect(status.stdout).toMatch(/workflow build {2}run b-1 {2}failed/);
     expect(status.stdout).toMatch(/^terminal: budget_exceeded {2}at /m);
