@@ -227,7 +227,9 @@ describe('runGraph', () => {
       'child',
       'grandchild',
     ]);
-    expect(events.at(-1)).toMatchObject({
+    // A failure outside any contract ends the run blocked, with the failure as its reason.
+    expect(events.at(-1)).toMatchObject({ event: 'run.terminal', state: 'blocked', artifact: null });
+    expect(events.at(-2)).toMatchObject({
       event: 'run.failed',
       level: 'ERROR',
       reason: 'node_failed',
@@ -314,6 +316,7 @@ describe('runGraph', () => {
       ['node.started', 'b'],
       ['node.completed', 'b'],
       ['run.completed', undefined],
+      ['run.terminal', undefined],
     ]);
     expect(events.every((event) => event.run_id === 'ev')).toBe(true);
     expect(events[0]).toMatchObject({
