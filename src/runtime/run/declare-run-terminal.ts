@@ -34,7 +34,7 @@ export interface EndedRun {
 /**
  * Declares the one terminal state of an ended graph run (spec contracts.md): terminal.json through the run's
  * confined root and a `run.terminal` event carrying the budgets used. Throws {@link RunError}
- * `state_write_failed` when terminal.json cannot be written (a symlink planted at it is replaced, never followed).
+ * `state_write_failed` when terminal.json cannot be written (a symlink planted at it is refused, never followed).
  */
 export async function declareRunTerminal(run: EndedRun): Promise<TerminalState> {
   const ending = await endingOf(run);
@@ -44,9 +44,13 @@ export async function declareRunTerminal(run: EndedRun): Promise<TerminalState> 
       eventFields: { budgets: run.budgets },
     });
   } catch (error) {
+    // declareTerminal's message already names terminal.json and why (a planted symlink is refused).
+    const message = describeError(error);
     throw new RunError(
       'state_write_failed',
-      `${terminalStatePath(run.runId)} was not written: ${describeError(error)}`,
+      message.includes(terminalStatePath(run.runId))
+        ? message
+        : `${terminalStatePath(run.runId)} was not written: ${message}`,
       { cause: error },
     );
   }

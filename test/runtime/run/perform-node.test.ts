@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { submitArtifact } from '../../../src/contracts/index.js';
+import { openObjectStore, readArtifactRecords, traceContentSchema } from '../../../src/artifacts/index.js';
+import { readSubmissions, submitArtifact } from '../../../src/contracts/index.js';
+import { parseRunId } from '../../../src/project/index.js';
 import type { Agent, AgentRequest } from '../../../src/runtime/agents/agent.js';
 import { createCommandAgent } from '../../../src/runtime/agents/command-agent.js';
 import { createReplayAgent } from '../../../src/runtime/agents/replay-agent.js';
@@ -36,6 +38,20 @@ function recording(agent: Agent): { readonly agent: Agent; readonly requests: Ag
 async function replayBuilder(projectDir: string, replies: Record<string, string>) {
   const dir = await writeReplies(projectDir, replies);
   return recording(createReplayAgent('builder', { kind: 'replay', dir }));
+}
+
+/** The run's traces for `nodeId`, each checked against the trace schema. */
+async function tracesOf(projectDir: string, runId: string, nodeId: string) {
+  const { records, problems } = await readArtifactRecords(projectDir, parseRunId(runId));
+  expect(problems).toEqual([]);
+  const store = await openObjectStore(projectDir);
+  try {
+    const traces = records.filter((record) => record.type === 'trace' && record.taskId === nodeId);
+    const contents = await Promise.all(traces.map((record) => store.get(record.contentHash)));
+    return contents.map((bytes) => traceContentSchema.parse(JSON.parse(new TextDecoder().decode(bytes))));
+  } finally {
+    await store.close();
+  }
 }
 
 async function readJson(projectDir: string, relative: string): Promise<unknown> {
@@ -107,6 +123,21 @@ describe('completion detection in a graph run', () => {
     });
     expect(result.terminal).toMatchObject({ state: 'done', artifact });
     expect(await readJson(projectDir, artifact)).toEqual(DEVELOPMENT_RESULT);
+    // One valid trace per ask, each with its own attempt and prompt; the refused block was never recorded.
+    const traces = await tracesOf(projectDir, 'fixed', 'develop');
+    expect(traces.map((trace) => [trace.attempt, trace.outcome])).toEqual([
+      [1, 'completed'],
+      [2, 'completed'],
+    ]);
+    expect(traces[0]?.promptSha256).not.toBe(traces[1]?.promptSha256);
+    const submissions = await readSubmissions(projectDir, parseRunId('fixed'));
+    expect(
+      submissions.map((submission) => [submission.type, submission.record.taskId, submission.record.agentId]),
+    ).toEqual([
+      ['development_result', 'develop', 'builder'],
+      // review's document quotes develop's, block included: every node document is submitted.
+      ['development_result', 'review', 'runtime'],
+    ]);
     // The document is the fixed answer, rewritten at the same path.
     expect(await readFile(path.join(projectDir, 'docs/fixed/develop.md'), 'utf8')).toBe(
       artifactDocument('development_result', DEVELOPMENT_RESULT),

@@ -474,6 +474,9 @@ describe('runGraph', () => {
     expect(result.state.nodes.b).toEqual({ status: 'pending', attempts: 0 });
     const events = await readEvents(projectDir, 'ab');
     expect(events.at(-1)).toMatchObject({ event: 'run.failed', reason: 'aborted', pending_nodes: ['b'] });
+    // Interrupted, not ended: it stays resumable and declares no terminal state.
+    expect(result.terminal).toBeUndefined();
+    expect(await exists(path.join(projectDir, '.agent/runs/ab/terminal.json'))).toBe(false);
   });
 
   it('names a default run id after the graph and the UTC time', async () => {
