@@ -391,7 +391,10 @@ describe('checkGraphRules through parseGraph', () => {
           message:
             "commands is only for command nodes (an agent_task node's document is the agent's reply); remove it, or change the node's type",
         },
-        { path: 'nodes[0].timeout_ms', message: expect.stringContaining('timeout_ms is only for command nodes') },
+        {
+          path: 'nodes[0].timeout_ms',
+          message: expect.stringContaining('timeout_ms is only for command nodes') as string,
+        },
       ],
     ],
     [
