@@ -48,7 +48,10 @@ export async function declareTerminal(
   if (written.status === 'refused') {
     throw new Error(`${terminalStatePath(runId)} was not written: ${written.code}: ${written.message}`);
   }
-  events.write(checked.state === 'done' ? 'INFO' : 'WARNING', 'run.terminal', { ...options.eventFields, ...checked });
+  events.write(checked.state === 'done' ? 'INFO' : 'WARNING', 'run.terminal', {
+    ...options.eventFields,
+    ...checked,
+  });
   return checked;
 }
 

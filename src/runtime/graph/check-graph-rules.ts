@@ -111,7 +111,7 @@ function checkContractKey(node: NodeView): GraphRuleIssue[] {
       {
         path: ['nodes', node.index],
         message:
-          'contract is only for agent_task and command nodes (a write_file node has no agent to ask for an artifact); remove it, or change the node\'s type',
+          "contract is only for agent_task and command nodes (a write_file node has no agent to ask for an artifact); remove it, or change the node's type",
         params: { key: 'contract' },
       },
     ];

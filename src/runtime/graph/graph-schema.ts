@@ -167,7 +167,9 @@ export const graphSchema = withRules(
     ...(node.commands === undefined ? {} : { commands: node.commands }),
     ...(node.timeout_ms === undefined ? {} : { timeoutMs: node.timeout_ms }),
     // A command node submits smoke_test_result itself: that is its contract, declared or not.
-    ...(node.contract === undefined && node.type !== 'command' ? {} : { contract: node.contract ?? 'smoke_test_result' }),
+    ...(node.contract === undefined && node.type !== 'command'
+      ? {}
+      : { contract: node.contract ?? 'smoke_test_result' }),
     outputPath: node.output_path,
   })),
 }));

@@ -30,7 +30,9 @@ describe('runProgram', () => {
   });
 
   it('keeps only the last lines of a long output in tail mode', async () => {
-    const outcome = await runProgram(program(['-e', 'for (let i = 0; i < 5000; i++) console.log("line " + i)']));
+    const outcome = await runProgram(
+      program(['-e', 'for (let i = 0; i < 5000; i++) console.log("line " + i)']),
+    );
     expect(outcome.kind).toBe('exited');
     if (outcome.kind !== 'exited') return;
     expect(outcome.stdout.split('\n')).toHaveLength(20);
