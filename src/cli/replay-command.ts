@@ -61,12 +61,12 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
     io.stdout.write(`${JSON.stringify({ ...replay, terminal: terminal ?? null }, null, 2)}\n`);
     return 0;
   }
-  io.stdout.write(renderReplay(replay, io.stdout.isTTY === true));
-  io.stdout.write(
-    terminal === undefined
-      ? 'terminal: - (the run has not ended)\n'
-      : `${renderTerminal(terminal).join('\n')}\n`,
-  );
+  const rendered = renderReplay(replay, io.stdout.isTTY === true);
+  // The terminal state goes under the run's header line: what a reviewer reads first.
+  const headerEnd = rendered.indexOf('\n') + 1;
+  const terminalLines =
+    terminal === undefined ? ['terminal: - (the run has not ended)'] : renderTerminal(terminal);
+  io.stdout.write(`${rendered.slice(0, headerEnd)}${terminalLines.join('\n')}\n${rendered.slice(headerEnd)}`);
   for (const problem of replay.problems) io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
   return 0;
 }
