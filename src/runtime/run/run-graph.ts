@@ -14,8 +14,8 @@ import {
   checkRunOptions,
   resolveAgents,
 } from './check-run-options.js';
-import { declareRunTerminal } from './declare-run-terminal.js';
 import { defaultRunId } from './default-run-id.js';
+import { endRun } from './end-run.js';
 import { effectiveBudgets, startRunBudget } from './run-budget.js';
 import type { RunBudget } from './run-budget.js';
 import { acquireRunLock } from './run-lock.js';
@@ -28,8 +28,8 @@ import { openRunRecorder } from './run-recorder.js';
 import type { RunRecorder } from './run-recorder.js';
 import { readRunState } from './run-state.js';
 import { createRunStateStore } from './run-state-store.js';
-import type { RunGraphOptions, RunResult, RunState } from './run-types.js';
-import { describeError, parseRunId, runDir, runEventsPath, runStatePath } from '../../project/index.js';
+import type { RunGraphOptions, RunResult } from './run-types.js';
+import { describeError, parseRunId, runEventsPath, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 
 /** What a run starts from, once its options are checked. */
@@ -258,46 +258,18 @@ async function executeWithin(
     });
     throw fatal instanceof Error ? fatal : new Error(describeError(fatal));
   }
-  const status = counts.completed === graph.nodes.length ? 'completed' : 'failed';
-  store.setStatus(status);
-  const state: RunState = await store.commit();
-  const nodeIds = (wanted: string): string[] =>
-    graph.nodes.filter((node) => state.nodes[node.id]?.status === wanted).map((node) => node.id);
-  const exceeded = budget.exceeded();
-  // Stopped by its caller (Ctrl-C): the run has not ended, it stays resumable and declares nothing.
-  const interrupted = outcome.aborted && exceeded === undefined;
-  if (status === 'completed') {
-    events.write('INFO', 'run.completed', { nodes: counts, duration_ms: Date.now() - startedMs });
-  } else {
-    events.write('ERROR', 'run.failed', {
-      reason: interrupted ? 'aborted' : exceeded !== undefined ? 'budget_exceeded' : 'node_failed',
-      failed_nodes: nodeIds('failed'),
-      skipped_nodes: nodeIds('skipped'),
-      pending_nodes: nodeIds('pending'),
-      nodes: counts,
-      duration_ms: Date.now() - startedMs,
-    });
-  }
-  const terminal = interrupted
-    ? undefined
-    : await declareRunTerminal({
-        projectDir: environment.projectDir,
-        root: environment.root,
-        runId,
-        events,
-        graph,
-        state,
-        exceeded,
-        budgets: budget.state(),
-        at: environment.now(),
-      });
-  return {
+  return endRun({
+    projectDir: environment.projectDir,
+    root: environment.root,
     runId,
-    status,
-    state,
-    runDir: runDir(runId),
-    ...(terminal === undefined ? {} : { terminal }),
-  };
+    graph,
+    events,
+    store,
+    aborted: outcome.aborted,
+    budget,
+    startedMs,
+    now: environment.now,
+  });
 }
 
 function nodesToRun(plan: StartPlan): ReadonlySet<string> {
