@@ -272,6 +272,11 @@ function progressPrinter(stream: CliWriter): (progress: RunProgress) => void {
         stream.write(`${counter} completed  ${progress.nodeId}${files}\n`);
         break;
       }
+      case 'node.fix_needed':
+        stream.write(
+          `${counter} fix needed ${progress.nodeId}: ${progress.reason} (re-ask ${String(progress.attempt)} of ${String(progress.of)})\n`,
+        );
+        break;
       case 'node.failed':
         stream.write(`${counter} failed     ${progress.nodeId}: ${progress.message}\n`);
         break;

@@ -135,6 +135,13 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
         errors: fix.completion.errors.slice(0, MAX_STATE_FIELD_ERRORS).map((error) => error.message),
         error_count: fix.completion.errors.length,
       });
+      progress({
+        type: 'node.fix_needed',
+        nodeId: node.id,
+        attempt: fix.ask,
+        of: budget.maxFixAttempts,
+        reason: fix.completion.reason,
+      });
       // The re-ask is a new attempt of the node: its own start, prompt hash and trace.
       running = {
         ...running,

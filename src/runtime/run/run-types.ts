@@ -90,6 +90,17 @@ export type RunProgress =
       readonly ingest?: NodeIngestSummary;
     }
   | {
+      /** A contract node is asked again with a fix request. */
+      readonly type: 'node.fix_needed';
+      readonly nodeId: string;
+      readonly done: number;
+      readonly total: number;
+      /** The ask that needs the fix (1-based), and how many re-asks the node gets in all. */
+      readonly attempt: number;
+      readonly of: number;
+      readonly reason: string;
+    }
+  | {
       readonly type: 'node.failed';
       readonly nodeId: string;
       readonly done: number;

@@ -8,6 +8,7 @@ import type { Agent, AgentRequest } from '../../../src/runtime/agents/agent.js';
 import { createCommandAgent } from '../../../src/runtime/agents/command-agent.js';
 import { createReplayAgent } from '../../../src/runtime/agents/replay-agent.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
+import type { RunProgress } from '../../../src/runtime/run/run-types.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import {
   artifactDocument,
@@ -62,6 +63,7 @@ describe('completion detection in a graph run', () => {
   it('re-asks an agent that returns without submitting, then ends budget_exceeded', async () => {
     const projectDir = await tempProject();
     const builder = await replayBuilder(projectDir, { 'develop.md': '# Develop\n\nI built it, trust me.\n' });
+    const progress: RunProgress[] = [];
 
     const result = await runGraph({
       projectDir,
@@ -69,12 +71,17 @@ describe('completion detection in a graph run', () => {
       inputs: {},
       agentFor: agentsOf(builder.agent),
       runId: 'silent',
+      onProgress: (event) => progress.push(event),
     });
 
     // The default max_fix_attempts is 2: one ask and two re-asks.
     expect(builder.requests.map((request) => request.attempt)).toEqual([1, 2, 3]);
     expect(builder.requests[1]?.prompt).toContain('Fix request 1 of 2');
     expect(builder.requests[1]?.prompt).toContain('no development_result artifact was submitted');
+    expect(progress.filter((event) => event.type === 'node.fix_needed')).toEqual([
+      expect.objectContaining({ nodeId: 'develop', attempt: 1, of: 2 }),
+      expect.objectContaining({ nodeId: 'develop', attempt: 2, of: 2 }),
+    ]);
     expect(result.status).toBe('failed');
     expect(result.state.nodes.develop).toMatchObject({
       status: 'failed',
