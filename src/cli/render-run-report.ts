@@ -1,9 +1,13 @@
 import { runEventsPath, runManifestsDir, runStatePath } from '../project/index.js';
+import type { TerminalState } from '../contracts/index.js';
 import type { RunState } from '../runtime/index.js';
 import { renderTable } from './render-table.js';
 
 /** Renders a run for a person: one row per node with its document and ingested files, totals, and where to look. */
-export function renderRunReport(state: RunState, context: { ingestNote?: string } = {}): string {
+export function renderRunReport(
+  state: RunState,
+  context: { ingestNote?: string; terminal?: TerminalState } = {},
+): string {
   const entries = Object.entries(state.nodes);
   const rows = entries.map(([nodeId, node]) => [
     nodeId,
@@ -30,6 +34,7 @@ export function renderRunReport(state: RunState, context: { ingestNote?: string 
   const lines = [
     `run ${state.run_id}  graph ${state.graph.name}  mode ${state.mode}  ${state.status.toUpperCase()}`,
     `ingest: ${state.ingest_enabled ? 'on' : 'off'}${context.ingestNote === undefined ? '' : ` (${context.ingestNote})`}`,
+    ...(context.terminal === undefined ? [] : renderTerminal(context.terminal)),
     '',
     renderTable(['node', 'status', 'document', 'blocks', 'written', 'skipped', 'rejected'], rows),
   ];
@@ -50,4 +55,12 @@ export function renderRunReport(state: RunState, context: { ingestNote?: string 
   );
   if (state.status !== 'completed') lines.push(`resume:    artifact-ingest run --resume ${state.run_id}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The terminal state's lines: the state and its reason, then the artifact a reviewer reads. */
+export function renderTerminal(terminal: TerminalState): string[] {
+  return [
+    `terminal: ${terminal.state}: ${terminal.reason}`,
+    `read:     ${terminal.artifact ?? '(no artifact was submitted; see the nodes below)'}`,
+  ];
 }

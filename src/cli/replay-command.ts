@@ -1,7 +1,9 @@
 import { replayRun } from '../artifacts/index.js';
 import type { ReplayArtifact, ReplayStep, RunReplay } from '../artifacts/index.js';
+import { readTerminal } from '../contracts/index.js';
 import { capRows } from './cap-rows.js';
 import { parseCommandArgs } from './parse-command-args.js';
+import { renderTerminal } from './render-run-report.js';
 import { resolveProject } from './resolve-project.js';
 import { resolveRunId } from './resolve-run-id.js';
 import { UsageError } from './usage-error.js';
@@ -49,15 +51,22 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
   }
   if (values.path === '') throw new UsageError('--path needs a path, such as src/a.ts', 'replay');
   const projectDir = await resolveProject(values.project, 'replay', io.cwd);
-  const replay = await replayRun(projectDir, await resolveRunId(projectDir, runId), {
+  const resolvedId = await resolveRunId(projectDir, runId);
+  const replay = await replayRun(projectDir, resolvedId, {
     backward: values.backward === true,
     ...(values.path === undefined ? {} : { path: values.path }),
   });
+  const terminal = await readTerminal(projectDir, resolvedId).catch(() => undefined);
   if (values.json === true) {
-    io.stdout.write(`${JSON.stringify(replay, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...replay, terminal: terminal ?? null }, null, 2)}\n`);
     return 0;
   }
-  io.stdout.write(renderReplay(replay, io.stdout.isTTY === true));
+  const rendered = renderReplay(replay, io.stdout.isTTY === true);
+  // The terminal state goes under the run's header line: what a reviewer reads first.
+  const headerEnd = rendered.indexOf('\n') + 1;
+  const terminalLines =
+    terminal === undefined ? ['terminal: - (the run has not ended)'] : renderTerminal(terminal);
+  io.stdout.write(`${rendered.slice(0, headerEnd)}${terminalLines.join('\n')}\n${rendered.slice(headerEnd)}`);
   for (const problem of replay.problems) io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
   return 0;
 }

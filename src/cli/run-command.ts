@@ -33,10 +33,18 @@ Options:
   --resume RUN_ID     finish a run that was interrupted: completed nodes are kept, the rest run again;
                       it keeps the run's ingest setting unless --ingest or --no-ingest is given
   --concurrency N     most nodes running at once (default: runtime.concurrency in the config, else 2)
-  --json              print the final run state as JSON
+  --max-minutes N     wall time of this invocation, in minutes (may be fractional): running agents are
+                      stopped and the run ends budget_exceeded (overrides budgets.max_minutes of the graph)
+  --max-agent-calls N agent calls of the whole run, fix re-asks included: the run ends budget_exceeded
+                      before the call that would go past it (overrides budgets.max_agent_calls)
+  --json              print the final run state as JSON, with its terminal state
   -h, --help          show this help
 
-Exit codes: 0 the run completed, 1 a node failed, 2 usage or configuration error, 130 interrupted.
+When the run ends it declares one terminal state (.agent/runs/<run_id>/terminal.json): done, blocked,
+budget_exceeded or regression, with the artifact to read; an interrupted run declares none.
+
+Exit codes: 0 the run ended done, 1 it ended blocked, budget_exceeded or regression, 2 usage or
+configuration error, 130 interrupted (resumable).
 
 Examples:
   artifact-ingest run team --input goal="a URL shortener" --ingest
@@ -55,6 +63,8 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
     'run-id': { type: 'string' },
     resume: { type: 'string' },
     concurrency: { type: 'string' },
+    'max-minutes': { type: 'string' },
+    'max-agent-calls': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -65,6 +75,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
   if (values.ingest === true && values['no-ingest'] === true) {
     throw new UsageError('--ingest and --no-ingest contradict each other; pass one of them', 'run');
   }
+  const budgets = parseBudgets(values['max-minutes'], values['max-agent-calls']);
   const projectDir = await resolveProject(values.project, 'run', io.cwd);
   const resumeId = values.resume;
   if (resumeId !== undefined && values['run-id'] !== undefined) {
@@ -136,6 +147,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
       ...(runId === undefined ? {} : { runId }),
       resume: resumeId !== undefined,
       concurrency: parseConcurrency(values.concurrency) ?? projectConfig.runtime.concurrency,
+      budgets,
       ingest: {
         enabled: ingest.enabled,
         limits: projectConfig.ingest.limits,
@@ -144,14 +156,20 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
       onProgress: progressPrinter(io.stderr),
       signal: controller.signal,
     });
+    const { terminal } = result;
     if (values.json === true) {
-      io.stdout.write(`${JSON.stringify(result.state, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify({ ...result.state, terminal: terminal ?? null }, null, 2)}\n`);
     } else {
-      io.stdout.write(renderRunReport(result.state, { ingestNote: ingest.note }));
+      io.stdout.write(
+        renderRunReport(result.state, {
+          ingestNote: ingest.note,
+          ...(terminal === undefined ? {} : { terminal }),
+        }),
+      );
     }
-    if (result.status === 'completed') return 0;
-    // A stopped run is resumable, not failed: shells report 128 + SIGINT.
-    return controller.signal.aborted ? exitCodeFor('interrupted') : 1;
+    // A stopped run is resumable, not ended: shells report 128 + SIGINT.
+    if (terminal === undefined) return controller.signal.aborted ? exitCodeFor('interrupted') : 1;
+    return terminal.state === 'done' ? 0 : 1;
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
@@ -207,6 +225,35 @@ function parseConcurrency(text: string | undefined): number | undefined {
   return value;
 }
 
+/** `--max-minutes` (a positive number) and `--max-agent-calls` (a whole number from 1). */
+function parseBudgets(
+  minutesText: string | undefined,
+  callsText: string | undefined,
+): { maxMinutes?: number; maxAgentCalls?: number } {
+  const budgets: { maxMinutes?: number; maxAgentCalls?: number } = {};
+  if (minutesText !== undefined) {
+    const minutes = Number(minutesText);
+    if (minutesText.trim() === '' || !Number.isFinite(minutes) || minutes <= 0) {
+      throw new UsageError(
+        `--max-minutes '${minutesText}' must be a number of minutes above 0, e.g. 30 or 0.5`,
+        'run',
+      );
+    }
+    budgets.maxMinutes = minutes;
+  }
+  if (callsText !== undefined) {
+    const calls = Number(callsText);
+    if (callsText.trim() === '' || !Number.isSafeInteger(calls) || calls < 1) {
+      throw new UsageError(
+        `--max-agent-calls '${callsText}' must be a whole number of 1 or more, e.g. 20`,
+        'run',
+      );
+    }
+    budgets.maxAgentCalls = calls;
+  }
+  return budgets;
+}
+
 /** Prints one line per node transition on a terminal; nothing when stderr is not a TTY. */
 function progressPrinter(stream: CliWriter): (progress: RunProgress) => void {
   return (progress) => {
@@ -225,6 +272,11 @@ function progressPrinter(stream: CliWriter): (progress: RunProgress) => void {
         stream.write(`${counter} completed  ${progress.nodeId}${files}\n`);
         break;
       }
+      case 'node.fix_needed':
+        stream.write(
+          `${counter} fix needed ${progress.nodeId}: ${progress.reason} (re-ask ${String(progress.attempt)} of ${String(progress.of)})\n`,
+        );
+        break;
       case 'node.failed':
         stream.write(`${counter} failed     ${progress.nodeId}: ${progress.message}\n`);
         break;

@@ -46,9 +46,10 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     run.kind === 'workflow'
       ? `${String(run.nodes.completed)} steps`
       : `${run.nodes.completed}/${run.nodes.total}`,
+    run.terminal ?? '-',
     run.updated_at,
   ]);
-  io.stdout.write(`${renderTable(['run', 'graph', 'status', 'nodes', 'updated'], rows)}\n`);
+  io.stdout.write(`${renderTable(['run', 'graph', 'status', 'nodes', 'terminal', 'updated'], rows)}\n`);
   for (const run of runs) {
     if (run.error !== undefined) io.stdout.write(`${run.run_id}: ${run.error}\n`);
   }

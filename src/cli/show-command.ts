@@ -56,7 +56,7 @@ export async function showCommand(args: readonly string[], io: CliIo): Promise<n
   );
   io.stdout.write(
     details.kind === 'graph'
-      ? renderRunReport(details.state)
+      ? renderRunReport(details.state, details.terminal === undefined ? {} : { terminal: details.terminal })
       : `run ${details.run_id}: made by 'artifact-ingest ingest', ${details.status}, ${details.nodes.total} document(s), updated ${details.updated_at}\n`,
   );
   if (details.interrupted)

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import type { EventLog } from '../events/index.js';
+import type { EventFields, EventLog } from '../events/index.js';
 import { terminalStatePath } from '../project/index.js';
 import type { RunId } from '../project/index.js';
 import { errnoOf } from '../workspace/index.js';
@@ -25,13 +25,20 @@ export const terminalStateSchema = z.strictObject({
 /** A run's one terminal state. */
 export type TerminalState = z.infer<typeof terminalStateSchema>;
 
-/** Writes terminal.json atomically through the run's confined root, then appends the `run.terminal` event. */
+/**
+ * Writes terminal.json atomically through the run's confined root (replacing an earlier one: a resumed run
+ * declares again), then appends the `run.terminal` event.
+ */
 export async function declareTerminal(
   root: ConfinedRoot,
   runId: RunId,
   events: EventLog,
   terminal: TerminalState,
-  options: { readonly durability?: 'fsync' | 'none' } = {},
+  options: {
+    readonly durability?: 'fsync' | 'none';
+    /** More fields for the `run.terminal` event (such as the budgets used); the state's own fields win. */
+    readonly eventFields?: EventFields;
+  } = {},
 ): Promise<TerminalState> {
   const checked = terminalStateSchema.parse(terminal);
   const bytes = new TextEncoder().encode(`${JSON.stringify(checked, null, 2)}\n`);
@@ -41,7 +48,10 @@ export async function declareTerminal(
   if (written.status === 'refused') {
     throw new Error(`${terminalStatePath(runId)} was not written: ${written.code}: ${written.message}`);
   }
-  events.write(checked.state === 'done' ? 'INFO' : 'WARNING', 'run.terminal', { ...checked });
+  events.write(checked.state === 'done' ? 'INFO' : 'WARNING', 'run.terminal', {
+    ...options.eventFields,
+    ...checked,
+  });
   return checked;
 }
 

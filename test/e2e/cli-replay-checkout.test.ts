@@ -14,7 +14,9 @@ describe('artifact-ingest replay', () => {
     const { code, stdout, stderr } = await runCli(['replay', 'run-001', '--project', projectDir]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^run run-001 {2}graph team [0-9a-f]{8} {2}started 2026-02-24T10:00:01\.000Z\n/);
+    expect(stdout).toMatch(
+      /^run run-001 {2}graph team [0-9a-f]{8} {2}started 2026-02-24T10:00:01\.000Z\nterminal: - \(the run has not ended\)\n/,
+    );
     expect(stdout).toMatch(/^step 1 {2}plan {2}agent planner {2}completed {2}3\.0s {2}prompt [0-9a-f]{8}$/m);
     expect(stdout).toContain('\n  + docs/plan.md  +4 -0\n  + workspace/README.md  +1 -0\n');
     expect(stdout).toContain('  ingest  1 block: 1 written, 0 skipped, 0 rejected\n');
@@ -56,9 +58,16 @@ describe('artifact-ingest replay', () => {
     const { projectDir } = await twoRunProject();
     const forward = await runCli(['replay', 'run-002', '--project', projectDir, '--json']);
     expect(forward.code).toBe(0);
-    expect(JSON.parse(forward.stdout)).toEqual(await replayRun(projectDir, 'run-002'));
+    // The library's replay, plus the run's terminal state (none: these recorded runs never declared one).
+    expect(JSON.parse(forward.stdout)).toEqual({
+      ...(await replayRun(projectDir, 'run-002')),
+      terminal: null,
+    });
     const backward = await runCli(['replay', 'run-002', '--backward', '--json', '--project', projectDir]);
-    expect(JSON.parse(backward.stdout)).toEqual(await replayRun(projectDir, 'run-002', { backward: true }));
+    expect(JSON.parse(backward.stdout)).toEqual({
+      ...(await replayRun(projectDir, 'run-002', { backward: true })),
+      terminal: null,
+    });
   });
 
   it('prints diffs newest first with --backward and ends with the versions before the run', async () => {

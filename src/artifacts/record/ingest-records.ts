@@ -53,6 +53,11 @@ export interface IngestRecords {
   ): Promise<void>;
   /** Records one node execution as a `trace`. */
   recordTrace(trace: TraceContent): Promise<void>;
+  /**
+   * The artifact recorder behind these records, opened on first use, so another writer of the run (a contract
+   * submission) records in the same serialized queue; undefined when it cannot be opened.
+   */
+  artifactRecorder(): Promise<ArtifactRecorder | undefined>;
   /** Waits for recording in flight and releases the object store; never throws. */
   close(): Promise<void>;
 }
@@ -130,6 +135,14 @@ export function openIngestRecords(options: IngestRecordsOptions): IngestRecords 
       failOpen(trace.nodeId, `the trace of node ${trace.nodeId} was not recorded`, async () => {
         await (await recorder()).recordTrace({ runId, taskId: trace.nodeId, agentId: trace.agent, trace });
       }),
+    artifactRecorder: async () => {
+      try {
+        return await recorder();
+      } catch {
+        // The caller opens its own, and reports the failure itself if that fails too.
+        return undefined;
+      }
+    },
     close: async () => {
       if (opening === undefined) return;
       await failOpen(undefined, 'the artifact recorder did not close', async () => {

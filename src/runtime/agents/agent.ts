@@ -5,6 +5,8 @@ export interface AgentRequest {
   readonly runId: string;
   readonly nodeId: string;
   readonly prompt: string;
+  /** Which ask of this node's execution this is, 1-based: 2 and up are fix re-asks (absent: 1). */
+  readonly attempt?: number;
   /** Aborted when the run is stopped; agents must stop promptly and reject. */
   readonly signal: AbortSignal;
 }

@@ -1,10 +1,9 @@
 import { describeError } from '../../project/index.js';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { redactSecrets } from '../../events/index.js';
 import { AgentError, type Agent, type AgentConfig, type AgentRequest } from './agent.js';
 import { errnoOf } from '../../workspace/index.js';
-import { StderrTail } from './stderr-tail.js';
+import { runProgram } from './run-program.js';
 
 /** The `command` agent's configuration. */
 export type CommandAgentConfig = Extract<AgentConfig, { kind: 'command' }>;
@@ -52,119 +51,33 @@ interface CommandRun {
   readonly killGraceMs: number;
 }
 
-/** Why the agent stopped the program before it finished. */
-type StopReason = 'timeout' | 'aborted';
-
-function runCommand(run: CommandRun, request: AgentRequest): Promise<string> {
+async function runCommand(run: CommandRun, request: AgentRequest): Promise<string> {
   if (request.signal.aborted) {
-    return Promise.reject(fail(run, 'aborted', 'was not started because the run was stopped'));
+    throw fail(run, 'aborted', 'was not started because the run was stopped');
   }
-  return new Promise<string>((resolve, reject) => {
-    let child: ChildProcessWithoutNullStreams;
-    try {
-      child = spawn(run.program, run.args, {
-        cwd: run.config.cwd,
-        env: childEnv(run.env, request),
-        stdio: 'pipe',
-        // Its own process group, so a timeout also stops whatever the program started.
-        detached: true,
-        windowsHide: true,
-      });
-    } catch (error) {
-      // spawn throws synchronously for arguments it cannot pass at all (a NUL byte, a bad cwd type).
-      reject(spawnFailed(run, error));
-      return;
-    }
-
-    const stdout: Buffer[] = [];
-    const stderr = new StderrTail();
-    let stopReason: StopReason | undefined;
-    let graceTimer: NodeJS.Timeout | undefined;
-    let settled = false;
-
-    const settle = (outcome: { reply: string } | { error: AgentError }): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timeoutTimer);
-      clearTimeout(graceTimer);
-      request.signal.removeEventListener('abort', onAbort);
-      if ('reply' in outcome) resolve(outcome.reply);
-      else reject(outcome.error);
-    };
-
-    const killGroup = (signal: NodeJS.Signals): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, signal);
-      } catch (error) {
-        // ESRCH: the group is already gone. Anything else: fall back to the direct child.
-        if (errnoOf(error) !== 'ESRCH') child.kill(signal);
-      }
-    };
-
-    const finishStopped = (reason: StopReason): void => {
-      if (settled) return;
-      // The leader is gone; stragglers in its group get no second chance, and their output no longer matters.
-      killGroup('SIGKILL');
-      child.stdout.destroy();
-      child.stderr.destroy();
-      settle({ error: stoppedError(run, reason, stderr.excerpt()) });
-    };
-
-    const stop = (reason: StopReason): void => {
-      if (settled || stopReason !== undefined) return;
-      stopReason = reason;
-      killGroup('SIGTERM');
-      if (child.exitCode !== null || child.signalCode !== null) {
-        finishStopped(reason);
-        return;
-      }
-      graceTimer = setTimeout(() => {
-        killGroup('SIGKILL');
-      }, run.killGraceMs);
-    };
-
-    const onAbort = (): void => {
-      stop('aborted');
-    };
-    const timeoutTimer = setTimeout(() => {
-      stop('timeout');
-    }, run.config.timeoutMs);
-    request.signal.addEventListener('abort', onAbort, { once: true });
-
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr.push(chunk);
-    });
-    // EPIPE/ECONNRESET: the program exited without reading all of its prompt; its exit status tells the story.
-    child.stdin.on('error', () => undefined);
-    child.on('error', (error) => {
-      // After a successful spawn, 'error' only reports a failed kill, which the exit handling covers.
-      if (child.pid === undefined) settle({ error: spawnFailed(run, error) });
-    });
-    child.on('exit', () => {
-      if (stopReason !== undefined) finishStopped(stopReason);
-    });
-    child.on('close', (code, signal) => {
-      if (stopReason !== undefined) {
-        finishStopped(stopReason);
-        return;
-      }
-      if (child.pid === undefined) return;
-      if (code !== 0) {
-        settle({ error: exitStatusError(run, code, signal, stderr.excerpt()) });
-        return;
-      }
-      const reply = Buffer.concat(stdout).toString('utf8');
-      if (reply.trim() === '') {
-        settle({ error: fail(run, 'empty_reply', 'exited 0 but wrote nothing to stdout', stderr.excerpt()) });
-        return;
-      }
-      settle({ reply });
-    });
-
-    child.stdin.end(request.prompt, 'utf8');
+  const outcome = await runProgram({
+    program: run.program,
+    args: run.args,
+    ...(run.config.cwd === undefined ? {} : { cwd: run.config.cwd }),
+    env: childEnv(run.env, request),
+    stdin: request.prompt,
+    timeoutMs: run.config.timeoutMs,
+    killGraceMs: run.killGraceMs,
+    signal: request.signal,
+    stdout: 'all',
   });
+  switch (outcome.kind) {
+    case 'spawn_failed':
+      throw spawnFailed(run, outcome.error);
+    case 'stopped':
+      throw stoppedError(run, outcome.reason, outcome.stderr);
+    case 'exited':
+      if (outcome.code !== 0) throw exitStatusError(run, outcome.code, outcome.signal, outcome.stderr);
+      if (outcome.stdout.trim() === '') {
+        throw fail(run, 'empty_reply', 'exited 0 but wrote nothing to stdout', outcome.stderr);
+      }
+      return outcome.stdout;
+  }
 }
 
 function childEnv(
@@ -175,6 +88,7 @@ function childEnv(
   for (const [key, value] of Object.entries(env)) if (value !== undefined) result[key] = value;
   result['ARTIFACT_INGEST_RUN_ID'] = request.runId;
   result['ARTIFACT_INGEST_NODE_ID'] = request.nodeId;
+  result['ARTIFACT_INGEST_ATTEMPT'] = String(request.attempt ?? 1);
   return result;
 }
 
@@ -200,7 +114,7 @@ function exitStatusError(
   return fail(run, 'exit_status', how, stderrExcerpt);
 }
 
-function stoppedError(run: CommandRun, reason: StopReason, stderrExcerpt: string): AgentError {
+function stoppedError(run: CommandRun, reason: 'timeout' | 'aborted', stderrExcerpt: string): AgentError {
   switch (reason) {
     case 'timeout':
       return fail(

@@ -3,3 +3,4 @@ export { createAgent } from './create-agent.js';
 export { createCommandAgent, type CommandAgentConfig, type CommandAgentOptions } from './command-agent.js';
 export { createOpenAiAgent, type OpenAiAgentConfig, type OpenAiAgentOptions } from './openai-agent.js';
 export { createReplayAgent, type ReplayAgentConfig } from './replay-agent.js';
+export { runProgram, type ProgramOutcome, type ProgramRun } from './run-program.js';

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError, type Agent, type AgentConfig, type AgentRequest } from './agent.js';
 import { ID_RULE, isId } from '../../project/index.js';
@@ -10,7 +10,10 @@ export type ReplayAgentConfig = Extract<AgentConfig, { kind: 'replay' }>;
 /** Existing replies listed in a `replay_missing` message before "and N more". */
 const MAX_LISTED = 30;
 
-/** An agent that answers each node with the bytes of `<dir>/<nodeId>.md`, ignoring the prompt. */
+/**
+ * An agent that answers each node with the bytes of `<dir>/<nodeId>.md`, ignoring the prompt; a fix re-ask
+ * (attempt n >= 2) gets `<dir>/<nodeId>.attempt-<n>.md` when that file exists.
+ */
 export function createReplayAgent(name: string, config: ReplayAgentConfig): Agent {
   return {
     name,
@@ -29,7 +32,7 @@ async function readReply(name: string, dir: string, request: AgentRequest): Prom
         `node ids ${ID_RULE}`,
     );
   }
-  const file = path.join(dir, `${request.nodeId}.md`);
+  const file = await replyFileOf(dir, request);
   try {
     // Buffer.toString keeps a BOM and every byte as written: the reply is replayed exactly.
     return (await readFile(file, { signal: request.signal })).toString('utf8');
@@ -43,6 +46,20 @@ async function readReply(name: string, dir: string, request: AgentRequest): Prom
       { cause: error },
     );
   }
+}
+
+/** `<nodeId>.attempt-<n>.md` for a re-ask when the directory has it, else `<nodeId>.md`. */
+async function replyFileOf(dir: string, request: AgentRequest): Promise<string> {
+  const attempt = request.attempt ?? 1;
+  if (Number.isSafeInteger(attempt) && attempt >= 2) {
+    const attemptFile = path.join(dir, `${request.nodeId}.attempt-${String(attempt)}.md`);
+    try {
+      if ((await stat(attemptFile)).isFile()) return attemptFile;
+    } catch {
+      // No reply for this attempt: the node's own reply is replayed again.
+    }
+  }
+  return path.join(dir, `${request.nodeId}.md`);
 }
 
 async function missingReplyError(

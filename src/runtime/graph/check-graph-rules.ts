@@ -16,6 +16,24 @@ const KEY_OWNER: Readonly<Record<string, GraphNodeType>> = {
   agent: 'agent_task',
   prompt: 'agent_task',
   content: 'write_file',
+  commands: 'command',
+  timeout_ms: 'command',
+};
+
+// What each node type's document is, for the message that refuses another type's key.
+const DOCUMENT_OF: Readonly<Record<GraphNodeType, string>> = {
+  agent_task: "an agent_task node's document is the agent's reply",
+  write_file: 'a write_file node writes its content without an agent',
+  command: "a command node's document is the report of the commands it runs",
+};
+
+const REQUIRED_KEYS: Readonly<Record<GraphNodeType, readonly (readonly [key: string, advice: string])[]>> = {
+  agent_task: [
+    ['agent', 'add agent: with the name of a configured agent, such as planner'],
+    ['prompt', 'add prompt: with what the agent should write'],
+  ],
+  write_file: [['content', 'add content: with the document to write, such as content: "{plan.output}"']],
+  command: [['commands', 'add commands: with the argv lists to run, such as [[node, --test, test]]']],
 };
 
 /**
@@ -64,14 +82,7 @@ function checkInputs(raw: unknown): GraphRuleIssue[] {
 function checkNodeKeys(node: NodeView): GraphRuleIssue[] {
   if (node.type === undefined) return [];
   const issues: GraphRuleIssue[] = [];
-  const required: readonly (readonly [key: string, advice: string])[] =
-    node.type === 'agent_task'
-      ? [
-          ['agent', 'add agent: with the name of a configured agent, such as planner'],
-          ['prompt', 'add prompt: with what the agent should write'],
-        ]
-      : [['content', 'add content: with the document to write, such as content: "{plan.output}"']];
-  for (const [key, advice] of required) {
+  for (const [key, advice] of REQUIRED_KEYS[node.type]) {
     if (node.fields[key] === undefined) {
       issues.push({
         path: ['nodes', node.index],
@@ -81,14 +92,52 @@ function checkNodeKeys(node: NodeView): GraphRuleIssue[] {
   }
   for (const [key, owner] of Object.entries(KEY_OWNER)) {
     if (owner === node.type || !(key in node.fields)) continue;
-    const why =
-      node.type === 'agent_task'
-        ? "an agent_task node's document is the agent's reply"
-        : 'a write_file node writes its content without an agent';
+    const why = DOCUMENT_OF[node.type];
     issues.push({
       path: ['nodes', node.index],
       message: `${key} is only for ${owner} nodes (${why}); remove it, or change the node's type`,
       params: { key },
+    });
+  }
+  issues.push(...checkContractKey(node), ...checkCommandTemplates(node));
+  return issues;
+}
+
+function checkContractKey(node: NodeView): GraphRuleIssue[] {
+  const contract = node.fields.contract;
+  if (contract === undefined) return [];
+  if (node.type === 'write_file') {
+    return [
+      {
+        path: ['nodes', node.index],
+        message:
+          "contract is only for agent_task and command nodes (a write_file node has no agent to ask for an artifact); remove it, or change the node's type",
+        params: { key: 'contract' },
+      },
+    ];
+  }
+  if (node.type === 'command' && typeof contract === 'string' && contract !== 'smoke_test_result') {
+    return [
+      {
+        path: ['nodes', node.index, 'contract'],
+        message: `a command node submits smoke_test_result, not ${contract}; write contract: smoke_test_result or remove the key`,
+      },
+    ];
+  }
+  return [];
+}
+
+// Commands are argv lists run as written: a "{...}" in them is not a template, and would surprise its author.
+function checkCommandTemplates(node: NodeView): GraphRuleIssue[] {
+  if (node.type !== 'command' || !Array.isArray(node.fields.commands)) return [];
+  const issues: GraphRuleIssue[] = [];
+  for (const [index, command] of (node.fields.commands as unknown[]).entries()) {
+    const args = stringsOf(command);
+    const templated = args.findIndex((arg) => parseTemplate(arg).variables.length > 0);
+    if (templated === -1) continue;
+    issues.push({
+      path: ['nodes', node.index, 'commands', index, templated],
+      message: `commands are literal argv lists, not templates; "${args[templated] ?? ''}" would be passed as written: remove the {variable}`,
     });
   }
   return issues;

@@ -11,7 +11,7 @@ export function graphJsonSchema(): Record<string, unknown> {
     ...z.toJSONSchema(graphSchema, { io: 'input', unrepresentable: 'any' }),
     title: 'artifact-ingest graph',
     description:
-      'A graph of agent_task and write_file nodes that artifact-ingest run executes (docs/runtime.md). ' +
+      'A graph of agent_task, write_file and command nodes that artifact-ingest run executes (docs/runtime.md). ' +
       'The rules across values (dependencies exist, no cycles, templates name known variables) are checked when the graph is loaded.',
   };
 }

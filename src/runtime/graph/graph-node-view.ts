@@ -1,8 +1,12 @@
+import type { GraphNodeType } from './graph-definition.js';
+
+const NODE_TYPES: readonly GraphNodeType[] = ['agent_task', 'write_file', 'command'];
+
 /** A node of a graph as read, whatever its shape: only fields of the right type are used. */
 export interface NodeView {
   readonly index: number;
   readonly id: string | undefined;
-  readonly type: 'agent_task' | 'write_file' | undefined;
+  readonly type: GraphNodeType | undefined;
   readonly fields: Readonly<Record<string, unknown>>;
   readonly dependsOn: readonly string[];
 }
@@ -13,7 +17,7 @@ export function viewNodes(nodes: unknown): NodeView[] {
   return nodes.flatMap((raw: unknown, index): NodeView[] => {
     const fields = asRecord(raw);
     if (fields === undefined) return [];
-    const type = fields.type === 'agent_task' || fields.type === 'write_file' ? fields.type : undefined;
+    const type = NODE_TYPES.find((candidate) => candidate === fields.type);
     const id = typeof fields.id === 'string' ? fields.id : undefined;
     return [{ index, id, type, fields, dependsOn: stringsOf(fields.depends_on) }];
   });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { closestMatch, describeValue, textSchema, withRules, type AllowedKeys } from '../../config/index.js';
+import { budgetsSchema, CONTRACT_TYPES } from '../../contracts/index.js';
 import { type IngestMode } from '../../ingest/index.js';
 import { checkGraphRules } from './check-graph-rules.js';
 import type { GraphDefinition, GraphNode, GraphNodeType } from './graph-definition.js';
@@ -12,7 +13,10 @@ export const MAX_GRAPH_NODES = 1000;
 /** A graph as its YAML describes it, before the loader adds where it came from. */
 export type GraphBody = Omit<GraphDefinition, 'hash' | 'source'>;
 
-const NODE_TYPES = ['agent_task', 'write_file'] as const satisfies readonly GraphNodeType[];
+const NODE_TYPES = ['agent_task', 'write_file', 'command'] as const satisfies readonly GraphNodeType[];
+
+/** Default of a command node's `timeout_ms`: two minutes per command. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 /** The modes a graph may declare: the manifest's (ingestModeSchema), as a tuple z.enum can type. */
 export const GRAPH_MODES = [
   'single',
@@ -61,6 +65,27 @@ const nodeShape = {
     .min(1, { error: 'the prompt is empty; say what the agent should write' })
     .optional(),
   content: textSchema('content: "{plan.output}"').optional(),
+  commands: listSchema(
+    listSchema(
+      z.string({
+        error: (issue) =>
+          `expected an argument as text, got ${describeValue(issue.input)}; quote it, as in [node, --test, "1"]`,
+      }),
+      'commands: [[node, --test, test]]',
+    ).min(1, { error: 'a command is an empty list; name the program first, then its arguments' }),
+    'commands: [[node, --test, test]]',
+  )
+    .min(1, { error: 'commands is empty; list at least one command, such as [[node, --test, test]]' })
+    .optional(),
+  timeout_ms: z
+    .number({
+      error: (issue) =>
+        `expected a whole number of milliseconds, got ${describeValue(issue.input)}; write timeout_ms: 60000`,
+    })
+    .int({ error: 'expected a whole number of milliseconds; write timeout_ms: 60000' })
+    .positive({ error: 'must be more than 0; write timeout_ms: 60000' })
+    .optional(),
+  contract: choiceSchema('contract type', 'contract', CONTRACT_TYPES).optional(),
   output_path: textSchema('output_path: docs/<name>.md').min(1, {
     error: 'output_path is empty; name a file under docs/ or audits/',
   }),
@@ -89,6 +114,7 @@ const graphShape = {
     'inputs: [goal]',
   ).optional(),
   mode: choiceSchema('mode', 'mode', GRAPH_MODES).optional(),
+  budgets: budgetsSchema.optional(),
   nodes: z
     .array(
       z.strictObject(nodeShape, {
@@ -112,6 +138,7 @@ const graphShape = {
 export const GRAPH_KEYS: Readonly<Record<string, AllowedKeys>> = Object.freeze({
   '': Object.keys(graphShape),
   'nodes.*': Object.keys(nodeShape),
+  budgets: Object.keys(budgetsSchema.shape),
 });
 
 /** Zod schema of a graph file: its shape, then the rules across values (every issue reported at once). */
@@ -129,6 +156,7 @@ export const graphSchema = withRules(
   description: graph.description ?? '',
   inputs: graph.inputs ?? [],
   mode: graph.mode ?? modeOfName(graph.name),
+  ...(graph.budgets === undefined ? {} : { budgets: graph.budgets }),
   nodes: graph.nodes.map((node): GraphNode => ({
     id: node.id,
     type: node.type,
@@ -136,6 +164,12 @@ export const graphSchema = withRules(
     ...(node.agent === undefined ? {} : { agent: node.agent }),
     ...(node.prompt === undefined ? {} : { prompt: node.prompt }),
     ...(node.content === undefined ? {} : { content: node.content }),
+    ...(node.commands === undefined ? {} : { commands: node.commands }),
+    ...(node.timeout_ms === undefined ? {} : { timeoutMs: node.timeout_ms }),
+    // A command node submits smoke_test_result itself: that is its contract, declared or not.
+    ...(node.contract === undefined && node.type !== 'command'
+      ? {}
+      : { contract: node.contract ?? 'smoke_test_result' }),
     outputPath: node.output_path,
   })),
 }));

@@ -11,3 +11,4 @@ export type { Rendered, TemplateLookup } from './render-node-template.js';
 export { ancestorsOf, descendantsOf } from './graph-closure.js';
 export { findDependencyCycles } from './find-dependency-cycles.js';
 export { graphJsonSchema } from './graph-json-schema.js';
+export { DEFAULT_COMMAND_TIMEOUT_MS } from './graph-schema.js';

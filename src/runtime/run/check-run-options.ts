@@ -28,6 +28,19 @@ export function checkRunOptions(options: RunGraphOptions): number {
       message: `'${options.runId}' ${ID_RULE}`,
     });
   }
+  const { maxMinutes, maxAgentCalls } = options.budgets ?? {};
+  if (maxMinutes !== undefined && !(Number.isFinite(maxMinutes) && maxMinutes > 0)) {
+    issues.push({
+      path: 'budgets.max_minutes',
+      message: `${String(maxMinutes)} is not a number of minutes above 0`,
+    });
+  }
+  if (maxAgentCalls !== undefined && !(Number.isSafeInteger(maxAgentCalls) && maxAgentCalls >= 1)) {
+    issues.push({
+      path: 'budgets.max_agent_calls',
+      message: `${String(maxAgentCalls)} is not a whole number of agent calls; pass 1 or more`,
+    });
+  }
   if (options.resume === true && options.runId === undefined) {
     issues.push({ path: 'resume', message: 'resuming needs the id of the run to continue; pass its run id' });
   }

@@ -8,9 +8,11 @@ export { listRuns, readRun } from './list-runs.js';
 export type { NodeCounts, RunDetails, RunManifestSummary, RunSummary } from './list-runs.js';
 export { defaultRunId } from './default-run-id.js';
 export type {
+  NodeContractState,
   NodeIngestSummary,
   NodeState,
   NodeStatus,
+  RunBudgetsState,
   RunGraphOptions,
   RunProgress,
   RunResult,

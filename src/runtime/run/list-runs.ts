@@ -1,5 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readTerminal } from '../../contracts/index.js';
+import type { TerminalState, TerminalStateName } from '../../contracts/index.js';
 import { ingestManifestSchema } from '../../ingest/index.js';
 import {
   describeError,
@@ -46,6 +48,8 @@ export interface RunSummary {
   readonly nodes: NodeCounts;
   /** Why the run is unreadable, naming the file. */
   readonly error?: string;
+  /** The terminal state the run declared when it ended (terminal.json); absent while it has not ended. */
+  readonly terminal?: TerminalStateName;
 }
 
 /** One manifest of a run, as `show` prints it. */
@@ -77,6 +81,8 @@ export interface RunDetailsBase {
   readonly runDir: string;
   readonly interrupted: boolean;
   readonly nodes: NodeCounts;
+  /** The terminal state the run declared when it ended; absent while it has not (or before contracts). */
+  readonly terminal?: TerminalState;
   /** Manifests under the run's manifests/ folder, in graph order, then by name. */
   readonly manifests: readonly RunManifestSummary[];
 }
@@ -98,7 +104,11 @@ export async function listRuns(projectDir: string): Promise<readonly RunSummary[
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const summaries = await Promise.all(names.filter(isRunId).map((runId) => summarize(projectDir, runId)));
+  const summaries = await Promise.all(
+    names
+      .filter(isRunId)
+      .map(async (runId) => withTerminal(projectDir, runId, await summarize(projectDir, runId))),
+  );
   return summaries
     .filter((summary): summary is RunSummary => summary !== null)
     .sort(
@@ -143,14 +153,35 @@ export async function readRun(projectDir: string, runId: string): Promise<RunDet
       manifests: ingest.manifests,
     };
   }
+  const terminal = await terminalOf(projectDir, runId);
   return {
     kind: 'graph',
     state,
+    ...(terminal === undefined ? {} : { terminal }),
     runDir: runDir(runId),
     interrupted: state.status === 'running' && !(await isRunLocked(projectDir, runId)),
     nodes: countNodes(state),
     manifests: await readManifests(projectDir, runId, Object.keys(state.nodes)),
   };
+}
+
+/** A run's terminal.json, or undefined when it has none or it is unreadable (a listing never fails on it). */
+async function terminalOf(projectDir: string, runId: RunId): Promise<TerminalState | undefined> {
+  try {
+    return await readTerminal(projectDir, runId);
+  } catch {
+    return undefined;
+  }
+}
+
+async function withTerminal(
+  projectDir: string,
+  runId: RunId,
+  summary: RunSummary | null,
+): Promise<RunSummary | null> {
+  if (summary === null) return null;
+  const terminal = await terminalOf(projectDir, runId);
+  return terminal === undefined ? summary : { ...summary, terminal: terminal.state };
 }
 
 async function summarize(projectDir: string, runId: RunId): Promise<RunSummary | null> {

@@ -15,6 +15,9 @@ import {
   resolveAgents,
 } from './check-run-options.js';
 import { defaultRunId } from './default-run-id.js';
+import { endRun } from './end-run.js';
+import { effectiveBudgets, startRunBudget } from './run-budget.js';
+import type { RunBudget } from './run-budget.js';
 import { acquireRunLock } from './run-lock.js';
 import type { RunLock } from './run-lock.js';
 import { planNewRun, planResume } from './plan-resume.js';
@@ -25,8 +28,8 @@ import { openRunRecorder } from './run-recorder.js';
 import type { RunRecorder } from './run-recorder.js';
 import { readRunState } from './run-state.js';
 import { createRunStateStore } from './run-state-store.js';
-import type { RunGraphOptions, RunResult, RunState } from './run-types.js';
-import { describeError, parseRunId, runDir, runEventsPath, runStatePath } from '../../project/index.js';
+import type { RunGraphOptions, RunResult } from './run-types.js';
+import { describeError, parseRunId, runEventsPath, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 
 /** What a run starts from, once its options are checked. */
@@ -35,6 +38,8 @@ interface RunStart {
   readonly inputs: Readonly<Record<string, string>>;
   readonly createdAt: string;
   readonly plan: StartPlan;
+  /** Agent calls made by earlier invocations of the run (max_agent_calls counts the whole run). */
+  readonly agentCallsBefore: number;
 }
 
 /**
@@ -108,6 +113,7 @@ async function planStart(
       inputs: earlier.inputs,
       createdAt: earlier.created_at,
       plan: await planResume(projectDir, options.graph, earlier),
+      agentCallsBefore: earlier.budgets?.agent_calls ?? 0,
     };
   }
   checkNewRunInputs(options.graph, options.inputs);
@@ -122,6 +128,7 @@ async function planStart(
     inputs: { ...options.inputs },
     createdAt: now().toISOString(),
     plan: planNewRun(options.graph),
+    agentCallsBefore: 0,
   };
 }
 
@@ -142,11 +149,38 @@ async function execute(
   start: RunStart,
   eventLog: EventLog,
 ): Promise<RunResult> {
+  const startedMs = Date.now();
+  const controller = new AbortController();
+  const budget = startRunBudget({
+    budgets: effectiveBudgets(options.graph.budgets, options.budgets),
+    agentCallsBefore: start.agentCallsBefore,
+    onMinutesOut: (exceeded) => {
+      controller.abort(new Error(exceeded.reason));
+    },
+  });
+  try {
+    return await executeWithin(options, environment, start, eventLog, { controller, budget, startedMs });
+  } finally {
+    budget.dispose();
+  }
+}
+
+async function executeWithin(
+  options: RunGraphOptions,
+  environment: RunEnvironment,
+  start: RunStart,
+  eventLog: EventLog,
+  invocation: {
+    readonly controller: AbortController;
+    readonly budget: RunBudget;
+    readonly startedMs: number;
+  },
+): Promise<RunResult> {
   const { graph } = options;
   const { runId, plan } = start;
+  const { controller, budget, startedMs } = invocation;
   const events = eventLog.child({ run_id: runId });
   const ingestEnabled = options.ingest?.enabled === true;
-  const startedMs = Date.now();
   const store = createRunStateStore(
     environment.root,
     {
@@ -160,6 +194,7 @@ async function execute(
     },
     plan.nodes,
     environment.now,
+    () => budget.state(),
   );
 
   await store.commit();
@@ -175,6 +210,7 @@ async function execute(
     concurrency: environment.concurrency,
     nodes: graph.nodes.length,
     kept: plan.outputs.size,
+    budgets: budget.state(),
   });
   const { tookOver } = environment.lock;
   if (tookOver !== undefined) {
@@ -207,6 +243,8 @@ async function execute(
     agents: environment.agents,
     concurrency: environment.concurrency,
     now: environment.now,
+    budget,
+    controller,
   });
 
   const counts = store.counts();
@@ -220,24 +258,18 @@ async function execute(
     });
     throw fatal instanceof Error ? fatal : new Error(describeError(fatal));
   }
-  const status = counts.completed === graph.nodes.length ? 'completed' : 'failed';
-  store.setStatus(status);
-  const state: RunState = await store.commit();
-  const nodeIds = (wanted: string): string[] =>
-    graph.nodes.filter((node) => state.nodes[node.id]?.status === wanted).map((node) => node.id);
-  if (status === 'completed') {
-    events.write('INFO', 'run.completed', { nodes: counts, duration_ms: Date.now() - startedMs });
-  } else {
-    events.write('ERROR', 'run.failed', {
-      reason: outcome.aborted ? 'aborted' : 'node_failed',
-      failed_nodes: nodeIds('failed'),
-      skipped_nodes: nodeIds('skipped'),
-      pending_nodes: nodeIds('pending'),
-      nodes: counts,
-      duration_ms: Date.now() - startedMs,
-    });
-  }
-  return { runId, status, state, runDir: runDir(runId) };
+  return endRun({
+    projectDir: environment.projectDir,
+    root: environment.root,
+    runId,
+    graph,
+    events,
+    store,
+    aborted: outcome.aborted,
+    budget,
+    startedMs,
+    now: environment.now,
+  });
 }
 
 function nodesToRun(plan: StartPlan): ReadonlySet<string> {

@@ -1,5 +1,4 @@
 import type { EventLog } from '../../events/index.js';
-import { concludeDocument } from '../../ingest/index.js';
 import type { IngestRoots } from '../../ingest/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { AgentError } from '../agents/index.js';
@@ -8,8 +7,10 @@ import type { GraphDefinition, GraphNode } from '../graph/index.js';
 import { ancestorsOf } from '../graph/index.js';
 import { renderNodeTemplate, renderOutputPath } from '../graph/index.js';
 import type { Rendered, TemplateLookup } from '../graph/index.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from '../graph/index.js';
+import type { RunBudget } from './run-budget.js';
 import type { RunRecorder } from './run-recorder.js';
-import type { NodeIngestSummary, RunGraphOptions } from './run-types.js';
+import type { NodeContractState, NodeIngestSummary, RunGraphOptions } from './run-types.js';
 import { describeError, sha256Hex } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 
@@ -21,7 +22,11 @@ export type NodeErrorCode =
   | 'bad_output_path'
   | 'output_refused'
   | 'output_write_failed'
-  | 'dependency_failed';
+  | 'dependency_failed'
+  // Contracts (spec contracts.md): a precondition failed, the fix re-asks ran out, a run budget ran out.
+  | 'blocked'
+  | 'fix_needed'
+  | 'budget_exceeded';
 
 /** What a node needs from its run. */
 export interface NodeRunContext {
@@ -38,6 +43,10 @@ export interface NodeRunContext {
   readonly ingest: RunGraphOptions['ingest'];
   /** Where the node's document and ingested files are recorded as artifacts (fail-open). */
   readonly recorder: RunRecorder;
+  /** The run's budgets: agent calls are counted here, fix re-asks bounded by it. */
+  readonly budget: RunBudget;
+  /** The environment command nodes' programs inherit. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   readonly signal: AbortSignal;
 }
 
@@ -55,7 +64,12 @@ export type PreparedNode =
             readonly prompt: string;
             readonly promptSha256: string;
           }
-        | { readonly kind: 'content'; readonly content: string };
+        | { readonly kind: 'content'; readonly content: string }
+        | {
+            readonly kind: 'commands';
+            readonly commands: readonly (readonly string[])[];
+            readonly timeoutMs: number;
+          };
     }
   | {
       readonly ok: false;
@@ -74,8 +88,16 @@ export type NodeOutcome =
       /** The document as written, decoded: what `{node_id.output}` gives its dependents. */
       readonly text: string;
       readonly ingest?: NodeIngestSummary;
+      /** The node's contract, satisfied. */
+      readonly contract?: NodeContractState;
     }
-  | { readonly status: 'failed'; readonly code: NodeErrorCode; readonly message: string };
+  | {
+      readonly status: 'failed';
+      readonly code: NodeErrorCode;
+      readonly message: string;
+      /** The node's contract, blocked or still needing a fix. */
+      readonly contract?: NodeContractState;
+    };
 
 /** Renders a node's output path and its prompt or content (synchronous: no I/O). */
 export function prepareNode(
@@ -95,58 +117,26 @@ export function prepareNode(
     const work = { kind: 'agent', agent, prompt: prompt.text, promptSha256: sha256Hex(prompt.text) } as const;
     return { ok: true, node, outputPath: outputPath.text, work };
   }
+  if (node.type === 'command') {
+    const work = {
+      kind: 'commands',
+      commands: node.commands ?? [],
+      timeoutMs: node.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    } as const;
+    return { ok: true, node, outputPath: outputPath.text, work };
+  }
   const content = explain(renderNodeTemplate(node.content ?? '', lookup.get), node, 'content', lookup);
   if (!content.ok) return { ok: false, node, code: content.code, message: content.message };
   return { ok: true, node, outputPath: outputPath.text, work: { kind: 'content', content: content.text } };
 }
 
-/**
- * Runs a prepared node: asks its agent (agent_task), then hands its document to the ingest's one
- * {@link concludeDocument} (write atomically, record, ingest behind the flag, record the placed files).
- */
-export async function performNode(
-  context: NodeRunContext,
-  prepared: Extract<PreparedNode, { ok: true }>,
-): Promise<NodeOutcome> {
-  const { node, outputPath, work } = prepared;
-  // Records name the agent that wrote the document; a write_file node's document comes from the runtime.
-  const agentId = work.kind === 'agent' ? work.agent.name : 'runtime';
-  let documentText: string;
-  if (work.kind === 'agent') {
-    const reply = await askAgent(context, node, work.agent, work.prompt);
-    if (reply.status === 'failed') return reply;
-    documentText = reply.text;
-  } else {
-    documentText = work.content;
-  }
-
-  return concludeDocument({
-    projectDir: context.projectDir,
-    root: context.root,
-    runId: context.runId,
-    nodeId: node.id,
-    agentId,
-    docPath: outputPath,
-    text: documentText,
-    records: context.recorder,
-    events: context.events,
-    subject: 'node',
-    ingest: {
-      enabled: context.ingest?.enabled === true,
-      sourceKind: 'graph_runtime',
-      mode: context.graph.mode,
-      roots: context.ingestRoots,
-      ...(context.ingest?.limits === undefined ? {} : { limits: context.ingest.limits }),
-      ...(context.ingest?.durability === undefined ? {} : { durability: context.ingest.durability }),
-    },
-  });
-}
-
-async function askAgent(
+/** Asks a node's agent once; an agent failure is a failed outcome carrying its code, never a throw. */
+export async function askAgent(
   context: NodeRunContext,
   node: GraphNode,
   agent: Agent,
   prompt: string,
+  attempt: number,
 ): Promise<
   { readonly status: 'replied'; readonly text: string } | Extract<NodeOutcome, { status: 'failed' }>
 > {
@@ -155,6 +145,7 @@ async function askAgent(
       runId: context.runId,
       nodeId: node.id,
       prompt,
+      attempt,
       signal: context.signal,
     });
     if (typeof reply !== 'string') {

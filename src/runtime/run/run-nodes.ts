@@ -5,10 +5,14 @@ import type { Agent } from '../agents/index.js';
 import type { GraphNode } from '../graph/index.js';
 import { descendantsOf } from '../graph/index.js';
 import { nodeTraceOf } from './node-trace.js';
-import { performNode, prepareNode } from './run-node.js';
+import { performNode } from './perform-node.js';
+import type { FixNeeded } from './perform-node.js';
+import { prepareNode } from './run-node.js';
 import type { NodeOutcome, NodeRunContext } from './run-node.js';
+import type { RunBudget } from './run-budget.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { RunStateStore } from './run-state-store.js';
+import { MAX_STATE_FIELD_ERRORS } from './run-types.js';
 import type { NodeState, RunGraphOptions, RunProgress } from './run-types.js';
 import { scheduleNodes } from './schedule-nodes.js';
 import type { RunId } from '../../project/index.js';
@@ -31,6 +35,9 @@ export interface RunNodesOptions {
   readonly agents: ReadonlyMap<string, Agent>;
   readonly concurrency: number;
   readonly now: () => Date;
+  readonly budget: RunBudget;
+  /** The run's controller: aborted by the caller's signal, a fatal error, or max_minutes running out. */
+  readonly controller: AbortController;
 }
 
 /** How the node loop ended. */
@@ -50,8 +57,7 @@ type ProgressEvent = RunProgress extends infer Each
 
 /** Runs every runnable node of a run to its end, recording each transition in state, events and progress. */
 export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
-  const { options, store, events } = run;
-  const controller = new AbortController();
+  const { options, store, events, budget, controller } = run;
   const stopOnAbort = (): void => {
     controller.abort(options.signal?.reason);
   };
@@ -70,6 +76,8 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
     events,
     ingest: options.ingest,
     recorder: run.recorder,
+    budget,
+    env: process.env,
     signal: controller.signal,
   };
   const total = options.graph.nodes.length;
@@ -82,7 +90,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
   const runOne = async (node: GraphNode): Promise<void> => {
     const agent = run.agents.get(node.id);
     const prepared = prepareNode(context, node, agent);
-    const running: NodeState = {
+    let running: NodeState = {
       status: 'running',
       attempts: store.node(node.id).attempts + 1,
       started_at: run.now().toISOString(),
@@ -102,14 +110,8 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
     progress({ type: 'node.started', nodeId: node.id });
 
     // Monotonic: a wall clock set back mid-node would give a negative duration, which a trace refuses.
-    const startedMs = performance.now();
-    const outcome: NodeOutcome = prepared.ok
-      ? await performNode(context, prepared)
-      : { status: 'failed', code: prepared.code, message: prepared.message };
-    const finishedAt = run.now().toISOString();
-    const durationMs = Math.round(performance.now() - startedMs);
-    // Before the node is reported done: whoever sees it completed (or failed) also finds its trace.
-    await run.recorder.recordTrace(
+    let startedMs = performance.now();
+    const traceOf = (outcome: NodeOutcome, finishedAt: string, durationMs: number) =>
       nodeTraceOf({
         runId: run.runId,
         graph: options.graph,
@@ -118,8 +120,51 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
         finishedAt,
         durationMs,
         outcome,
-      }),
-    );
+      });
+    const onFixNeeded = async (fix: FixNeeded): Promise<void> => {
+      const finishedAt = run.now().toISOString();
+      await run.recorder.recordTrace(
+        traceOf(fix.outcome, finishedAt, Math.round(performance.now() - startedMs)),
+      );
+      events.write('WARNING', 'node.fix_needed', {
+        node_id: node.id,
+        contract: node.contract,
+        attempt: fix.ask,
+        fixes_left: fix.fixesLeft,
+        reason: fix.completion.reason,
+        errors: fix.completion.errors.slice(0, MAX_STATE_FIELD_ERRORS).map((error) => error.message),
+        error_count: fix.completion.errors.length,
+      });
+      progress({
+        type: 'node.fix_needed',
+        nodeId: node.id,
+        attempt: fix.ask,
+        of: budget.maxFixAttempts,
+        reason: fix.completion.reason,
+      });
+      // The re-ask is a new attempt of the node: its own start, prompt hash and trace.
+      running = {
+        ...running,
+        attempts: running.attempts + 1,
+        started_at: run.now().toISOString(),
+        prompt_sha256: fix.nextPromptSha256,
+      };
+      startedMs = performance.now();
+      store.setNode(node.id, running);
+      await store.commit();
+    };
+    let outcome: NodeOutcome = prepared.ok
+      ? await performNode(context, prepared, { onFixNeeded })
+      : { status: 'failed', code: prepared.code, message: prepared.message };
+    // An agent stopped because max_minutes ran out failed for the budget, not for a user's Ctrl-C.
+    const exceeded = budget.exceeded();
+    if (outcome.status === 'failed' && outcome.code === 'aborted' && exceeded !== undefined) {
+      outcome = { status: 'failed', code: 'budget_exceeded', message: exceeded.reason };
+    }
+    const finishedAt = run.now().toISOString();
+    const durationMs = Math.round(performance.now() - startedMs);
+    // Before the node is reported done: whoever sees it completed (or failed) also finds its trace.
+    await run.recorder.recordTrace(traceOf(outcome, finishedAt, durationMs));
     if (outcome.status === 'completed') {
       run.outputs.set(node.id, outcome.text);
       store.setNode(node.id, {
@@ -129,6 +174,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
         output_path: outcome.outputPath,
         output_sha256: outcome.sha256,
         ...(outcome.ingest === undefined ? {} : { ingest: outcome.ingest }),
+        ...(outcome.contract === undefined ? {} : { contract: outcome.contract }),
       });
       await store.commit();
       events.write('INFO', 'node.completed', {
@@ -138,6 +184,15 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
         sha256: outcome.sha256,
         duration_ms: durationMs,
         ...(outcome.ingest === undefined ? {} : { ingest: outcome.ingest }),
+        ...(outcome.contract === undefined
+          ? {}
+          : {
+              contract: {
+                type: outcome.contract.type,
+                artifact: outcome.contract.artifact,
+                attempts: outcome.contract.attempts,
+              },
+            }),
       });
       progress({
         type: 'node.completed',
@@ -147,11 +202,26 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
       return;
     }
     const error = { code: outcome.code, message: outcome.message };
-    store.setNode(node.id, { ...running, status: 'failed', finished_at: finishedAt, error });
+    store.setNode(node.id, {
+      ...running,
+      status: 'failed',
+      finished_at: finishedAt,
+      error,
+      ...(outcome.contract === undefined ? {} : { contract: outcome.contract }),
+    });
     await store.commit();
+    if (outcome.contract?.state === 'blocked') {
+      events.write('WARNING', 'node.blocked', {
+        node_id: node.id,
+        contract: outcome.contract.type,
+        reason: outcome.contract.reason ?? outcome.message,
+        artifact: outcome.contract.artifact ?? null,
+      });
+    }
     events.write('ERROR', 'node.failed', { node_id: node.id, ...error, duration_ms: durationMs });
     progress({ type: 'node.failed', nodeId: node.id, message: outcome.message });
-    await skipDependents(run, node.id);
+    // A budget stops the run's scheduling: its dependents stay pending, for a resume with a larger budget.
+    if (outcome.code !== 'budget_exceeded') await skipDependents(run, node.id);
   };
 
   try {
@@ -159,7 +229,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
       graph: options.graph,
       concurrency: run.concurrency,
       statusOf: (nodeId) => store.node(nodeId).status,
-      stopped: () => controller.signal.aborted,
+      stopped: () => controller.signal.aborted || budget.exceeded() !== undefined,
       run: (node) =>
         runOne(node).catch((error: unknown) => {
           // The run cannot go on without recording it: stop the other nodes and report this one error.

@@ -2,7 +2,7 @@ import { describeError, runStatePath } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
 import { writeRunState } from './run-state.js';
-import type { NodeState, NodeStatus, RunState, RunStatus } from './run-types.js';
+import type { NodeState, NodeStatus, RunBudgetsState, RunState, RunStatus } from './run-types.js';
 
 /** A run's state in memory, persisted to state.json one whole snapshot at a time, in order. */
 export interface RunStateStore {
@@ -18,14 +18,15 @@ export interface RunStateStore {
 }
 
 /** The parts of a state that do not change while the run goes. */
-export type RunStateHeader = Omit<RunState, 'status' | 'updated_at' | 'nodes'>;
+export type RunStateHeader = Omit<RunState, 'status' | 'updated_at' | 'nodes' | 'budgets'>;
 
-/** Creates the store of one run; `nodes` is in graph order. */
+/** Creates the store of one run; `nodes` is in graph order; `budgets`, when given, is read at every snapshot. */
 export function createRunStateStore(
   root: ConfinedRoot,
   header: RunStateHeader,
   nodes: ReadonlyMap<string, NodeState>,
   now: () => Date,
+  budgets?: () => RunBudgetsState,
 ): RunStateStore {
   const current = new Map(nodes);
   let status: RunStatus = 'running';
@@ -43,6 +44,7 @@ export function createRunStateStore(
     created_at: header.created_at,
     updated_at: now().toISOString(),
     nodes: Object.fromEntries(current),
+    ...(budgets === undefined ? {} : { budgets: budgets() }),
   });
 
   return {

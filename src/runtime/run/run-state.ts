@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { CONTRACT_TYPES } from '../../contracts/index.js';
 import { ingestModeSchema } from '../../ingest/index.js';
 import {
   describeError,
@@ -13,7 +14,13 @@ import {
 import type { RunId } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
-import type { NodeIngestSummary, NodeState, RunState } from './run-types.js';
+import type {
+  NodeContractState,
+  NodeIngestSummary,
+  NodeState,
+  RunBudgetsState,
+  RunState,
+} from './run-types.js';
 
 const count = z.number().int().nonnegative();
 const timestamp = z.iso.datetime();
@@ -27,6 +34,34 @@ export const nodeIngestSummarySchema: z.ZodType<NodeIngestSummary> = z
     rejected: count,
     manifest_path: z.string(),
     problems: z.array(z.string()).readonly(),
+  })
+  .strict();
+
+const fieldErrorSchema = z
+  .object({ path: z.string(), expected: z.string(), got: z.string().exactOptional(), message: z.string() })
+  .strict();
+
+/** Schema of a node's contract state in state.json. */
+export const nodeContractStateSchema: z.ZodType<NodeContractState> = z
+  .object({
+    type: z.enum(CONTRACT_TYPES),
+    state: z.enum(['done', 'fix_needed', 'blocked']),
+    attempts: count,
+    artifact: z.string().min(1).exactOptional(),
+    reason: z.string().exactOptional(),
+    errors: z.array(fieldErrorSchema).readonly().exactOptional(),
+  })
+  .strict();
+
+/** Schema of a run's budgets in state.json. */
+export const runBudgetsStateSchema: z.ZodType<RunBudgetsState> = z
+  .object({
+    max_minutes: z.number().positive().exactOptional(),
+    max_agent_calls: z.number().int().positive().exactOptional(),
+    max_fix_attempts: count,
+    agent_calls: count,
+    minutes: z.number().nonnegative(),
+    exceeded: z.string().exactOptional(),
   })
   .strict();
 
@@ -52,6 +87,7 @@ export const nodeStateSchema: z.ZodType<NodeState> = z
       .strict()
       .exactOptional(),
     ingest: nodeIngestSummarySchema.exactOptional(),
+    contract: nodeContractStateSchema.exactOptional(),
   })
   .strict();
 
@@ -68,6 +104,7 @@ export const runStateSchema: z.ZodType<RunState> = z
     created_at: timestamp,
     updated_at: timestamp,
     nodes: z.record(nodeIdSchema, nodeStateSchema),
+    budgets: runBudgetsStateSchema.exactOptional(),
   })
   .strict();
 

@@ -1,3 +1,4 @@
+import type { ContractType, FieldError, TerminalState } from '../../contracts/index.js';
 import type { EventLevel } from '../../events/index.js';
 import type { IngestLimits } from '../../config/index.js';
 import type { DocumentIngestSummary, IngestMode } from '../../ingest/index.js';
@@ -14,6 +15,36 @@ export type RunStatus = 'running' | 'completed' | 'failed';
 /** The manifest summary a node carries when its document was ingested. */
 export type NodeIngestSummary = DocumentIngestSummary;
 
+/** Where a node with `contract:` stands (spec contracts.md, "Completion detection"). */
+export interface NodeContractState {
+  readonly type: ContractType;
+  readonly state: 'done' | 'fix_needed' | 'blocked';
+  /** Agent asks of this execution (1 + fix re-asks); 1 for a command node. */
+  readonly attempts: number;
+  /** The artifact that satisfied (done) or blocked the contract, project-relative. */
+  readonly artifact?: string;
+  /** Why it is not done. */
+  readonly reason?: string;
+  /** The field errors of the last refused submission (at most {@link MAX_STATE_FIELD_ERRORS}). */
+  readonly errors?: readonly FieldError[];
+}
+
+/** Most field errors a node's contract state keeps (the events and the fix request have them all). */
+export const MAX_STATE_FIELD_ERRORS = 20;
+
+/** A run's budgets (spec contracts.md) as state.json keeps them: the limits and what was used. */
+export interface RunBudgetsState {
+  readonly max_minutes?: number;
+  readonly max_agent_calls?: number;
+  readonly max_fix_attempts: number;
+  /** Agent calls of every invocation of the run, re-asks included (a resume keeps counting). */
+  readonly agent_calls: number;
+  /** Wall minutes of this invocation so far (max_minutes is per invocation). */
+  readonly minutes: number;
+  /** The budget that ran out, if one did. */
+  readonly exceeded?: string;
+}
+
 /** One node's record in state.json (snake_case on disk, like the manifest). */
 export interface NodeState {
   readonly status: NodeStatus;
@@ -28,6 +59,7 @@ export interface NodeState {
   readonly agent?: string;
   readonly error?: { readonly code: string; readonly message: string };
   readonly ingest?: NodeIngestSummary;
+  readonly contract?: NodeContractState;
 }
 
 /** `.agent/runs/<run_id>/state.json`, rewritten atomically on every node transition. */
@@ -43,6 +75,8 @@ export interface RunState {
   readonly updated_at: string;
   /** In graph order. */
   readonly nodes: Readonly<Record<string, NodeState>>;
+  /** Budgets and their use; absent in runs made before budgets existed. */
+  readonly budgets?: RunBudgetsState;
 }
 
 /** Progress reported to the caller (the CLI draws it node by node). */
@@ -54,6 +88,17 @@ export type RunProgress =
       readonly done: number;
       readonly total: number;
       readonly ingest?: NodeIngestSummary;
+    }
+  | {
+      /** A contract node is asked again with a fix request. */
+      readonly type: 'node.fix_needed';
+      readonly nodeId: string;
+      readonly done: number;
+      readonly total: number;
+      /** The ask that needs the fix (1-based), and how many re-asks the node gets in all. */
+      readonly attempt: number;
+      readonly of: number;
+      readonly reason: string;
     }
   | {
       readonly type: 'node.failed';
@@ -85,6 +130,8 @@ export interface RunGraphOptions {
     readonly limits?: Partial<IngestLimits>;
     readonly durability?: 'fsync' | 'none';
   };
+  /** CLI `--max-minutes` / `--max-agent-calls`: replace the graph's budgets of the same name. */
+  readonly budgets?: { readonly maxMinutes?: number; readonly maxAgentCalls?: number };
   readonly onProgress?: (progress: RunProgress) => void;
   readonly signal?: AbortSignal;
   /** Clock, for tests. */
@@ -98,6 +145,8 @@ export interface RunResult {
   readonly state: RunState;
   /** Project-relative run folder. */
   readonly runDir: string;
+  /** The terminal state the run declared; undefined when it was stopped (SIGINT) and stays resumable. */
+  readonly terminal?: TerminalState;
 }
 
 /** Level of a runtime event, for reference. */

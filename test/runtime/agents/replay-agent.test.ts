@@ -30,6 +30,22 @@ async function failure(promise: Promise<unknown>): Promise<AgentError> {
 }
 
 describe('createReplayAgent', () => {
+  it.each([
+    [1, 'first'],
+    [2, 'second'],
+    [3, 'first'],
+  ])(
+    'answers attempt %i with the attempt file when it exists, else the node file',
+    async (attempt, expected) => {
+      await writeFile(path.join(dir, 'develop.md'), 'first');
+      await writeFile(path.join(dir, 'develop.attempt-2.md'), 'second');
+      // attempt-1 is never read: the first ask always replays <node>.md.
+      await writeFile(path.join(dir, 'develop.attempt-1.md'), 'never');
+      const agent = createReplayAgent('demo', { kind: 'replay', dir });
+      expect(await agent.complete({ ...request('develop'), attempt })).toBe(expected);
+    },
+  );
+
   it('replays the exact bytes of <dir>/<nodeId>.md: BOM, CRLF, unicode and trailing whitespace', async () => {
     const bytes = Buffer.from('\uFEFF# Plan\r\n\r\n- ünïcödé ✓ 🚀\r\n\t  \n\n', 'utf8');
     await writeFile(path.join(dir, 'planner.md'), bytes);

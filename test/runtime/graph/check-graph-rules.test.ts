@@ -355,6 +355,105 @@ describe('checkGraphRules through parseGraph', () => {
         },
       ],
     ],
+    [
+      'a command node without commands',
+      '  - id: s\n    type: command\n    output_path: docs/s.md\n',
+      [
+        {
+          path: 'nodes[0]',
+          message:
+            'command node "s" has no commands; add commands: with the argv lists to run, such as [[node, --test, test]]',
+        },
+      ],
+    ],
+    [
+      'a prompt and an agent on a command node',
+      '  - id: s\n    type: command\n    agent: w\n    prompt: x\n    commands: [[node]]\n    output_path: docs/s.md\n',
+      [
+        {
+          path: 'nodes[0].agent',
+          message:
+            "agent is only for agent_task nodes (a command node's document is the report of the commands it runs); remove it, or change the node's type",
+        },
+        {
+          path: 'nodes[0].prompt',
+          message:
+            "prompt is only for agent_task nodes (a command node's document is the report of the commands it runs); remove it, or change the node's type",
+        },
+      ],
+    ],
+    [
+      'commands and timeout_ms on an agent_task',
+      node('a', 'commands: [[node]]', 'timeout_ms: 5'),
+      [
+        {
+          path: 'nodes[0].commands',
+          message:
+            "commands is only for command nodes (an agent_task node's document is the agent's reply); remove it, or change the node's type",
+        },
+        {
+          path: 'nodes[0].timeout_ms',
+          message: expect.stringContaining('timeout_ms is only for command nodes') as string,
+        },
+      ],
+    ],
+    [
+      'an empty commands list and an empty command',
+      '  - id: s\n    type: command\n    commands: []\n    output_path: docs/s.md\n  - id: t\n    type: command\n    commands: [[]]\n    output_path: docs/t.md\n',
+      [
+        {
+          path: 'nodes[0].commands',
+          message: 'commands is empty; list at least one command, such as [[node, --test, test]]',
+        },
+        {
+          path: 'nodes[1].commands[0]',
+          message: 'a command is an empty list; name the program first, then its arguments',
+        },
+      ],
+    ],
+    [
+      'a template variable in a command',
+      '  - id: s\n    type: command\n    commands: [[node, "{goal}"]]\n    output_path: docs/s.md\n',
+      [
+        {
+          path: 'nodes[0].commands[0][1]',
+          message:
+            'commands are literal argv lists, not templates; "{goal}" would be passed as written: remove the {variable}',
+        },
+      ],
+    ],
+    [
+      'a misspelt contract type',
+      node('a', 'contract: development_reslt'),
+      [
+        {
+          path: 'nodes[0].contract',
+          message: 'unknown contract type "development_reslt"; did you mean "development_result"?',
+        },
+      ],
+    ],
+    [
+      'a contract on a write_file node',
+      '  - id: w\n    type: write_file\n    content: x\n    contract: issues\n    output_path: docs/w.md\n',
+      [
+        {
+          path: 'nodes[0].contract',
+          message:
+            "contract is only for agent_task and command nodes (a write_file node has no agent to ask for an artifact); remove it, or change the node's type",
+        },
+      ],
+    ],
+    [
+      'a command node with another contract',
+      '  - id: s\n    type: command\n    commands: [[node]]\n    contract: issues\n    output_path: docs/s.md\n',
+      [
+        {
+          path: 'nodes[0].contract',
+          message:
+            'a command node submits smoke_test_result, not issues; write contract: smoke_test_result or remove the key',
+        },
+      ],
+    ],
   ])('reports %s', (_name, nodes, expected) => {
     expect(issuesOf(nodes)).toEqual(expected.map((issue) => expect.objectContaining(issue) as ConfigIssue));
   });
@@ -397,6 +496,12 @@ describe('checkGraphRules through parseGraph', () => {
         node('b', 'depends_on: [a]') +
         node('c', 'depends_on: [a]') +
         node('d', 'depends_on: [b, c]'),
+    ],
+    ['a contract on an agent_task', node('a', 'contract: development_result')],
+    [
+      'a command node, its contract implied or written',
+      "  - id: s\n    type: command\n    commands: [[node, -e, 'process.exit(0)']]\n    timeout_ms: 1000\n    output_path: docs/s.md\n" +
+        '  - id: t\n    type: command\n    commands: [[node]]\n    contract: smoke_test_result\n    output_path: docs/t.md\n',
     ],
   ])('accepts %s', (_name, nodes) => {
     expect(issuesOf(nodes)).toEqual([]);

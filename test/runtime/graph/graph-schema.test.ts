@@ -25,6 +25,33 @@ function edit(from: string, to: string): string {
 }
 
 describe('graphSchema', () => {
+  it('reads budgets, contracts and command nodes; a command node implies smoke_test_result', () => {
+    const graph = parseGraph(
+      'name: g\nversion: "1"\nbudgets: { max_minutes: 1.5, max_agent_calls: 4 }\nnodes:\n' +
+        '  - id: a\n    type: agent_task\n    agent: w\n    prompt: p\n    contract: issues\n    output_path: docs/a.md\n' +
+        '  - id: s\n    type: command\n    commands: [[node, -e, "0"]]\n    timeout_ms: 500\n    output_path: docs/s.md\n',
+      'g.yaml',
+    );
+    expect(graph.budgets).toEqual({ max_minutes: 1.5, max_agent_calls: 4 });
+    expect(graph.nodes[0]?.contract).toBe('issues');
+    expect(graph.nodes[1]).toMatchObject({
+      type: 'command',
+      commands: [['node', '-e', '0']],
+      timeoutMs: 500,
+      contract: 'smoke_test_result',
+    });
+    expect(parseGraph(VALID, 'g.yaml').budgets).toBeUndefined();
+  });
+
+  it.each([
+    ['max_minutes: 0', 'budgets.max_minutes: must be more than 0; write max_minutes: 30'],
+    ['max_agent_calls: 0', 'budgets.max_agent_calls: must be 1 or more; write max_agent_calls: 20'],
+    ['max_fix_attempts: -1', 'budgets.max_fix_attempts: must be 0 or more; write it as max_fix_attempts: 2'],
+  ])('refuses budgets: { %s }', (budget, message) => {
+    const issues = issuesOf(edit('nodes:\n', `budgets: { ${budget} }\nnodes:\n`));
+    expect(issues.map((issue) => `${issue.path}: ${issue.message}`)).toEqual([message]);
+  });
+
   it('accepts the valid graph the table edits', () => {
     expect(parseGraph(VALID, 'g.yaml').nodes).toHaveLength(1);
   });
@@ -50,7 +77,7 @@ describe('graphSchema', () => {
       [
         [
           'input',
-          'unknown key "input"; did you mean "inputs"? Rename it, or remove it (allowed here: name, version, description, inputs, mode, nodes)',
+          'unknown key "input"; did you mean "inputs"? Rename it, or remove it (allowed here: name, version, description, inputs, mode, budgets, nodes)',
         ],
       ],
     ],
@@ -60,7 +87,7 @@ describe('graphSchema', () => {
       [
         [
           'steps',
-          'unknown key "steps"; remove it (allowed here: name, version, description, inputs, mode, nodes)',
+          'unknown key "steps"; remove it (allowed here: name, version, description, inputs, mode, budgets, nodes)',
         ],
       ],
     ],
@@ -128,7 +155,7 @@ describe('graphSchema', () => {
     [
       'a node without type',
       edit('    type: write_file\n', ''),
-      [['nodes[0].type', 'missing; add type: agent_task (or write_file)']],
+      [['nodes[0].type', 'missing; add type: agent_task (or write_file, command)']],
     ],
     [
       'a node without output_path',
@@ -196,7 +223,7 @@ describe('graphSchema', () => {
       [
         [
           'nodes[0].dependson',
-          'unknown key "dependson"; did you mean "depends_on"? Rename it, or remove it (allowed here: id, type, agent, prompt, content, output_path, depends_on)',
+          'unknown key "dependson"; did you mean "depends_on"? Rename it, or remove it (allowed here: id, type, agent, prompt, content, commands, timeout_ms, contract, output_path, depends_on)',
         ],
       ],
     ],
@@ -246,8 +273,20 @@ describe('graphSchema', () => {
 
   it('lists the keys of the graph and of a node for suggestions', () => {
     expect(GRAPH_KEYS).toEqual({
-      '': ['name', 'version', 'description', 'inputs', 'mode', 'nodes'],
-      'nodes.*': ['id', 'type', 'agent', 'prompt', 'content', 'output_path', 'depends_on'],
+      '': ['name', 'version', 'description', 'inputs', 'mode', 'budgets', 'nodes'],
+      'nodes.*': [
+        'id',
+        'type',
+        'agent',
+        'prompt',
+        'content',
+        'commands',
+        'timeout_ms',
+        'contract',
+        'output_path',
+        'depends_on',
+      ],
+      budgets: ['max_minutes', 'max_agent_calls', 'max_fix_attempts'],
     });
   });
 });

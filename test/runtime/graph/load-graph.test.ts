@@ -257,7 +257,7 @@ describe('parseGraph', () => {
         'invalid configuration (4 problems):',
         '  four.yaml:10:18: nodes[0].depends_on[0]: dependency cycle: plan -> final -> plan (each node depends on the next; remove one of these depends_on entries)',
         '  four.yaml:14:39: nodes[1].prompt: unknown template variable {gaol} (known here: {goal}, {run_id}); did you mean {goal}? Otherwise declare it under inputs:, or write {{gaol}} for literal braces',
-        '  four.yaml:17:5: nodes[1].retries: unknown key "retries"; remove it (allowed here: id, type, agent, prompt, content, output_path, depends_on)',
+        '  four.yaml:17:5: nodes[1].retries: unknown key "retries"; remove it (allowed here: id, type, agent, prompt, content, commands, timeout_ms, contract, output_path, depends_on)',
         '  four.yaml:18:9: nodes[2].id: node id "plan" is already used by nodes[0]; give each node its own id',
       ].join('\n'),
     );
@@ -293,7 +293,7 @@ describe('parseGraph', () => {
     expect(error.message.split('\n')).toEqual([
       'invalid configuration (6 problems):',
       '  four.yaml:5:5: nodes[0]: agent_task node "plan" has no prompt; add prompt: with what the agent should write',
-      '  four.yaml:8:5: nodes[0].promt: unknown key "promt"; did you mean "prompt"? Rename it, or remove it (allowed here: id, type, agent, prompt, content, output_path, depends_on)',
+      '  four.yaml:8:5: nodes[0].promt: unknown key "promt"; did you mean "prompt"? Rename it, or remove it (allowed here: id, type, agent, prompt, content, commands, timeout_ms, contract, output_path, depends_on)',
       '  four.yaml:12:18: nodes[1].depends_on[0]: unknown node "plna" in depends_on; did you mean "plan"?',
       '  four.yaml:13:15: nodes[1].content: {plan.output} uses the document of node "plan", which node "todo" does not depend on; add "plan" to its depends_on so it runs first',
       '  four.yaml:13:33: nodes[1].content: unknown template variable {gaol} (known here: {goal}, {run_id}); did you mean {goal}? Otherwise declare it under inputs:, or write {{gaol}} for literal braces',

@@ -295,6 +295,7 @@ describe('the post-write hook in runGraph', () => {
       'node.ingest_skipped:audit',
       'node.completed:audit',
       'run.completed:',
+      'run.terminal:',
     ]);
     expect(events.every((event) => event.run_id === 'on')).toBe(true);
     expect(events[0]).toMatchObject({ ingest_enabled: true, mode: 'self_critique' });
@@ -375,7 +376,8 @@ describe('the post-write hook in runGraph', () => {
     const errors = events.filter((event) => event.event === 'ingest.error');
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0]).toMatchObject({ level: 'ERROR', run_id: 'broken', node_id: 'plan' });
-    expect(events.at(-1)).toMatchObject({ event: 'run.completed' });
+    expect(events.at(-2)).toMatchObject({ event: 'run.completed' });
+    expect(events.at(-1)).toMatchObject({ event: 'run.terminal', state: 'done' });
     expect(await readFile(path.join(projectDir, 'workspace'), 'utf8')).toBe('not a directory');
   });
 });

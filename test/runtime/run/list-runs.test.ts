@@ -86,6 +86,22 @@ describe('listRuns', () => {
     expect(runs[3]?.nodes.total).toBe(0);
   });
 
+  it("carries each ended run's terminal state, and none for a run without a readable terminal.json", async () => {
+    const projectDir = await projectWithRuns();
+    await tempFile(projectDir, '.agent/runs/killed/terminal.json', '{"state": "done",');
+    const runs = await listRuns(projectDir);
+    expect(runs.map((run) => [run.run_id, run.terminal])).toEqual([
+      ['zeta', 'done'],
+      ['alpha', 'blocked'],
+      ['killed', undefined],
+      ['broken', undefined],
+    ]);
+    const details = await readRun(projectDir, 'alpha');
+    expect(details.terminal).toMatchObject({ state: 'blocked', artifact: null });
+    expect(details.terminal?.reason).toContain('node a failed (agent_error)');
+    expect((await readRun(projectDir, 'killed')).terminal).toBeUndefined();
+  });
+
   it('returns nothing for a project without runs', async () => {
     expect(await listRuns(await tempProject())).toEqual([]);
   });

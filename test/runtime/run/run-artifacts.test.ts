@@ -291,7 +291,8 @@ describe('artifact records of a run', () => {
       expect(String(error.message)).toMatch(/not recorded: .*check that \.agent\/ is a writable directory/);
       expect(String(error.message)).not.toContain(token);
     }
-    expect(events.at(-1)).toMatchObject({ event: 'run.completed' });
+    expect(events.at(-2)).toMatchObject({ event: 'run.completed' });
+    expect(events.at(-1)).toMatchObject({ event: 'run.terminal', state: 'done' });
   });
 
   it('with concurrent nodes, files carry the taskId of the node whose trace follows them', async () => {

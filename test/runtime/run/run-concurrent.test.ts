@@ -48,7 +48,8 @@ describe('two runs in one project at once', () => {
       const events = lines.map((line) => eventLineSchema.parse(JSON.parse(line)));
       expect(events.every((event) => event.run_id === runId)).toBe(true);
       expect(events[0]?.event).toBe('run.started');
-      expect(events.at(-1)?.event).toBe('run.completed');
+      expect(events.at(-2)?.event).toBe('run.completed');
+      expect(events.at(-1)?.event).toBe('run.terminal');
       expect(events.filter((event) => event.event === 'ingest.summary')).toHaveLength(4);
 
       // d.md is b then c: each run's documents only hold that run's replies.

@@ -227,7 +227,9 @@ describe('runGraph', () => {
       'child',
       'grandchild',
     ]);
-    expect(events.at(-1)).toMatchObject({
+    // A failure outside any contract ends the run blocked, with the failure as its reason.
+    expect(events.at(-1)).toMatchObject({ event: 'run.terminal', state: 'blocked', artifact: null });
+    expect(events.at(-2)).toMatchObject({
       event: 'run.failed',
       level: 'ERROR',
       reason: 'node_failed',
@@ -314,6 +316,7 @@ describe('runGraph', () => {
       ['node.started', 'b'],
       ['node.completed', 'b'],
       ['run.completed', undefined],
+      ['run.terminal', undefined],
     ]);
     expect(events.every((event) => event.run_id === 'ev')).toBe(true);
     expect(events[0]).toMatchObject({
@@ -471,6 +474,9 @@ describe('runGraph', () => {
     expect(result.state.nodes.b).toEqual({ status: 'pending', attempts: 0 });
     const events = await readEvents(projectDir, 'ab');
     expect(events.at(-1)).toMatchObject({ event: 'run.failed', reason: 'aborted', pending_nodes: ['b'] });
+    // Interrupted, not ended: it stays resumable and declares no terminal state.
+    expect(result.terminal).toBeUndefined();
+    expect(await exists(path.join(projectDir, '.agent/runs/ab/terminal.json'))).toBe(false);
   });
 
   it('names a default run id after the graph and the UTC time', async () => {

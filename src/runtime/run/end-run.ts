@@ -1,0 +1,75 @@
+import type { EventLog } from '../../events/index.js';
+import { runDir } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import type { ConfinedRoot } from '../../workspace/index.js';
+import type { GraphDefinition } from '../graph/index.js';
+import { declareRunTerminal } from './declare-run-terminal.js';
+import type { RunBudget } from './run-budget.js';
+import type { RunStateStore } from './run-state-store.js';
+import type { RunResult, RunState } from './run-types.js';
+
+/** A run whose node loop is over (without a fatal error). */
+export interface FinishedNodeLoop {
+  readonly projectDir: string;
+  readonly root: ConfinedRoot;
+  readonly runId: RunId;
+  readonly graph: GraphDefinition;
+  /** The run's events (bound to its run_id). */
+  readonly events: EventLog;
+  readonly store: RunStateStore;
+  /** The loop was stopped through the run's controller (its caller's signal, or max_minutes). */
+  readonly aborted: boolean;
+  readonly budget: RunBudget;
+  /** `Date.now()` when this invocation started. */
+  readonly startedMs: number;
+  readonly now: () => Date;
+}
+
+/**
+ * Ends a run whose nodes are done: its final status in state.json, `run.completed` or `run.failed`, and,
+ * unless its caller interrupted it (which leaves it resumable), its one terminal state.
+ */
+export async function endRun(run: FinishedNodeLoop): Promise<RunResult> {
+  const { graph, events, store, budget } = run;
+  const counts = store.counts();
+  const status = counts.completed === graph.nodes.length ? 'completed' : 'failed';
+  store.setStatus(status);
+  const state: RunState = await store.commit();
+  const nodeIds = (wanted: string): string[] =>
+    graph.nodes.filter((node) => state.nodes[node.id]?.status === wanted).map((node) => node.id);
+  const exceeded = budget.exceeded();
+  // Stopped by its caller (Ctrl-C): the run has not ended, it stays resumable and declares nothing.
+  const interrupted = run.aborted && exceeded === undefined;
+  if (status === 'completed') {
+    events.write('INFO', 'run.completed', { nodes: counts, duration_ms: Date.now() - run.startedMs });
+  } else {
+    events.write('ERROR', 'run.failed', {
+      reason: interrupted ? 'aborted' : exceeded !== undefined ? 'budget_exceeded' : 'node_failed',
+      failed_nodes: nodeIds('failed'),
+      skipped_nodes: nodeIds('skipped'),
+      pending_nodes: nodeIds('pending'),
+      nodes: counts,
+      duration_ms: Date.now() - run.startedMs,
+    });
+  }
+  const terminal = interrupted
+    ? undefined
+    : await declareRunTerminal({
+        projectDir: run.projectDir,
+        root: run.root,
+        runId: run.runId,
+        events,
+        graph,
+        state,
+        exceeded,
+        budgets: budget.state(),
+        at: run.now(),
+      });
+  return {
+    runId: run.runId,
+    status,
+    state,
+    runDir: runDir(run.runId),
+    ...(terminal === undefined ? {} : { terminal }),
+  };
+}

@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { memoryEventLog } from '../../../src/events/index.js';
+import { parseNodeId, parseRunId } from '../../../src/project/index.js';
+import { submitDocumentBlocks } from '../../../src/runtime/run/submit-document-blocks.js';
+import { openConfinedRoot } from '../../../src/workspace/index.js';
+import { tempProject } from '../../helpers/temp-project.js';
+import { artifactDocument, DEVELOPMENT_RESULT } from './fixtures/contract-fixtures.js';
+
+async function submit(text: string) {
+  const projectDir = await tempProject({ '.agent/runs/r/.keep': '' });
+  const root = await openConfinedRoot(projectDir);
+  const events = memoryEventLog({ run_id: 'r' });
+  try {
+    const submissions = await submitDocumentBlocks({
+      projectDir,
+      runId: parseRunId('r'),
+      nodeId: parseNodeId('n'),
+      agentId: 'builder',
+      text,
+      root,
+      events,
+      durability: 'none',
+    });
+    return { projectDir, submissions, events };
+  } finally {
+    await root.close();
+  }
+}
+
+describe('submitDocumentBlocks', () => {
+  it('submits a valid block through the canonical path', async () => {
+    const { projectDir, submissions } = await submit(
+      artifactDocument('development_result', DEVELOPMENT_RESULT),
+    );
+    expect(submissions).toEqual([
+      {
+        accepted: true,
+        type: 'development_result',
+        path: '.agent/artifacts/r/development_result.json',
+        payload: DEVELOPMENT_RESULT,
+      },
+    ]);
+    const written = await readFile(
+      path.join(projectDir, '.agent/artifacts/r/development_result.json'),
+      'utf8',
+    );
+    expect(JSON.parse(written)).toEqual(DEVELOPMENT_RESULT);
+  });
+
+  it.each([
+    ['a block that is not JSON', artifactDocument('issues', '{ issues: [] }'), 'one JSON object'],
+    ['a block for an unknown type', artifactDocument('test_report', '{}'), 'a contract type'],
+    [
+      'a block cut off before its closing fence',
+      '```json artifact=issues\n{"issues": []}\n',
+      'a closed ```json block',
+    ],
+    ['a payload that breaks the schema', artifactDocument('issues', '{"issues": [], "extra": 1}'), 'extra'],
+  ])('refuses %s with a field error, never throwing', async (_name, text, expected) => {
+    const { projectDir, submissions, events } = await submit(text);
+    expect(submissions).toHaveLength(1);
+    const [refused] = submissions;
+    expect(refused?.accepted).toBe(false);
+    if (refused === undefined || refused.accepted) return;
+    expect(refused.errors.map((error) => error.message).join('\n')).toContain(expected);
+    expect(events.lines.map((line) => line.event)).toEqual(['artifact.refused']);
+    await expect(readFile(path.join(projectDir, '.agent/artifacts/r/issues.json'))).rejects.toThrow();
+  });
+
+  it('finds nothing in a document without artifact blocks, even one with other json fences', async () => {
+    const { submissions } = await submit('# Doc\n\n```json file=workspace/a.json\n{}\n```\n');
+    expect(submissions).toEqual([]);
+  });
+});
