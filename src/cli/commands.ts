@@ -6,7 +6,7 @@ export const MAIN_HELP = `Usage: artifact-ingest <command> [options]
 Turn the file blocks in AI agents' markdown documents into real files, safely.
 
 Commands:
-  run GRAPH                run a graph of agent nodes (built-in: single, self_critique, team)
+  run GRAPH                run a graph of agent nodes (built-in: single, self_critique, team, ralph)
   runs                     list the runs of a project
   show RUN_ID              show one run: nodes, documents, manifests
   ingest [PATH|GLOB ...]   extract \`\`\`<lang> file=<path> blocks into workspace/

@@ -20,7 +20,7 @@ export const RUN_HELP = `Usage: artifact-ingest run GRAPH [options]
 Run a graph of agent nodes. Each node writes a markdown document under docs/ (or audits/);
 with ingest on, the document's \`\`\`<lang> file=<path> blocks are then extracted into workspace/.
 
-GRAPH is a built-in graph (single, self_critique, team) or the path of a YAML graph file.
+GRAPH is a built-in graph (single, self_critique, team, ralph) or the path of a YAML graph file.
 Agents are named in artifact-ingest.config.yaml (agents: <name>: { kind: replay | command | openai, ... }).
 
 Options:
@@ -96,7 +96,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
   const graphRef = positionals[0] ?? resumed?.graph.source.replace(/^builtin:/, '');
   if (graphRef === undefined) {
     throw new UsageError(
-      'name a GRAPH (single, self_critique, team or a YAML file), or --resume RUN_ID',
+      'name a GRAPH (single, self_critique, team, ralph or a YAML file), or --resume RUN_ID',
       'run',
     );
   }

@@ -1,5 +1,8 @@
-/** Names of the graphs that ship with the runtime (the seed's three modes). */
-export const BUILTIN_GRAPH_NAMES = ['single', 'self_critique', 'team'] as const;
+import { FILE_RULE, NO_FILES_RULE } from './builtin-prompt-rules.js';
+import { RALPH_GRAPH_YAML } from './ralph-graph.js';
+
+/** Names of the graphs that ship with the runtime: the seed's three modes, and seed 004's contract loop. */
+export const BUILTIN_GRAPH_NAMES = ['single', 'self_critique', 'team', 'ralph'] as const;
 
 /** One of {@link BUILTIN_GRAPH_NAMES}. */
 export type BuiltinGraphName = (typeof BUILTIN_GRAPH_NAMES)[number];
@@ -8,20 +11,6 @@ export type BuiltinGraphName = (typeof BUILTIN_GRAPH_NAMES)[number];
 export function isBuiltinGraphName(ref: string): ref is BuiltinGraphName {
   return (BUILTIN_GRAPH_NAMES as readonly string[]).includes(ref);
 }
-
-// Written out here so the prompts below need no escaped backticks.
-const FENCE = '```';
-
-// Every document is ingested after it is written, so every writing agent is told the one accepted block form.
-const FILE_RULE =
-  `Write every file as a fenced code block whose opening line is three backticks, the language, one space and ` +
-  `file= followed by the file's path relative to the project, such as ${FENCE}python file=src/app.py, and put ` +
-  `the whole file in it, one block per file. A path must not start with "/" or contain "..". When a file itself ` +
-  `contains ${FENCE} fences (a README, say), open and close its block with four backticks instead of three.`;
-
-// Reviewers quote code but must not produce files: a file= block in a review would overwrite real work.
-const NO_FILES_RULE =
-  'Do not write files: quote code only in plain fenced blocks without file=, so nothing is created from your reply.';
 
 // Both builders of the team graph start from the same brief: the goal, the plan and the manager's notes.
 const BUILDER_BRIEF = [
@@ -280,4 +269,5 @@ export const BUILTIN_GRAPH_YAML: Readonly<Record<BuiltinGraphName, string>> = Ob
   single,
   self_critique: selfCritique,
   team,
+  ralph: RALPH_GRAPH_YAML,
 });

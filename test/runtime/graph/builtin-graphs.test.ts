@@ -37,7 +37,8 @@ describe('built-in graphs', () => {
     expect(graph).toMatchObject({
       name,
       version: '1',
-      mode: name,
+      // ralph is not one of the seed's three ingest modes.
+      mode: name === 'ralph' ? 'unknown' : name,
       inputs: ['goal'],
       source: `builtin:${name}`,
     });
@@ -110,6 +111,30 @@ describe('built-in graphs', () => {
     });
   });
 
+  it("ralph runs seed 004's phases in order, each with its contract, under budgets", () => {
+    const graph = builtin('ralph');
+    expect(
+      graph.nodes.map((node) => [node.id, node.type, node.agent ?? null, node.contract, node.dependsOn]),
+    ).toEqual([
+      ['product_spec', 'agent_task', 'planner', 'product_spec', []],
+      ['plan', 'agent_task', 'planner', 'planning_analysis_decision', ['product_spec']],
+      ['develop', 'agent_task', 'builder', 'development_result', ['plan']],
+      ['review', 'agent_task', 'reviewer', 'issues', ['develop']],
+      ['fix', 'agent_task', 'builder', 'fix_result', ['review']],
+      ['smoke', 'command', null, 'smoke_test_result', ['fix']],
+      ['commit', 'agent_task', 'writer', 'commit_message', ['smoke']],
+    ]);
+    expect(graph.budgets).toEqual({ max_minutes: 30, max_agent_calls: 20, max_fix_attempts: 2 });
+    expect(graph.nodes.find((node) => node.id === 'smoke')?.commands).toEqual([
+      ['node', '--test', 'workspace/test/'],
+    ]);
+    for (const node of graph.nodes) {
+      if (node.prompt === undefined) continue;
+      // Every agent is told the one block form that submits its contract.
+      expect(node.prompt).toContain(`\`\`\`json artifact=${String(node.contract)}`);
+    }
+  });
+
   it('team writes TODO.md from the plan without an agent', () => {
     const todo = builtin('team').nodes.find((node) => node.id === 'todo');
     const rendered = renderTemplate(parseTemplate(todo?.content ?? ''), (variable) =>
@@ -130,6 +155,7 @@ describe('built-in graphs', () => {
     ['single', true],
     ['self_critique', true],
     ['team', true],
+    ['ralph', true],
     ['Team', false],
     ['self-critique', false],
     ['team.yaml', false],

@@ -129,7 +129,7 @@ describe('loadGraph', () => {
       {
         path: '',
         message:
-          "no such graph file; give a YAML file's path or a built-in graph: single, self_critique, team",
+          "no such graph file; give a YAML file's path or a built-in graph: single, self_critique, team, ralph",
       },
     ]);
   });
