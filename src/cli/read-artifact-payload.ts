@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../project/index.js';
 import type { CliIo } from './cli-io.js';
+import { readAtMost } from './read-at-most.js';
 import { UsageError } from './usage-error.js';
 
 /** The payload text `submit` read, or why the bytes it read cannot be a payload. */
@@ -26,7 +27,11 @@ export async function readArtifactPayload(
         'submit',
       );
     }
-    return decode(await readLimited(io.stdin, maxBytes, 'standard input'), maxBytes, 'standard input');
+    return decode(
+      await readAtMost(io.stdin, maxBytes, { what: 'the payload in standard input', command: 'submit' }),
+      maxBytes,
+      'standard input',
+    );
   }
   const location = path.resolve(io.cwd, file);
   let handle;
@@ -42,31 +47,17 @@ export async function readArtifactPayload(
         'submit',
       );
     }
-    return decode(await readLimited(handle.createReadStream(), maxBytes, location), maxBytes, location);
+    return decode(
+      await readAtMost(handle.createReadStream(), maxBytes, {
+        what: `the payload in ${location}`,
+        command: 'submit',
+      }),
+      maxBytes,
+      location,
+    );
   } finally {
     await handle.close().catch(() => undefined);
   }
-}
-
-/** Reads at most `maxBytes + 1` bytes: one byte past the limit is enough to refuse the payload. */
-async function readLimited(
-  source: AsyncIterable<string | Uint8Array>,
-  maxBytes: number,
-  what: string,
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of source) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      chunks.push(bytes);
-      total += bytes.byteLength;
-      if (total > maxBytes) break;
-    }
-  } catch (error) {
-    throw new UsageError(`the payload in ${what} cannot be read: ${describeError(error)}`, 'submit');
-  }
-  return Buffer.concat(chunks);
 }
 
 function decode(bytes: Uint8Array, maxBytes: number, source: string): ArtifactPayloadText {

@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../project/index.js';
 import type { CliIo } from './cli-io.js';
+import { readAtMost } from './read-at-most.js';
 import { UsageError } from './usage-error.js';
 
 /** Where `workflow advance` takes the step's output from: `--output TEXT`, `--output-file FILE` or `-` (stdin). */
@@ -62,30 +63,23 @@ async function readFileLimited(file: string, maxBytes: number): Promise<Uint8Arr
   }
 }
 
+/** Reads the output, refusing it when it is larger than the ingest's document limit. */
 async function readAll(
   source: AsyncIterable<string | Uint8Array>,
   maxBytes: number,
   what: string,
 ): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of source) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      total += bytes.byteLength;
-      if (total > maxBytes) {
-        throw new UsageError(
-          `the output in ${what} is larger than ${String(maxBytes)} bytes (ingest.limits.max_document_bytes); shorten it`,
-          'workflow advance',
-        );
-      }
-      chunks.push(bytes);
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`the output in ${what} cannot be read: ${describeError(error)}`, 'workflow advance');
+  const bytes = await readAtMost(source, maxBytes, {
+    what: `the output in ${what}`,
+    command: 'workflow advance',
+  });
+  if (bytes.byteLength > maxBytes) {
+    throw new UsageError(
+      `the output in ${what} is larger than ${String(maxBytes)} bytes (ingest.limits.max_document_bytes); shorten it`,
+      'workflow advance',
+    );
   }
-  return Buffer.concat(chunks);
+  return bytes;
 }
 
 function decode(bytes: Uint8Array, what: string): string {

@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { listRecordedRuns, openObjectStore, readArtifactRecords } from '../artifacts/index.js';
 import type { ArtifactRecord, ObjectStore } from '../artifacts/index.js';
@@ -13,7 +13,7 @@ import {
   UnknownRunError,
 } from '../project/index.js';
 import type { RunId } from '../project/index.js';
-import { errnoOf } from '../workspace/index.js';
+import { lstatOrMissing } from '../workspace/index.js';
 import { isContractType } from './contract-type.js';
 import type { ContractType } from './contract-type.js';
 import { hashArtifactFile } from './hash-artifact-file.js';
@@ -283,16 +283,6 @@ async function auditRecords(
       ...(isContractType(type) ? { type } : {}),
       message: `record ${record.artifactId}: ${problem}`,
     });
-  }
-}
-
-async function lstatOrMissing(location: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(location);
-  } catch (error) {
-    const code = errnoOf(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
   }
 }
 

@@ -1,4 +1,3 @@
-import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { openArtifactRecorder } from '../artifacts/index.js';
 import type { ArtifactRecorder } from '../artifacts/index.js';
@@ -15,7 +14,7 @@ import {
   submitLockPath,
 } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
-import { acquireShortLock, errnoOf, openConfinedRoot } from '../workspace/index.js';
+import { acquireShortLock, inspectDirectoryChain, openConfinedRoot } from '../workspace/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
 import type { ContractType } from './contract-type.js';
 import type { FieldError } from './field-error.js';
@@ -207,28 +206,17 @@ async function checkRunFolder(
   projectDir: string,
   runId: RunId,
 ): Promise<{ readonly code: 'unknown_run' | 'write_refused'; readonly message: string } | undefined> {
-  let current = projectDir;
-  for (const component of runDir(runId).split('/')) {
-    current = path.join(current, component);
-    let info;
-    try {
-      info = await lstat(current);
-    } catch (error) {
-      if (errnoOf(error) === 'ENOENT') {
-        return {
-          code: 'unknown_run',
-          message: `no run "${runId}" in .agent/runs/; submit to a run that exists (list them with 'artifact-ingest runs')`,
-        };
-      }
-      throw error;
-    }
-    if (!info.isDirectory()) {
-      const what = info.isSymbolicLink() ? 'a symlink' : 'not a directory';
-      return {
-        code: 'write_refused',
-        message: `${path.relative(projectDir, current)} is ${what}; a run folder must be a real directory, so nothing was written`,
-      };
-    }
+  const problem = await inspectDirectoryChain(projectDir, runDir(runId));
+  if (problem === undefined) return undefined;
+  if (problem.kind === 'missing') {
+    return {
+      code: 'unknown_run',
+      message: `no run "${runId}" in .agent/runs/; submit to a run that exists (list them with 'artifact-ingest runs')`,
+    };
   }
-  return undefined;
+  const what = problem.kind === 'symlink' ? 'a symlink' : 'not a directory';
+  return {
+    code: 'write_refused',
+    message: `${problem.at} is ${what}; a run folder must be a real directory, so nothing was written`,
+  };
 }

@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errnoOf } from '../../workspace/index.js';
+import { errnoOf, lstatOrMissing } from '../../workspace/index.js';
 import { contentHashOf } from '../content-hash.js';
 
 /** What stands at a recorded workspace path now, compared with the content hash it should hold. */
@@ -37,17 +37,6 @@ export async function inspectWorkspaceFile(
   if (bytes === 'not_a_file') return { kind: 'not_a_file', where: path, what: 'something other than a file' };
   const actual = contentHashOf(bytes);
   return actual === contentHash ? { kind: 'same' } : { kind: 'modified', contentHash: actual };
-}
-
-/** The entry's lstat, or undefined when nothing is there. */
-export async function lstatOrMissing(location: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(location);
-  } catch (error) {
-    const code = errnoOf(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
 }
 
 /**

@@ -1,8 +1,7 @@
-import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { runDir, UnknownRunError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { acquireShortLock } from '../../workspace/index.js';
+import { acquireShortLock, inspectDirectoryChain } from '../../workspace/index.js';
 import type { ShortLock, ShortLockOwner } from '../../workspace/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import { workflowStateLockPath } from './workflow-state-paths.js';
@@ -45,21 +44,11 @@ export async function acquireStateLock(
 
 /** Refuses a run folder (or a folder on the way) that is a symlink or not a directory; a missing run is unknown. */
 async function checkRunFolder(projectDir: string, runId: RunId): Promise<void> {
-  let current = projectDir;
-  for (const component of runDir(runId).split('/')) {
-    current = path.join(current, component);
-    let info;
-    try {
-      info = await lstat(current);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UnknownRunError(runId);
-      throw error;
-    }
-    if (!info.isDirectory()) {
-      throw new WorkflowStateError(
-        'run_dir_unusable',
-        `${path.relative(projectDir, current)} is ${info.isSymbolicLink() ? 'a symlink' : 'not a directory'}; the run folder must be a real directory`,
-      );
-    }
-  }
+  const problem = await inspectDirectoryChain(projectDir, runDir(runId));
+  if (problem === undefined) return;
+  if (problem.kind === 'missing') throw new UnknownRunError(runId);
+  throw new WorkflowStateError(
+    'run_dir_unusable',
+    `${problem.at} is ${problem.kind === 'symlink' ? 'a symlink' : 'not a directory'}; the run folder must be a real directory`,
+  );
 }
