@@ -38,7 +38,7 @@ export async function readSubmittedEvents(projectDir: string, runId: RunId): Pro
       const event = parseEvent(line);
       if (event === undefined) continue;
       const hashes = submitted.get(event.path) ?? new Set<string>();
-      hashes.add(event.sha256);
+      hashes.add(event.hash);
       submitted.set(event.path, hashes);
     }
     return submitted;
@@ -47,7 +47,7 @@ export async function readSubmittedEvents(projectDir: string, runId: RunId): Pro
   }
 }
 
-function parseEvent(line: string): { readonly path: string; readonly sha256: string } | undefined {
+function parseEvent(line: string): { readonly path: string; readonly hash: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -55,8 +55,8 @@ function parseEvent(line: string): { readonly path: string; readonly sha256: str
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { event, path: artifactPath, sha256 } = value as Record<string, unknown>;
-  if (event !== 'artifact.submitted' || typeof artifactPath !== 'string' || typeof sha256 !== 'string')
+  const { event, path: artifactPath, hash } = value as Record<string, unknown>;
+  if (event !== 'artifact.submitted' || typeof artifactPath !== 'string' || typeof hash !== 'string')
     return undefined;
-  return { path: artifactPath, sha256 };
+  return { path: artifactPath, hash };
 }

@@ -135,7 +135,7 @@ export async function submitArtifact(options: SubmitArtifactOptions): Promise<Su
     events.write('INFO', 'artifact.submitted', {
       type,
       path: artifactPath,
-      sha256: contentHash,
+      hash: contentHash,
       task: taskId,
       agent: options.agentId,
       size: bytes.byteLength,

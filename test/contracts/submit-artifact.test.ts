@@ -88,7 +88,7 @@ describe('submitArtifact: an accepted payload', () => {
       run_id: 'run-1',
       type: 'development_result',
       path: outcome.path,
-      sha256: outcome.contentHash,
+      hash: outcome.contentHash,
       task: 'dev',
       agent: 'claude',
       size: outcome.bytes,
@@ -328,7 +328,7 @@ describe('submitArtifact: concurrent submissions', () => {
     expect(`sha256:${sha256Hex(file)}`).toBe(newer?.contentHash);
     expect(await readdir(path.join(projectDir, '.agent', 'runs', 'run-1'))).not.toContain('submit.lock');
     const submitted = (await readEvents(projectDir, 'run-1')).filter((e) => e.event === 'artifact.submitted');
-    expect(submitted.map((e) => e.sha256)).toEqual(recorded.map((r) => r.contentHash));
+    expect(submitted.map((e) => e.hash)).toEqual(recorded.map((r) => r.contentHash));
   });
 
   it('takes over a submit.lock left by a process that is gone', async () => {

@@ -67,7 +67,7 @@ describe('submit_artifact', () => {
     const events = await readEvents(projectDir, 'b-1');
     expect(events.find((event) => event.event === 'artifact.submitted')).toMatchObject({
       type: 'development_result',
-      sha256: submitted.content_hash,
+      hash: submitted.content_hash,
       task: 'develop',
       agent: 'workflow',
     });
