@@ -1,42 +1,42 @@
-export { CONTRACT_TYPES, isContractType } from './contract-type.js';
-export type { ContractType } from './contract-type.js';
+export { CONTRACT_TYPES, isContractType } from './types/index.js';
+export type { ContractType } from './types/index.js';
 export {
   ARTIFACT_SCHEMAS,
   COMMIT_TYPES,
   MAX_SUBJECT_LENGTH,
   PROJECT_PATH_PATTERN,
   artifactSchemaOf,
-} from './artifact-schemas.js';
-export type { ArtifactPayload } from './artifact-schemas.js';
-export { MAX_FIELD_ERRORS, fieldError, fieldErrorsOf, formatFieldPath } from './field-error.js';
-export type { FieldError } from './field-error.js';
+} from './types/index.js';
+export type { ArtifactPayload } from './types/index.js';
+export { MAX_FIELD_ERRORS, fieldError, fieldErrorsOf, formatFieldPath } from './types/index.js';
+export type { FieldError } from './types/index.js';
 export {
   MAX_ARTIFACT_BYTES,
   describeFieldErrors,
   validateArtifact,
   validateArtifactText,
-} from './validate-artifact.js';
-export type { ArtifactValidation } from './validate-artifact.js';
-export { submitArtifact } from './submit-artifact.js';
-export type { SubmitArtifactOptions, SubmitOutcome, SubmitRefusalCode } from './submit-artifact.js';
-export { reduceArtifact } from './reduce-artifact.js';
-export type { Reduction } from './reduce-artifact.js';
-export { judgeCompletion } from './judge-completion.js';
-export type { AttemptSubmission, Completion, CompletionInput } from './judge-completion.js';
-export { fixRequest } from './fix-request.js';
-export { TERMINAL_STATES, declareTerminal, readTerminal, terminalStateSchema } from './terminal-state.js';
-export type { TerminalState, TerminalStateName } from './terminal-state.js';
-export { readContractBlocks } from './read-contract-blocks.js';
-export type { ContractBlock } from './read-contract-blocks.js';
-export { DEFAULT_MAX_FIX_ATTEMPTS, budgetsSchema } from './budgets.js';
-export type { BudgetName, Budgets } from './budgets.js';
-export { readLatestPayload, readSubmissions } from './read-submissions.js';
-export type { RecordedSubmission } from './read-submissions.js';
-export { chooseTerminal } from './choose-terminal.js';
-export type { RunEnding } from './choose-terminal.js';
-export { auditArtifacts } from './audit-artifacts.js';
-export type { AuditFinding, AuditFindingCode, AuditOptions, AuditReport } from './audit-artifacts.js';
-export { CONTRACT_EXAMPLES } from './contract-examples.js';
-export { contractJsonSchema, contractJsonSchemas } from './contract-json-schema.js';
-export { contractFields, renderContractDoc } from './render-contract-doc.js';
-export type { ContractField } from './render-contract-doc.js';
+} from './types/index.js';
+export type { ArtifactValidation } from './types/index.js';
+export { submitArtifact } from './submit/index.js';
+export type { SubmitArtifactOptions, SubmitOutcome, SubmitRefusalCode } from './submit/index.js';
+export { reduceArtifact } from './completion/index.js';
+export type { Reduction } from './completion/index.js';
+export { judgeCompletion } from './completion/index.js';
+export type { AttemptSubmission, Completion, CompletionInput } from './completion/index.js';
+export { fixRequest } from './completion/index.js';
+export { TERMINAL_STATES, declareTerminal, readTerminal, terminalStateSchema } from './completion/index.js';
+export type { TerminalState, TerminalStateName } from './completion/index.js';
+export { readContractBlocks } from './submit/index.js';
+export type { ContractBlock } from './submit/index.js';
+export { DEFAULT_MAX_FIX_ATTEMPTS, budgetsSchema } from './completion/index.js';
+export type { BudgetName, Budgets } from './completion/index.js';
+export { readLatestPayload, readSubmissions } from './submit/index.js';
+export type { RecordedSubmission } from './submit/index.js';
+export { chooseTerminal } from './completion/index.js';
+export type { RunEnding } from './completion/index.js';
+export { auditArtifacts } from './audit/index.js';
+export type { AuditFinding, AuditFindingCode, AuditOptions, AuditReport } from './audit/index.js';
+export { CONTRACT_EXAMPLES } from './types/index.js';
+export { contractJsonSchema, contractJsonSchemas } from './types/index.js';
+export { contractFields, renderContractDoc } from './types/index.js';
+export type { ContractField } from './types/index.js';

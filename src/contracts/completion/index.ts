@@ -1,0 +1,11 @@
+export { reduceArtifact } from './reduce-artifact.js';
+export type { Reduction } from './reduce-artifact.js';
+export { judgeCompletion } from './judge-completion.js';
+export type { AttemptSubmission, Completion, CompletionInput } from './judge-completion.js';
+export { fixRequest } from './fix-request.js';
+export { TERMINAL_STATES, declareTerminal, readTerminal, terminalStateSchema } from './terminal-state.js';
+export type { TerminalState, TerminalStateName } from './terminal-state.js';
+export { DEFAULT_MAX_FIX_ATTEMPTS, budgetsSchema } from './budgets.js';
+export type { BudgetName, Budgets } from './budgets.js';
+export { chooseTerminal } from './choose-terminal.js';
+export type { RunEnding } from './choose-terminal.js';
