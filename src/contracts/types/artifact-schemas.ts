@@ -147,10 +147,11 @@ export const ARTIFACT_SCHEMAS = {
       type: z.enum(COMMIT_TYPES),
       scope: z
         .string()
-        .regex(/^[a-z0-9][a-z0-9._/-]*$/, {
-          error: 'a lowercase word such as cli or fence (letters, digits, . _ / -)',
+        // What goes between the parentheses of type(scope): one word, no space and no parenthesis.
+        .regex(/^[^\s()]+$/, {
+          error: 'one word such as cli or fence (no space, no parenthesis)',
         })
-        .meta({ description: 'The area the commit changes, a lowercase word such as cli or fence.' })
+        .meta({ description: 'The area the commit changes, one word such as cli or fence.' })
         .optional(),
       subject,
       body: z.string().optional(),

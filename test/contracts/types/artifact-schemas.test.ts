@@ -254,12 +254,15 @@ describe('ARTIFACT_SCHEMAS', () => {
       ['subject', 'add the limiter\nand its test', 'a one-line subject (put the details in body)'],
       ['subject', 'add the limiter\r\n', 'a one-line subject (put the details in body)'],
       ['type', 'feature', /^one of "feat", "fix", "docs"/],
-      ['scope', 'CLI', 'a lowercase word such as cli or fence (letters, digits, . _ / -)'],
-      ['scope', '-cli', 'a lowercase word such as cli or fence (letters, digits, . _ / -)'],
-      ['scope', '', 'a lowercase word such as cli or fence (letters, digits, . _ / -)'],
-      ['scope', 'cli http', 'a lowercase word such as cli or fence (letters, digits, . _ / -)'],
+      ['scope', '', 'one word such as cli or fence (no space, no parenthesis)'],
+      ['scope', 'cli http', 'one word such as cli or fence (no space, no parenthesis)'],
+      ['scope', 'cli)', 'one word such as cli or fence (no space, no parenthesis)'],
+      ['scope', 'cli\n', 'one word such as cli or fence (no space, no parenthesis)'],
     ] as const)('refuses %s %j', (key, value, expected) => {
       expectRefused('commit_message', changed('commit_message', [key], value), key, expected);
+    });
+    it.each(['cli', 'API', 'runtime/run', 'deps-dev'])('accepts the scope %j', (scope) => {
+      expect(validateArtifact('commit_message', changed('commit_message', ['scope'], scope)).ok).toBe(true);
     });
     it.each(['Refs:', 'Reviewed by', 'BREAKING-CHANGE:', '1x', ''])(
       'refuses the footer token %j',
