@@ -106,10 +106,11 @@ async function submitTarget(
     const [nodeId, node] = only;
     return { runId: graphRunId, taskId: parseNodeId(nodeId, 'node id'), agentId: node.agent ?? 'mcp' };
   }
-  const which =
-    running.length === 0
-      ? 'no node of it is running'
-      : `${String(running.length)} of its nodes are running: ${running.map(([id]) => id).join(', ')}`;
+  // No node is working on it (the run ended, or has not started one): the submission is the caller's own,
+  // as the CLI's is `cli`; it is still validated and recorded, it just completes no node.
+  if (running.length === 0)
+    return { runId: graphRunId, taskId: parseNodeId('mcp', 'node id'), agentId: 'mcp' };
+  const which = `${String(running.length)} of its nodes are running: ${running.map(([id]) => id).join(', ')}`;
   return {
     message: `run ${graphRunId} is a graph run and ${which}; submit with the CLI, which names the node: artifact-ingest submit TYPE FILE --run-id ${graphRunId} --node-id NODE_ID`,
   };

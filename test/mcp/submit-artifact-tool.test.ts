@@ -153,6 +153,16 @@ describe('submit_artifact', () => {
     expect(refusalOf(several).code).toBe('node_required');
   });
 
+  it("submits for a graph run with no running node as the caller's own (task mcp), as the CLI's is cli", async () => {
+    const projectDir = await tempProject();
+    await graphRun(projectDir, 'g-3', { plan: 'completed', write: 'completed' });
+    const { call } = await connectServer(projectDir);
+    const result = structuredOf(
+      await call('submit_artifact', { type: 'issues', payload: { issues: [] }, run_id: 'g-3' }),
+    );
+    expect(result).toMatchObject({ run_id: 'g-3', task: 'mcp', path: '.agent/artifacts/g-3/issues.json' });
+  });
+
   it('drives a contract step: fix_needed, a refused submission, a valid one, then terminal done', async () => {
     const projectDir = await contractProject();
     const { call } = await connectServer(projectDir);
