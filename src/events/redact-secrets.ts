@@ -33,30 +33,32 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     name: 'OpenAI or Anthropic API key (sk-proj-, sk-ant-, sk-svcacct-, sk-admin-)',
-    pattern: /(?<![A-Za-z0-9_-])sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}/g,
+    // No boundary before: the prefix is distinctive, and `xsk-proj-...` or `k_sk-ant-...` must not leak.
+    pattern: /sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}/g,
     replacement: REDACTED,
   },
   {
     name: 'OpenAI legacy API key (sk-)',
     // A single run of 20+ letters and digits, or a longer token that mixes upper case, lower case and
-    // digits; kebab-case names such as sk-learn-notes are neither.
+    // digits within its first 64 characters; kebab-case names such as sk-learn-notes are neither. A "-" or
+    // "_" may stand before it (k-sk-..., k_sk-...), so the look-ahead is kept short: sk-sk-sk-... stays cheap.
     pattern:
-      /(?<![A-Za-z0-9_-])sk-(?:[A-Za-z0-9]{20,}(?![A-Za-z0-9_-])|(?=[A-Za-z0-9_-]{0,256}[A-Z])(?=[A-Za-z0-9_-]{0,256}[a-z])(?=[A-Za-z0-9_-]{0,256}[0-9])[A-Za-z0-9_-]{20,})/g,
+      /(?<![A-Za-z0-9])sk-(?:[A-Za-z0-9]{20,}(?![A-Za-z0-9_-])|(?=[A-Za-z0-9_-]{0,64}[A-Z])(?=[A-Za-z0-9_-]{0,64}[a-z])(?=[A-Za-z0-9_-]{0,64}[0-9])[A-Za-z0-9_-]{20,})/g,
     replacement: REDACTED,
   },
   {
     name: 'GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
-    pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g,
+    pattern: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g,
     replacement: REDACTED,
   },
   {
     name: 'GitLab personal access token (glpat-)',
-    pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}/g,
+    pattern: /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g,
     replacement: REDACTED,
   },
   {
     name: 'npm token (npm_)',
-    pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36,}/g,
+    pattern: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36,}/g,
     replacement: REDACTED,
   },
   {
@@ -65,23 +67,31 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
     replacement: REDACTED,
   },
   {
+    name: 'AWS secret access key (40 characters of base64 with upper case, lower case and digits)',
+    // Exactly 40 characters of [A-Za-z0-9/+] standing alone: hex digests (no upper case), UUIDs (dashes) and
+    // padded or longer base64 stay; an unpadded 40-character base64 string is taken for a key (docs/events.md).
+    pattern:
+      /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+    replacement: REDACTED,
+  },
+  {
     name: 'Slack token (xoxa-, xoxb-, xoxp-, xoxr-, xoxs-)',
-    pattern: /(?<![A-Za-z0-9_-])xox[abprs]-[A-Za-z0-9-]{10,}/g,
+    pattern: /(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,}/g,
     replacement: REDACTED,
   },
   {
     name: 'Google API key (AIza)',
-    pattern: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{30,}/g,
+    pattern: /(?<![A-Za-z0-9])AIza[A-Za-z0-9_-]{30,}/g,
     replacement: REDACTED,
   },
   {
     name: 'Stripe secret or restricted key (sk_live_, rk_live_, sk_test_, rk_test_)',
-    pattern: /(?<![A-Za-z0-9_])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g,
+    pattern: /(?<![A-Za-z0-9])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g,
     replacement: REDACTED,
   },
   {
     name: 'JSON Web Token (eyJ....eyJ....)',
-    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
+    pattern: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
     replacement: REDACTED,
   },
   {
@@ -94,7 +104,7 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
     name: 'secret assignment (password=, passwd=, secret=, token=, api_key=, apikey=, access_key=, private_key=)',
     // The key and separator stay so the reader still sees which setting leaked; quotes are kept too.
     pattern:
-      /((?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)["']?\s*[:=]\s*)(?!\[REDACTED\])("[^"\n]*"|'[^'\n]*'|[^\s"'&,;)}\]]+)/gi,
+      /((?:(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)(?:[_-]?[A-Za-z0-9]){0,24}|token)["']?\s*[:=]\s*)(?!\\?\[REDACTED\])(\\"[^"\n]{0,1024}?\\"|"[^"\n]*"|'[^'\n]*'|[^\s"'&,;)}\]]+)/gi,
     replacement: (_match, key = '', value = '') => key + quoteLike(value),
   },
 ];
@@ -116,6 +126,8 @@ export function redactSecrets(text: string): string {
 
 /** `[REDACTED]`, wrapped in the quotes the original value had. */
 function quoteLike(value: string): string {
+  // A value quoted inside a JSON string keeps its escaped quotes: \"[REDACTED]\".
+  if (value.startsWith('\\"')) return `\\"${REDACTED}\\"`;
   const quote = value.startsWith('"') || value.startsWith("'") ? value.charAt(0) : '';
   return `${quote}${REDACTED}${quote}`;
 }

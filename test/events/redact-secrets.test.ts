@@ -132,6 +132,24 @@ const REDACTED_CASES: readonly (readonly [string, string, string, string])[] = [
   ['token= in a query string', '/cb?token=a1b2c3d4&state=ok', `/cb?token=${REDACTED}&state=ok`, 'a1b2c3d4'],
   ['api_key=', 'api_key = "live-key-value"', `api_key = "${REDACTED}"`, 'live-key-value'],
   ['apikey:', "apikey: 'k-998877'", `apikey: '${REDACTED}'`, 'k-998877'],
+  // The shapes issue 11's attack run found leaking.
+  [
+    'a GitHub token after "_" in a document name',
+    `wrote docs/run_${TOKENS.ghp}.md`,
+    `wrote docs/run_${REDACTED}.md`,
+    TOKENS.ghp,
+  ],
+  ['an OpenAI key after "k_"', `k_${TOKENS.openaiLegacy}`, `k_${REDACTED}`, TOKENS.openaiLegacy],
+  ['an OpenAI key after "k-"', `k-${TOKENS.openaiLegacy}`, `k-${REDACTED}`, TOKENS.openaiLegacy],
+  ['a project key after "x"', `x${TOKENS.openaiProject}`, `x${REDACTED}`, TOKENS.openaiProject],
+  ['PASSWORD_x=', 'PASSWORD_x=Tr0ub4dor3 ./migrate', `PASSWORD_x=${REDACTED} ./migrate`, 'Tr0ub4dor3'],
+  ['a bare AWS secret access key', `key ${TOKENS.awsSecret} set`, `key ${REDACTED} set`, TOKENS.awsSecret],
+  [
+    'a JSON-escaped quoted value',
+    '{"message":"api_key: \\"k-998877\\""}',
+    `{"message":"api_key: \\"${REDACTED}\\""}`,
+    'k-998877',
+  ],
   [
     'JSON password',
     '{"password":"hunter2","user":"bob"}',
@@ -186,7 +204,7 @@ describe('redactSecrets', () => {
       .join(' | ');
     const output = redactSecrets(input);
     for (const token of Object.values(TOKENS)) {
-      if (!token.includes('\n') && token !== TOKENS.awsSecret && token !== TOKENS.opaque) {
+      if (!token.includes('\n') && token !== TOKENS.opaque) {
         expect(output).not.toContain(token);
       }
     }
