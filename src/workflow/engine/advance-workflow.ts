@@ -1,28 +1,18 @@
-import type { AttemptSubmission } from '../../contracts/index.js';
 import type { TerminalState } from '../../contracts/index.js';
 import { resolveIngestEnabled } from '../../ingest/index.js';
 import type { DocumentIngestSummary } from '../../ingest/index.js';
-import { assembleInstructions } from '../definition/index.js';
-import type { WorkflowDefinition, WorkflowStep } from '../definition/index.js';
+import type { WorkflowStep } from '../definition/index.js';
 import { updateWorkflowState } from '../state/index.js';
 import type { WorkflowContractState, WorkflowState } from '../state/index.js';
 import { engineObserver, observedPassOf, publicReconciliation } from './create-workflow-observer.js';
-import { judgeStepContract, maxFixAttemptsOf, spentBudget } from './judge-step-contract.js';
+import { maxFixAttemptsOf } from './judge-step-contract.js';
+import { planAdvance } from './plan-advance.js';
 import type { WorkflowFailure } from './judge-step-contract.js';
-import { completedState, failedState, movedState, savedOutputs } from './next-workflow-state.js';
 import { readOutputSubmissions, readPassSubmissions, submitOutputBlocks } from './pass-submissions.js';
 import { recordStepTrace } from './record-step-trace.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
 import { stepStartedEvent } from './step-events.js';
-import {
-  currentStep,
-  nextPosition,
-  passField,
-  passNodeId,
-  passOf,
-  passValues,
-  stepDocumentPath,
-} from './step-position.js';
+import { currentStep, passField, passNodeId, passOf, stepDocumentPath } from './step-position.js';
 import { appendWorkflowEvents, openWorkflowEvents } from './workflow-events.js';
 import type { WorkflowEvent } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
@@ -38,28 +28,6 @@ export interface AdvanceWorkflowRequest {
   /** The pass's result: kept under the step's `save_as` and written as the step's document. */
   readonly output?: string;
 }
-
-/** What an advance does to the run, decided before anything is written. */
-type AdvancePlan =
-  /** The pass is done: the next pass starts. */
-  | { readonly kind: 'moved'; readonly proposed: WorkflowState; readonly contract?: WorkflowContractState }
-  /** The pass is done and was the last: the workflow completes (terminal `done`). */
-  | { readonly kind: 'complete'; readonly proposed: WorkflowState; readonly contract?: WorkflowContractState }
-  /** The contract is not satisfied: the same pass is asked again with a fix request. */
-  | {
-      readonly kind: 'fix_needed';
-      readonly proposed: WorkflowState;
-      readonly contract: WorkflowContractState;
-    }
-  /** A contract blocked, or a budget ran out: the workflow fails (terminal `blocked` or `budget_exceeded`). */
-  | {
-      readonly kind: 'failed';
-      readonly proposed: WorkflowState;
-      readonly contract?: WorkflowContractState;
-      readonly failure: WorkflowFailure;
-      /** Whether the pass itself was done (a budget ran out before the next one). */
-      readonly passDone: boolean;
-    };
 
 /**
  * Ends the current pass: judges its `contract:` (the output's artifact= blocks and the pass's submit_artifact
@@ -254,66 +222,6 @@ export async function advanceWorkflow(
  * first, then (when more work would be handed out) the budgets; throws `step_blocked` if the next pass cannot
  * be rendered. Every plan counts this call in `agent_calls`.
  */
-function planAdvance(
-  definition: WorkflowDefinition,
-  state: WorkflowState,
-  step: WorkflowStep,
-  output: string | undefined,
-  submissions: readonly AttemptSubmission[],
-  at: Date,
-): AdvancePlan {
-  const verdict = judgeStepContract(step, state, definition.budgets, submissions);
-  const counted: WorkflowState = { ...state, agent_calls: state.agent_calls + 1 };
-  const spent = (): WorkflowFailure | undefined =>
-    spentBudget(definition.budgets, counted.agent_calls, state.started_at, at);
-  const failed = (
-    failure: WorkflowFailure,
-    outputs: WorkflowState['outputs'],
-    contract: WorkflowContractState | undefined,
-    passDone: boolean,
-  ): AdvancePlan => ({
-    kind: 'failed',
-    proposed: failedState(counted, outputs, contract, failure.reason, at),
-    failure,
-    passDone,
-    ...(contract === undefined ? {} : { contract }),
-  });
-  switch (verdict.verdict) {
-    case 'failed':
-      return failed(verdict.failure, state.outputs, verdict.contract, false);
-    case 'fix_needed': {
-      const budget = spent();
-      if (budget !== undefined) {
-        // No fix request goes out: the contract stays at the requests already sent.
-        const contract = { ...verdict.contract, fix_attempt: verdict.contract.fix_attempt - 1 };
-        return failed(budget, state.outputs, contract, false);
-      }
-      return {
-        kind: 'fix_needed',
-        proposed: { ...counted, contract: verdict.contract },
-        contract: verdict.contract,
-      };
-    }
-    case 'done': {
-      const outputs = savedOutputs(state, step, output);
-      const next = nextPosition(definition, state, { inputs: state.inputs, outputs, tasks: state.tasks });
-      const contract = verdict.contract;
-      if (next === 'end') {
-        return {
-          kind: 'complete',
-          proposed: completedState(counted, definition, outputs, contract, at),
-          ...(contract === undefined ? {} : { contract }),
-        };
-      }
-      const budget = spent();
-      if (budget !== undefined) return failed(budget, outputs, contract, true);
-      const proposed = movedState(counted, next, outputs, at);
-      checkRenders(definition, proposed);
-      return { kind: 'moved', proposed, ...(contract === undefined ? {} : { contract }) };
-    }
-  }
-}
-
 /** A contract verdict as events carry it: the type, the state, the attempt, the artifact or the error paths. */
 function contractEventField(contract: WorkflowContractState): Record<string, unknown> {
   return {
@@ -359,18 +267,6 @@ function checkOutput(step: WorkflowStep, output: unknown): string | undefined {
     );
   }
   return output;
-}
-
-/** The next pass must render with the outputs so far; otherwise the agent resubmits, nothing is changed. */
-function checkRenders(definition: WorkflowDefinition, proposed: WorkflowState): void {
-  const step = currentStep(definition, proposed);
-  const rendered = assembleInstructions(step, passValues(proposed.run_id, step, proposed, proposed));
-  if (!rendered.ok) {
-    throw new WorkflowError(
-      'step_blocked',
-      `step ${step.id} cannot start with the outputs so far: ${rendered.message}; nothing was changed: call workflow_advance again with an output that provides it`,
-    );
-  }
 }
 
 function completedEvent(state: WorkflowState): WorkflowEvent {
