@@ -83,6 +83,33 @@ describe('openEventLog line format', () => {
     ]);
   });
 
+  it('starts the next event on a fresh line after a write that was cut off, so only the cut line fails to parse', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const whole = '{"level":"INFO","ts":"2025-01-01T00:00:00.000Z","event":"runtime.start"}\n';
+    // A full disk or a kill stopped the second line part-way.
+    await writeFile(file, `${whole}{"level":"INFO","ts":"2025-01-01T00:00:01.000Z","ev`);
+    const log = openEventLog(file);
+    log.write('INFO', 'ingest.summary', { seq: 1 });
+    log.write('INFO', 'ingest.summary', { seq: 2 });
+    await log.close();
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines[1]).toBe('{"level":"INFO","ts":"2025-01-01T00:00:01.000Z","ev');
+    const parsed = lines.flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+    expect(parsed.map((line) => [line['event'], line['seq']])).toEqual([
+      ['runtime.start', undefined],
+      ['ingest.summary', 1],
+      ['ingest.summary', 2],
+    ]);
+    expect(lines).toHaveLength(4);
+  });
+
   it('keeps msg only when a field supplies it and an err field as a plain field', async () => {
     const file = path.join(dir, 'events.jsonl');
     const log = openEventLog(file);
