@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { pino } from 'pino';
 import { createEventLog } from './create-event-log.js';
 import { EventLogError } from './event-log-error.js';
@@ -13,7 +13,7 @@ export function openEventLog(file: string, bindings: EventFields = {}): EventLog
   let destination: ReturnType<typeof pino.destination>;
   let fd: number | undefined;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirectories(dirname(file));
     // O_RDWR: the last byte is read on the same descriptor, so an event after an interrupted write starts a line.
     fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 0o644);
     // sync: each line goes straight to one fs.writeSync on the O_APPEND descriptor, nothing is buffered.
@@ -59,6 +59,28 @@ export function openEventLog(file: string, bindings: EventFields = {}): EventLog
     },
     bindings,
   );
+}
+
+/**
+ * `mkdir -p`; Node's recursive mkdir reports ENOENT when a missing folder cannot be made for another reason
+ * (EROFS, EACCES), so on ENOENT each level is made in turn to surface the real cause.
+ */
+function makeDirectories(directory: string): void {
+  try {
+    mkdirSync(directory, { recursive: true });
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const levels: string[] = [];
+  for (let at = resolve(directory); dirname(at) !== at; at = dirname(at)) levels.unshift(at);
+  for (const level of levels) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 /** How long a last line without `\n` must stay unchanged to count as interrupted, not as a write in progress. */

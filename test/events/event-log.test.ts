@@ -11,6 +11,7 @@ import {
   type EventLevel,
   type EventLog,
 } from '../../src/events/index.js';
+import { mountReadOnly } from '../helpers/read-only-mount.js';
 
 const GITHUB_TOKEN = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
 const OPENAI_KEY = 'sk-proj-Xk3Lm9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz9Xc2Vb5Nm8Qa1Ws4Ed7Rf0Tg3Yh6Uj9';
@@ -296,6 +297,24 @@ describe('openEventLog misuse and I/O errors', () => {
     expect(thrown).toBeInstanceOf(EventLogError);
     expect(thrown).toMatchObject({ syscall: 'open', path: path.join(blocker, 'r1', 'events.jsonl') });
     expect((thrown as EventLogError).code).toMatch(/^E[A-Z]+$/);
+  });
+});
+
+describe('openEventLog on a read-only filesystem', () => {
+  it('throws EventLogError with the real cause (EROFS) when the parent folder cannot be made', ({ skip }) => {
+    const mount = mountReadOnly(dir);
+    if (mount.kind === 'skipped') {
+      skip(mount.skip);
+      return;
+    }
+    try {
+      // Node's recursive mkdir reports ENOENT for this; the log must say EROFS.
+      expect(() => openEventLog(path.join(dir, 'runs', 'r1', 'events.jsonl'))).toThrow(
+        expect.objectContaining({ name: 'EventLogError', code: 'EROFS', syscall: 'open' }) as Error,
+      );
+    } finally {
+      mount.release();
+    }
   });
 });
 
