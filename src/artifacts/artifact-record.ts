@@ -27,6 +27,8 @@ export const artifactMetadataSchema = z
     bytes: z.number().int().nonnegative(),
     linesAdded: z.number().int().nonnegative(),
     linesRemoved: z.number().int().nonnegative(),
+    /** How the line changes were counted; absent: a minimal diff (docs/artifacts.md, "Line counts"). */
+    lineCount: z.enum(['diff', 'multiset']).optional(),
     previous: artifactIdSchema.optional(),
     source: artifactSourceSchema,
     /** The contract type of a `submit` record (spec contracts.md, "The canonical path"). */

@@ -48,6 +48,9 @@ export const traceContentSchema = z
         rejected: z.number().int().nonnegative(),
         manifest_path: z.string(),
         problems: z.array(z.string()),
+        /** Blocks not written for an I/O error, and the first one's message; absent: none. */
+        io_errors: z.number().int().nonnegative().optional(),
+        io_error: z.string().optional(),
       })
       .strict()
       .optional(),

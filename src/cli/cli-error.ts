@@ -56,5 +56,14 @@ export async function classifyError(error: unknown, command: string): Promise<Cl
   if (error instanceof IngestFailedError) return { code: 'ingest_failed', message: error.message };
   if (error instanceof WorkspaceError || error instanceof EventLogError)
     return { code: 'io_error', message: error.message };
+  // A system call that failed below (a read-only or full disk, a permission): the work's problem, not a bug.
+  if (isSystemError(error)) return { code: 'io_error', message: error.message };
   return undefined;
+}
+
+/** A Node system error: an errno `code` such as `EROFS` and the `syscall` that failed. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  if (!(error instanceof Error)) return false;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) && typeof syscall === 'string';
 }

@@ -3,21 +3,28 @@ import type { TerminalState } from '../contracts/index.js';
 import type { RunState } from '../runtime/index.js';
 import { renderTable } from './render-table.js';
 
-/** Renders a run for a person: one row per node with its document and ingested files, totals, and where to look. */
+/**
+ * Renders a run for a person: one row per node with its document and ingested files (written, skipped, I/O
+ * errors, rejected), totals, and where to look.
+ */
 export function renderRunReport(
   state: RunState,
   context: { ingestNote?: string; terminal?: TerminalState } = {},
 ): string {
   const entries = Object.entries(state.nodes);
-  const rows = entries.map(([nodeId, node]) => [
-    nodeId,
-    node.status,
-    node.output_path ?? '',
-    node.ingest?.total_blocks ?? '-',
-    node.ingest?.written ?? '-',
-    node.ingest?.skipped ?? '-',
-    node.ingest?.rejected ?? '-',
-  ]);
+  const rows = entries.map(([nodeId, node]) => {
+    const { ingest } = node;
+    return [
+      nodeId,
+      node.status,
+      node.output_path ?? '',
+      ingest?.total_blocks ?? '-',
+      ingest?.written ?? '-',
+      ingest === undefined ? '-' : skippedOnly(ingest),
+      ingest === undefined ? '-' : (ingest.io_errors ?? 0),
+      ingest?.rejected ?? '-',
+    ];
+  });
   const sum = (pick: (n: NonNullable<RunState['nodes'][string]['ingest']>) => number): number =>
     entries.reduce((total, [, node]) => total + (node.ingest === undefined ? 0 : pick(node.ingest)), 0);
   const documents = entries.filter(([, node]) => node.output_sha256 !== undefined).length;
@@ -27,7 +34,8 @@ export function renderRunReport(
     `${documents} documents`,
     sum((i) => i.total_blocks),
     sum((i) => i.written),
-    sum((i) => i.skipped),
+    sum(skippedOnly),
+    sum((i) => i.io_errors ?? 0),
     sum((i) => i.rejected),
   ]);
 
@@ -36,7 +44,7 @@ export function renderRunReport(
     `ingest: ${state.ingest_enabled ? 'on' : 'off'}${context.ingestNote === undefined ? '' : ` (${context.ingestNote})`}`,
     ...(context.terminal === undefined ? [] : renderTerminal(context.terminal)),
     '',
-    renderTable(['node', 'status', 'document', 'blocks', 'written', 'skipped', 'rejected'], rows),
+    renderTable(['node', 'status', 'document', 'blocks', 'written', 'skipped', 'errors', 'rejected'], rows),
   ];
   const failures = entries.filter(([, node]) => node.error !== undefined);
   if (failures.length > 0) {
@@ -55,6 +63,27 @@ export function renderRunReport(
   );
   if (state.status !== 'completed') lines.push(`resume:    artifact-ingest run --resume ${state.run_id}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * One warning line per node whose ingest met an I/O error (a full or read-only disk, a permission), for
+ * stderr: those blocks are not written, and the table alone would show them only as a count.
+ */
+export function renderIngestWarnings(state: RunState): string {
+  return Object.entries(state.nodes)
+    .flatMap(([nodeId, node]) => {
+      const ingest = node.ingest;
+      if (ingest?.io_error === undefined) return [];
+      const count = ingest.io_errors ?? 0;
+      const what = count === 0 ? 'ingest I/O error' : `${String(count)} block(s) not written`;
+      return [`artifact-ingest: warning: ${nodeId}: ${what}: ${ingest.io_error}\n`];
+    })
+    .join('');
+}
+
+/** Skipped blocks apart from those an I/O error stopped, which the errors column counts. */
+function skippedOnly(ingest: NonNullable<RunState['nodes'][string]['ingest']>): number {
+  return ingest.skipped - (ingest.io_errors ?? 0);
 }
 
 /** The terminal state's lines: the state and its reason, then the artifact a reviewer reads. */

@@ -7,7 +7,7 @@ import type { Agent, RunProgress, RunState } from '../runtime/index.js';
 import type { CliWriter } from './cli-io.js';
 import { exitCodeFor } from './exit-codes.js';
 import { parseCommandArgs } from './parse-command-args.js';
-import { renderRunReport } from './render-run-report.js';
+import { renderIngestWarnings, renderRunReport } from './render-run-report.js';
 import { resolveProject } from './resolve-project.js';
 import { resolveRunId } from './resolve-run-id.js';
 import { UsageError } from './usage-error.js';
@@ -157,6 +157,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
       signal: controller.signal,
     });
     const { terminal } = result;
+    io.stderr.write(renderIngestWarnings(result.state));
     if (values.json === true) {
       io.stdout.write(`${JSON.stringify({ ...result.state, terminal: terminal ?? null }, null, 2)}\n`);
     } else {
@@ -268,7 +269,7 @@ function progressPrinter(stream: CliWriter): (progress: RunProgress) => void {
         const files =
           ingest === undefined
             ? ''
-            : `  files: ${ingest.written} written, ${ingest.skipped} skipped, ${ingest.rejected} rejected`;
+            : `  files: ${ingest.written} written, ${ingest.skipped - (ingest.io_errors ?? 0)} skipped, ${ingest.io_errors === undefined ? '' : `${String(ingest.io_errors)} errors, `}${ingest.rejected} rejected`;
         stream.write(`${counter} completed  ${progress.nodeId}${files}\n`);
         break;
       }

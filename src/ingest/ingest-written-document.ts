@@ -18,6 +18,10 @@ export interface DocumentIngestSummary {
   readonly manifest_path: string;
   /** Problem codes of the ingest (fail-open: they never fail the node or step). */
   readonly problems: readonly string[];
+  /** Blocks not written for an I/O error (ENOSPC, EROFS, EACCES), counted in `skipped` too; absent: none. */
+  readonly io_errors?: number;
+  /** The first I/O error's message, naming its errno; absent when the ingest met none. */
+  readonly io_error?: string;
 }
 
 /** One just-written document to hand to the ingest. */
@@ -69,6 +73,8 @@ export async function ingestWrittenDocument(
       ...(options.durability === undefined ? {} : { durability: options.durability }),
     });
     const { summary } = result.manifest;
+    const ioErrors = result.blocks.filter((block) => block.code === 'io_error').length;
+    const firstIoError = result.problems.find((problem) => problem.code === 'io_error')?.message;
     return {
       summary: {
         total_blocks: summary.total_blocks,
@@ -77,6 +83,8 @@ export async function ingestWrittenDocument(
         rejected: summary.rejected,
         manifest_path: result.manifestPath ?? '',
         problems: [...new Set(result.problems.map((problem) => problem.code))],
+        ...(ioErrors === 0 ? {} : { io_errors: ioErrors }),
+        ...(firstIoError === undefined ? {} : { io_error: firstIoError }),
       },
       contents: result.contents,
     };

@@ -1,5 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { DirectoryWalk, RootAnchor } from './directory-handle.js';
 import { errnoOf } from './errno-of.js';
@@ -8,9 +10,10 @@ import { checkDeclaredPath } from './path-rules.js';
 import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
 import type { AppendOutcome } from './write-outcome.js';
 
-// O_APPEND: every write lands at the end; O_NOFOLLOW: never through a symlink; O_NONBLOCK: a FIFO never blocks.
+// O_APPEND: every write lands at the end; O_NOFOLLOW: never through a symlink; O_NONBLOCK: a FIFO never blocks;
+// O_RDWR: the last byte is read on the same descriptor, to start on a fresh line.
 const APPEND_FLAGS =
-  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** How one append runs. */
 export interface AppendOptions {
@@ -20,7 +23,8 @@ export interface AppendOptions {
 
 /**
  * Appends `text` (whole lines) to the file at `declaredPath` below the root with one write(2) on an O_APPEND
- * descriptor, creating the file and its folders when missing; a symlink on the path or at the file is refused.
+ * descriptor, creating the file and its folders when missing, and starting on a fresh line after an
+ * interrupted write; a symlink on the path or at the file is refused.
  */
 export async function appendLinesBelow(
   root: RootAnchor,
@@ -35,7 +39,7 @@ export async function appendLinesBelow(
     // Misuse: a reader treats text after the last newline as an interrupted write.
     throw new Error(`appendLines: text for ${verdict.path} must end with a newline`);
   }
-  const bytes = Buffer.from(text, 'utf8');
+  const lines = Buffer.from(text, 'utf8');
   const directories = verdict.path.split('/');
   const name = directories.pop() ?? verdict.path;
   const reached = await walk(root, directories, { create: true, onStep: undefined });
@@ -62,8 +66,13 @@ export async function appendLinesBelow(
       if ((await directory.locate()) !== directory.expectedLocation) {
         return concurrentSwapRefusal(directory.relativePath, false);
       }
+      // An interrupted write (a full disk, a kill) left a partial last line: end it, so the new lines parse.
+      const bytes =
+        lines.length > 0 && (await endsInsideLine(handle, shownAs)) ? Buffer.concat([NEWLINE, lines]) : lines;
       if (bytes.length > 0) {
         // One write(2) on O_APPEND: concurrent appenders never interleave inside a line on a local filesystem.
+        // Two appenders that both saw the partial line each write their own '\n' ahead of their lines: that is
+        // at worst an empty line between records (readers skip it), never a break inside one.
         const { bytesWritten } = await withWorkspaceError('write', shownAs, () =>
           handle.write(bytes, 0, bytes.length),
         );
@@ -83,4 +92,37 @@ export async function appendLinesBelow(
   } finally {
     await directory.close();
   }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** How long a last line without `\n` must stay unchanged to count as interrupted, not as a write in progress. */
+const SETTLE_MS = 10;
+
+/**
+ * Whether the file ends inside a line that an interrupted write left: its last byte (pread at the end) is not
+ * `\n` and the size holds for {@link SETTLE_MS}; another appender's write in progress can show a size mid-line
+ * for a moment (the kernel grows the file page by page), and waiting it out keeps that from adding an empty line.
+ */
+async function endsInsideLine(handle: FileHandle, shownAs: string): Promise<boolean> {
+  let end = await lastByteOf(handle, shownAs);
+  let stableFor = 0;
+  for (let checks = 0; end.open && stableFor < SETTLE_MS && checks < 100 * SETTLE_MS; checks++) {
+    await delay(1);
+    const now = await lastByteOf(handle, shownAs);
+    stableFor = now.size === end.size ? stableFor + 1 : 0;
+    end = now;
+  }
+  return end.open;
+}
+
+async function lastByteOf(
+  handle: FileHandle,
+  shownAs: string,
+): Promise<{ readonly size: number; readonly open: boolean }> {
+  const { size } = await withWorkspaceError('fstat', shownAs, () => handle.stat());
+  if (size === 0) return { size, open: false };
+  const last = Buffer.alloc(1);
+  const { bytesRead } = await withWorkspaceError('read', shownAs, () => handle.read(last, 0, 1, size - 1));
+  return { size, open: bytesRead === 1 && last[0] !== NEWLINE[0] };
 }

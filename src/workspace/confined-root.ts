@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { mkdir, open, readlink, realpath } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { ConfinedWriteOptions } from './confined-write-options.js';
@@ -8,6 +9,7 @@ import { checkDeclaredPath } from './path-rules.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
 import { descriptorPath, walkByDescriptor } from './walk-by-descriptor.js';
 import { walkByLstat } from './walk-by-lstat.js';
+import { errnoOf } from './errno-of.js';
 import { withWorkspaceError } from './workspace-error.js';
 import type { AppendOutcome, WriteOutcome, WriteRefusal } from './write-outcome.js';
 import { appendLinesBelow } from './append-lines.js';
@@ -50,7 +52,7 @@ export async function openConfinedRoot(
   options: ConfinedRootOptions = {},
 ): Promise<ConfinedRoot> {
   if (options.create === true) {
-    await withWorkspaceError('mkdir', rootPath, () => mkdir(rootPath, { recursive: true }));
+    await withWorkspaceError('mkdir', rootPath, () => makeDirectories(rootPath));
   }
   const realPath = await withWorkspaceError('realpath', rootPath, () => realpath(rootPath));
   const handle = await withWorkspaceError('open', realPath, () =>
@@ -62,6 +64,29 @@ export async function openConfinedRoot(
   } catch (error) {
     await handle.close();
     throw error;
+  }
+}
+
+/**
+ * `mkdir -p`; Node's recursive mkdir reports ENOENT when a missing folder cannot be made for another reason
+ * (EROFS, EACCES: it stats the folder after the failed mkdir), so on ENOENT each level is made in turn to
+ * surface the real cause.
+ */
+async function makeDirectories(directory: string): Promise<void> {
+  try {
+    await mkdir(directory, { recursive: true });
+    return;
+  } catch (error) {
+    if (errnoOf(error) !== 'ENOENT') throw error;
+  }
+  const levels: string[] = [];
+  for (let at = resolve(directory); dirname(at) !== at; at = dirname(at)) levels.unshift(at);
+  for (const level of levels) {
+    try {
+      await mkdir(level);
+    } catch (error) {
+      if (errnoOf(error) !== 'EEXIST') throw error;
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLI, runCli, spawnCli } from '../helpers/run-cli.js';
 import { readEvents, tempProject } from '../helpers/temp-project.js';
+import { growTmpfs, mountReadOnly, mountSmallTmpfs } from '../helpers/read-only-mount.js';
 
 const replayConfig = (dir = 'replies'): string =>
   `agents:\n  planner: { kind: replay, dir: ${dir} }\n  builder: { kind: replay, dir: ${dir} }\n  auditor: { kind: replay, dir: ${dir} }\n  writer: { kind: replay, dir: ${dir} }\n`;
@@ -37,7 +38,8 @@ describe('artifact-ingest demo', () => {
     const first = await spawnCli(['demo', '--dir', dir]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/COMPLETED/);
-    expect(first.stdout).toMatch(/^total\s+7\/7 completed\s+7 documents\s+20\s+8\s+7\s+5$/m);
+    // blocks, written, skipped, I/O errors, rejected
+    expect(first.stdout).toMatch(/^total\s+7\/7 completed\s+7 documents\s+20\s+8\s+7\s+0\s+5$/m);
     const [runId] = await readdir(path.join(dir, '.agent', 'runs'));
     expect(first.stdout).toContain(`npx artifact-ingest replay ${runId!} --project ${dir}\n`);
     // The nested README survived intact; the last store.js version won; nothing escaped or was half-written.
@@ -241,5 +243,82 @@ describe('artifact-ingest run', () => {
     });
     expect(code).toBe(2);
     expect(stderr).toContain('ARTIFACT_INGEST');
+  });
+});
+
+describe('artifact-ingest run under faults', () => {
+  const replies = fileURLToPath(new URL('../../fixtures/demo/replies/', import.meta.url));
+
+  async function teamProject(): Promise<string> {
+    const projectDir = await tempProject({ 'artifact-ingest.config.yaml': replayConfig() });
+    const { cp } = await import('node:fs/promises');
+    await cp(replies, path.join(projectDir, 'replies'), { recursive: true });
+    return projectDir;
+  }
+
+  it('counts ingest I/O errors in their own column and warns once per node on stderr with the real cause', async ({
+    skip,
+  }) => {
+    const projectDir = await teamProject();
+    const workspace = path.join(projectDir, 'workspace');
+    await mkdir(workspace);
+    const mount = mountReadOnly(workspace);
+    if (mount.kind === 'skipped') {
+      skip(mount.skip);
+      return;
+    }
+    let result;
+    try {
+      result = await runCli(['run', 'team', '--input', 'goal=x', '--run-id', 'r1', '--ingest'], {
+        cwd: projectDir,
+      });
+    } finally {
+      mount.release();
+    }
+    // Ingest is fail-open: the run completes, and the faults are in the table and on stderr.
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^node\s+status\s+document\s+blocks\s+written\s+skipped\s+errors\s+rejected$/m,
+    );
+    expect(result.stdout).toMatch(/^task_api\s+completed\s+docs\/tasks\/api\.md\s+5\s+0\s+1\s+4\s+0$/m);
+    expect(result.stdout).toMatch(/^total\s+7\/7 completed\s+7 documents\s+20\s+0\s+6\s+9\s+5$/m);
+    const warnings = result.stderr.split('\n').filter((line) => line.includes('warning:'));
+    expect(warnings).toHaveLength(5);
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^artifact-ingest: warning: task_api: 4 block\(s\) not written: .*\(EROFS\)$/),
+      ]),
+    );
+    const state = JSON.parse(await readFile(path.join(projectDir, '.agent/runs/r1/state.json'), 'utf8')) as {
+      nodes: Record<string, { ingest?: { skipped: number; io_errors?: number; io_error?: string } }>;
+    };
+    expect(state.nodes.task_api?.ingest).toMatchObject({ skipped: 5, io_errors: 4 });
+    expect(state.nodes.pm?.ingest?.io_errors).toBeUndefined();
+  });
+
+  it('exits 1 with state_write_failed when .agent/ fills up, and the run resumes once there is space', async ({
+    skip,
+  }) => {
+    const projectDir = await teamProject();
+    const agentDir = path.join(projectDir, '.agent');
+    await mkdir(agentDir);
+    const mount = mountSmallTmpfs(agentDir, '16k');
+    if (mount.kind === 'skipped') {
+      skip(mount.skip);
+      return;
+    }
+    try {
+      const failed = await runCli(['run', 'team', '--input', 'goal=x', '--run-id', 'r1', '--ingest'], {
+        cwd: projectDir,
+      });
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/^artifact-ingest: state_write_failed: .*\(ENOSPC\)$/m);
+      growTmpfs(agentDir, '10m');
+      const resumed = await runCli(['run', '--resume', 'r1'], { cwd: projectDir });
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toMatch(/COMPLETED/);
+    } finally {
+      mount.release();
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   type EventLevel,
   type EventLog,
 } from '../../src/events/index.js';
+import { mountReadOnly } from '../helpers/read-only-mount.js';
 
 const GITHUB_TOKEN = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
 const OPENAI_KEY = 'sk-proj-Xk3Lm9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz9Xc2Vb5Nm8Qa1Ws4Ed7Rf0Tg3Yh6Uj9';
@@ -81,6 +82,33 @@ describe('openEventLog line format', () => {
       'ingest.summary',
       'ingest.summary',
     ]);
+  });
+
+  it('starts the next event on a fresh line after a write that was cut off, so only the cut line fails to parse', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const whole = '{"level":"INFO","ts":"2025-01-01T00:00:00.000Z","event":"runtime.start"}\n';
+    // A full disk or a kill stopped the second line part-way.
+    await writeFile(file, `${whole}{"level":"INFO","ts":"2025-01-01T00:00:01.000Z","ev`);
+    const log = openEventLog(file);
+    log.write('INFO', 'ingest.summary', { seq: 1 });
+    log.write('INFO', 'ingest.summary', { seq: 2 });
+    await log.close();
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines[1]).toBe('{"level":"INFO","ts":"2025-01-01T00:00:01.000Z","ev');
+    const parsed = lines.flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+    expect(parsed.map((line) => [line['event'], line['seq']])).toEqual([
+      ['runtime.start', undefined],
+      ['ingest.summary', 1],
+      ['ingest.summary', 2],
+    ]);
+    expect(lines).toHaveLength(4);
   });
 
   it('keeps msg only when a field supplies it and an err field as a plain field', async () => {
@@ -269,6 +297,24 @@ describe('openEventLog misuse and I/O errors', () => {
     expect(thrown).toBeInstanceOf(EventLogError);
     expect(thrown).toMatchObject({ syscall: 'open', path: path.join(blocker, 'r1', 'events.jsonl') });
     expect((thrown as EventLogError).code).toMatch(/^E[A-Z]+$/);
+  });
+});
+
+describe('openEventLog on a read-only filesystem', () => {
+  it('throws EventLogError with the real cause (EROFS) when the parent folder cannot be made', ({ skip }) => {
+    const mount = mountReadOnly(dir);
+    if (mount.kind === 'skipped') {
+      skip(mount.skip);
+      return;
+    }
+    try {
+      // Node's recursive mkdir reports ENOENT for this; the log must say EROFS.
+      expect(() => openEventLog(path.join(dir, 'runs', 'r1', 'events.jsonl'))).toThrow(
+        expect.objectContaining({ name: 'EventLogError', code: 'EROFS', syscall: 'open' }) as Error,
+      );
+    } finally {
+      mount.release();
+    }
   });
 });
 

@@ -31,6 +31,24 @@ describe.each<Confinement>(['proc-fd', 'lstat-walk'])('ConfinedRoot.appendLines 
     expect((await stat(inRoot('.agent/runs/r1/a.jsonl'))).mode & 0o777).toBe(0o644);
   });
 
+  it('starts on a fresh line when the file ends inside a line (an interrupted write)', async () => {
+    await writeFile(inRoot('a.jsonl'), '{"n":1}\n{"n":');
+    expect(await root.appendLines('a.jsonl', '{"n":2}\n')).toEqual({
+      status: 'appended',
+      path: 'a.jsonl',
+      bytes: 9,
+    });
+    await root.appendLines('a.jsonl', '{"n":3}\n');
+    expect(await readFile(inRoot('a.jsonl'), 'utf8')).toBe('{"n":1}\n{"n":\n{"n":2}\n{"n":3}\n');
+  });
+
+  it('adds no newline to an empty file or after a complete last line', async () => {
+    await writeFile(inRoot('a.jsonl'), '');
+    await root.appendLines('a.jsonl', '{"n":1}\n');
+    await root.appendLines('a.jsonl', '{"n":2}\n');
+    expect(await readFile(inRoot('a.jsonl'), 'utf8')).toBe('{"n":1}\n{"n":2}\n');
+  });
+
   it('throws for text that does not end with a newline (a reader would take it for a torn line)', async () => {
     await expect(root.appendLines('a.jsonl', '{"n":1}')).rejects.toThrow(/must end with a newline/);
   });
@@ -107,5 +125,24 @@ describe('ConfinedRoot.appendLines across processes', () => {
     // Each process's lines land whole and in its own order.
     const inOrder = Array.from({ length: count }, (_, index) => index);
     expect(seen).toEqual({ a: inOrder, b: inOrder });
+  }, 60_000);
+
+  it('ends a partial last line once and breaks no record when two processes append after it', async () => {
+    const count = 50;
+    await mkdir(join(fixture.root, 'log'));
+    await writeFile(join(fixture.root, 'log/records.jsonl'), '{"tag":"cut","pad":"ccc');
+    await Promise.all(
+      ['a', 'b'].map((tag) =>
+        run(process.execPath, ['--import', 'tsx', CHILD, fixture.root, tag, String(count)]),
+      ),
+    );
+    const lines = (await readFile(join(fixture.root, 'log/records.jsonl'), 'utf8')).split('\n');
+    expect(lines.shift()).toBe('{"tag":"cut","pad":"ccc');
+    expect(lines.pop()).toBe('');
+    // Both may have seen the partial line before either wrote: then one empty line sits between two records.
+    const empty = lines.filter((line) => line === '').length;
+    expect(empty).toBeLessThanOrEqual(1);
+    const records = lines.filter((line) => line !== '').map((line) => JSON.parse(line) as { tag: string });
+    expect(records).toHaveLength(2 * count);
   }, 60_000);
 });

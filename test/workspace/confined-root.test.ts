@@ -14,6 +14,7 @@ import {
   openRootPerTest,
 } from '../helpers/workspace-fixture.js';
 import type { WorkspaceFixture } from '../helpers/workspace-fixture.js';
+import { mountReadOnly } from '../helpers/read-only-mount.js';
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string): Uint8Array => encoder.encode(text);
@@ -279,6 +280,30 @@ describe('openConfinedRoot', () => {
     const root = await openConfinedRoot(missing, { create: true });
     expect(root.realPath).toBe(missing);
     await root.close();
+  });
+
+  it('names the real cause when a missing root cannot be created on a read-only filesystem, not ENOENT', async ({
+    skip,
+  }) => {
+    const readOnly = join(fixture.root, 'read-only');
+    await mkdir(readOnly);
+    const mount = mountReadOnly(readOnly);
+    if (mount.kind === 'skipped') {
+      skip(mount.skip);
+      return;
+    }
+    try {
+      // Node's recursive mkdir says ENOENT here: the writer must report EROFS, and for a deeper root too.
+      for (const missing of ['workspace', 'a/b/workspace']) {
+        await expect(openConfinedRoot(join(readOnly, missing), { create: true })).rejects.toMatchObject({
+          name: 'WorkspaceError',
+          code: 'EROFS',
+          syscall: 'mkdir',
+        });
+      }
+    } finally {
+      mount.release();
+    }
   });
 
   it('throws WorkspaceError when the root is a file', async () => {

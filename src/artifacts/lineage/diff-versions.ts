@@ -3,9 +3,10 @@ import type { ArtifactRecord } from '../artifact-record.js';
 import { openObjectStore } from '../store/index.js';
 import type { ObjectStore } from '../store/index.js';
 import { ObjectStoreError } from '../store/index.js';
+import { MAX_DIFF_EDIT_LENGTH } from '../record/index.js';
 
 /** Why a backward diff could not be made. */
-export type UnavailableDiffReason = 'missing_object' | 'corrupt_object' | 'unknown_previous';
+export type UnavailableDiffReason = 'missing_object' | 'corrupt_object' | 'unknown_previous' | 'too_large';
 
 /** How one version differs from its previous version (backward replay only). */
 export type ReplayDiff =
@@ -27,6 +28,12 @@ export interface VersionDiffer {
   close(): Promise<void>;
 }
 
+/** Options of {@link openVersionDiffer}. */
+export interface VersionDifferOptions {
+  /** The largest edit (lines added plus removed) a diff may search for; a larger one is `too_large`. */
+  readonly maxEditLength?: number;
+}
+
 /**
  * Opens a differ that finds previous versions in `versions` (by artifact id) and makes jsdiff unified diffs;
  * the object store is opened on the first diff, so a replay without versions opens nothing.
@@ -34,7 +41,9 @@ export interface VersionDiffer {
 export function openVersionDiffer(
   projectDir: string,
   versions: ReadonlyMap<string, ArtifactRecord>,
+  options: VersionDifferOptions = {},
 ): VersionDiffer {
+  const maxEditLength = options.maxEditLength ?? MAX_DIFF_EDIT_LENGTH;
   let store: Promise<ObjectStore> | undefined;
   const cache = new Map<string, Promise<Uint8Array | ObjectStoreError>>();
   const bytesOf = (hash: string): Promise<Uint8Array | ObjectStoreError> => {
@@ -76,8 +85,13 @@ export function openVersionDiffer(
         newText,
         artifact.previous ?? undefined,
         artifact.artifactId,
-        { headerOptions: FILE_HEADERS_ONLY },
+        // A diff from empty is linear, so only a diff against a previous text is bounded (quadratic otherwise).
+        { headerOptions: FILE_HEADERS_ONLY, maxEditLength: oldText === '' ? Infinity : maxEditLength },
       );
+      if (patch === undefined) {
+        const message = `no diff for ${artifact.path}: more than ${String(maxEditLength)} lines changed, too large to diff; the line counts are in its record`;
+        return { kind: 'unavailable', reason: 'too_large', message };
+      }
       return { kind: 'text', patch };
     },
     close: async () => {

@@ -1,7 +1,7 @@
 export { classifyPath } from './classify-path.js';
 export type { PathClass } from './classify-path.js';
-export { countLineChanges } from './count-line-changes.js';
-export type { LineChanges } from './count-line-changes.js';
+export { countLineChanges, MAX_DIFF_EDIT_LENGTH } from './count-line-changes.js';
+export type { LineChanges, LineCountMethod, LineCountOptions } from './count-line-changes.js';
 export { openArtifactRecorder, versionsOfIngested } from './record-artifacts.js';
 export type {
   ArtifactRecorder,

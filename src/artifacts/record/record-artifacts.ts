@@ -4,6 +4,7 @@ import { appendArtifactRecords } from '../store/index.js';
 import { appendToIndex, latestPathVersion } from '../store/index.js';
 import { classifyPath } from './classify-path.js';
 import { countLineChanges } from './count-line-changes.js';
+import type { LineChanges } from './count-line-changes.js';
 import { openObjectStore } from '../store/index.js';
 import type { ObjectStore } from '../store/index.js';
 import { traceContentSchema, tracePathOf } from '../trace-content.js';
@@ -138,6 +139,8 @@ export async function openArtifactRecorder(
         bytes: input.bytes.byteLength,
         linesAdded: lines.linesAdded,
         linesRemoved: lines.linesRemoved,
+        // Absent means a minimal diff counted the lines, as it did for every record before the fallback.
+        ...(lines.method === 'multiset' ? { lineCount: lines.method } : {}),
         ...(latest === undefined ? {} : { previous: latest.artifactId }),
         source: input.source,
         ...(input.contract === undefined ? {} : { contract: input.contract }),
@@ -197,9 +200,9 @@ async function linesAgainst(
   store: ObjectStore,
   previousHash: string | undefined,
   bytes: Uint8Array,
-): Promise<{ linesAdded: number; linesRemoved: number }> {
+): Promise<LineChanges> {
   const next = decodeText(bytes);
-  if (next === undefined) return { linesAdded: 0, linesRemoved: 0 };
+  if (next === undefined) return { linesAdded: 0, linesRemoved: 0, method: 'diff' };
   if (previousHash === undefined) return countLineChanges(null, next);
   // A missing or corrupt previous object makes the counts unknowable: count against nothing, verify reports it.
   const previousBytes = await store.get(previousHash).catch(() => undefined);

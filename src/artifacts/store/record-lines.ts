@@ -78,6 +78,8 @@ export function parseRecordLines(text: string, relative: string): ArtifactRecord
   const unterminated = lines.pop() ?? '';
   lines.forEach((content, index) => {
     const line = index + 1;
+    // Two appenders that both found an interrupted last line each start on a fresh line: an empty line, no record.
+    if (content === '') return;
     let value: unknown;
     try {
       value = JSON.parse(content);

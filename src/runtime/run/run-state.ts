@@ -34,6 +34,8 @@ export const nodeIngestSummarySchema: z.ZodType<NodeIngestSummary> = z
     rejected: count,
     manifest_path: z.string(),
     problems: z.array(z.string()).readonly(),
+    io_errors: count.exactOptional(),
+    io_error: z.string().exactOptional(),
   })
   .strict();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
 import { openVersionDiffer } from '../../../src/artifacts/lineage/diff-versions.js';
-import type { ReplayDiff } from '../../../src/artifacts/lineage/diff-versions.js';
+import type { ReplayDiff, VersionDifferOptions } from '../../../src/artifacts/lineage/diff-versions.js';
 import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { parseNodeId, parseRunId } from '../../../src/project/index.js';
@@ -23,7 +23,11 @@ function versionRecord(artifactId: string, contentHash: string): ArtifactRecord 
 }
 
 /** Diffs `next` against `previous` (null: a first version) through a real object store. */
-async function diffOf(previous: string | Uint8Array | null, next: string | Uint8Array): Promise<ReplayDiff> {
+async function diffOf(
+  previous: string | Uint8Array | null,
+  next: string | Uint8Array,
+  options: VersionDifferOptions = {},
+): Promise<ReplayDiff> {
   const projectDir = await tempProject();
   const store = await openObjectStore(projectDir, { durability: 'none' });
   const nextHash = (await store.put(Buffer.from(next))).hash;
@@ -33,7 +37,7 @@ async function diffOf(previous: string | Uint8Array | null, next: string | Uint8
     versions.set('art-000000000001', versionRecord('art-000000000001', previousHash));
   }
   await store.close();
-  const differ = openVersionDiffer(projectDir, versions);
+  const differ = openVersionDiffer(projectDir, versions, options);
   try {
     return await differ.diffOf({
       path: PATH,
@@ -61,6 +65,26 @@ describe('openVersionDiffer', () => {
       kind: 'text',
       patch: `--- a/${PATH}\tart-000000000001\n+++ b/${PATH}\tart-000000000002\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n`,
     });
+  });
+
+  it('says a diff is too large instead of searching past the bound', async () => {
+    const lines = (tag: string): string =>
+      Array.from({ length: 20_000 }, (_, i) => `${tag} ${String(i)}\n`).join('');
+    expect(await diffOf(lines('old'), lines('new'))).toEqual({
+      kind: 'unavailable',
+      reason: 'too_large',
+      message: `no diff for ${PATH}: more than 500 lines changed, too large to diff; the line counts are in its record`,
+    });
+  });
+
+  it('diffs an edit as large as the bound, and calls one line more too large', async () => {
+    expect((await diffOf('a\nb\n', 'c\nd\n', { maxEditLength: 4 })).kind).toBe('text');
+    expect(await diffOf('a\nb\n', 'c\nd\n', { maxEditLength: 3 })).toMatchObject({ reason: 'too_large' });
+  });
+
+  it('diffs a large first version from empty without a bound', async () => {
+    const diff = await diffOf(null, 'x\n'.repeat(5000), { maxEditLength: 10 });
+    expect(diff.kind === 'text' ? diff.patch.split('\n+x').length - 1 : 0).toBe(5000);
   });
 
   it('marks a missing final newline the way unified diffs do', async () => {

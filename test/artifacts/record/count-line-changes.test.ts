@@ -27,8 +27,68 @@ const cases: readonly (readonly [
   ['an edited CRLF line is one removed and one added', 'a\r\nb\r\n', 'a\r\nc\r\n', 1, 1],
 ];
 
+/** `count` lines, each unique to `tag`, so no line of one version matches a line of another. */
+function uniqueLines(tag: string, count: number): string {
+  return Array.from({ length: count }, (_, i) => `${tag} line ${String(i)}\n`).join('');
+}
+
 describe('countLineChanges', () => {
   it.each(cases)('%s', (_name, previous, next, linesAdded, linesRemoved) => {
-    expect(countLineChanges(previous, next)).toEqual({ linesAdded, linesRemoved });
+    expect(countLineChanges(previous, next)).toEqual({ linesAdded, linesRemoved, method: 'diff' });
+  });
+
+  it.each(cases)('the fallback counts the same: %s', (_name, previous, next, linesAdded, linesRemoved) => {
+    // maxEditLength 0 makes every diff with an edit left after trimming give up, so the fallback counts.
+    const counted = countLineChanges(previous, next, { maxEditLength: 0 });
+    expect({ linesAdded: counted.linesAdded, linesRemoved: counted.linesRemoved }).toEqual({
+      linesAdded,
+      linesRemoved,
+    });
+  });
+
+  it('counts a rewrite of 20,000 lines with all-new lines exactly, by the linear fallback', () => {
+    const counted = countLineChanges(uniqueLines('old', 20_000), uniqueLines('new', 20_000));
+    expect(counted).toEqual({ linesAdded: 20_000, linesRemoved: 20_000, method: 'multiset' });
+  });
+
+  it('counts a first version of 20,000 lines without a diff search', () => {
+    expect(countLineChanges(null, uniqueLines('new', 20_000))).toEqual({
+      linesAdded: 20_000,
+      linesRemoved: 0,
+      method: 'diff',
+    });
+  });
+
+  it('keeps the minimal diff for a small edit inside a large text', () => {
+    const previous = uniqueLines('same', 10_000) + 'old tail\n';
+    const next = 'new head\n' + uniqueLines('same', 10_000) + 'new tail\n';
+    expect(countLineChanges(previous, next)).toEqual({ linesAdded: 2, linesRemoved: 1, method: 'diff' });
+  });
+
+  it('uses the fallback exactly when the edit exceeds the bound', () => {
+    const previous = 'keep\n' + uniqueLines('old', 6) + 'keep too\n';
+    const next = 'keep\n' + uniqueLines('new', 6) + 'keep too\n';
+    expect(countLineChanges(previous, next, { maxEditLength: 12 })).toEqual({
+      linesAdded: 6,
+      linesRemoved: 6,
+      method: 'diff',
+    });
+    expect(countLineChanges(previous, next, { maxEditLength: 11 })).toEqual({
+      linesAdded: 6,
+      linesRemoved: 6,
+      method: 'multiset',
+    });
+  });
+
+  it('counts moved lines as unchanged in the fallback, where a diff counts them removed and added', () => {
+    // The documented approximation: the multiset count is a lower bound when common lines change order.
+    const previous = 'x\na\nb\nc\ny\n';
+    const next = 'z\nc\nb\na\nw\n';
+    expect(countLineChanges(previous, next)).toEqual({ linesAdded: 4, linesRemoved: 4, method: 'diff' });
+    expect(countLineChanges(previous, next, { maxEditLength: 0 })).toEqual({
+      linesAdded: 2,
+      linesRemoved: 2,
+      method: 'multiset',
+    });
   });
 });

@@ -71,6 +71,27 @@ describe('openArtifactRecorder', () => {
     expect((await readArtifactRecords(project, 'run-002')).records).toEqual([second]);
   });
 
+  it('records lineCount multiset when a large rewrite is counted by the fallback, and no lineCount after a diff', async () => {
+    const project = await tempProject();
+    const recorder = await recorderFor(project);
+    const lines = (tag: string): string =>
+      Array.from({ length: 20_000 }, (_, i) => `${tag} ${String(i)}\n`).join('');
+    const [first] = await recorder.recordVersions([version({ bytes: text(lines('old')) })]);
+    const [second] = await recorder.recordVersions([
+      version({ runId: parseRunId('run-002'), bytes: text(lines('new')) }),
+    ]);
+    await recorder.close();
+    expect(first?.metadata).toMatchObject({ linesAdded: 20_000, linesRemoved: 0 });
+    expect(first?.metadata.lineCount).toBeUndefined();
+    expect(second?.metadata).toMatchObject({
+      linesAdded: 20_000,
+      linesRemoved: 20_000,
+      lineCount: 'multiset',
+    });
+    // The record as read back from artifacts.jsonl validates with the field.
+    expect((await readArtifactRecords(project, 'run-002')).records).toEqual([second]);
+  });
+
   it('records the same content at the same place once', async () => {
     const project = await tempProject();
     const recorder = await recorderFor(project);

@@ -110,7 +110,22 @@ describe('appendArtifactRecords and readArtifactRecords', () => {
     expect(read.problems.map(({ line, code }) => ({ line, code }))).toEqual([
       { line: 2, code: 'invalid_json' },
       { line: 3, code: 'invalid_record' },
-      { line: 4, code: 'invalid_json' },
+      // Line 4 is empty: two appenders after an interrupted write can leave one between records; it is skipped.
+    ]);
+  });
+
+  it('appends after a cut-off last line on a fresh line, so every later record reads and the cut line is named', async () => {
+    const project = await tempProject();
+    await appendArtifactRecords(project, parseRunId('run-001'), [recordOf('run-001', 0)]);
+    await appendFile(logPath(project, 'run-001'), JSON.stringify(recordOf('run-001', 1)).slice(0, 40));
+    await appendArtifactRecords(project, parseRunId('run-001'), [
+      recordOf('run-001', 2),
+      recordOf('run-001', 3),
+    ]);
+    const read = await readArtifactRecords(project, 'run-001');
+    expect(read.records).toEqual([recordOf('run-001', 0), recordOf('run-001', 2), recordOf('run-001', 3)]);
+    expect(read.problems.map(({ line, code }) => ({ line, code }))).toEqual([
+      { line: 2, code: 'invalid_json' },
     ]);
   });
 });

@@ -52,6 +52,21 @@ describe('readAttemptSubmissions', () => {
     ]);
   });
 
+  it('reads a submission whose event was appended after a cut-off line', async () => {
+    const projectDir = await tempProject({ '.agent/runs/r/.keep': '' });
+    await submitAs(projectDir, 'develop', 'issues', { issues: [] });
+    // A full disk stopped an event part-way; the next event must still be a line of its own.
+    await appendFile(
+      path.join(projectDir, '.agent/runs/r/events.jsonl'),
+      '{"event":"artifact.submitted","ta',
+    );
+    await submitAs(projectDir, 'develop', 'development_result', DEVELOPMENT_RESULT);
+
+    const submissions = await readAttemptSubmissions(projectDir, runId, 'develop', 0);
+
+    expect(submissions.map((submission) => submission.type)).toEqual(['issues', 'development_result']);
+  });
+
   it('finds nothing in a run without events', async () => {
     const projectDir = await tempProject({ '.agent/runs/r/.keep': '' });
     expect(await eventsOffset(projectDir, runId)).toBe(0);
