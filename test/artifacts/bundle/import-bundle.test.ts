@@ -287,8 +287,19 @@ const hostile: readonly HostileCase[] = [
   {
     name: 'a run file not listed in bundle.json',
     code: 'unlisted_entry',
-    make: append({ path: `${RUN_DIR}/extra.txt`, body: 'x' }),
+    make: append({ path: `${RUN_DIR}/manifests/extra.json`, body: '{}' }),
   },
+  // A run folder holds its records only: an arbitrary file is refused even when listed and hashed.
+  ...[
+    `${RUN_DIR}/extra.txt`,
+    `${RUN_DIR}/STATE.json`,
+    `${RUN_DIR}/docs/huge.bin`,
+    `${RUN_DIR}/manifests/a/b.json`,
+  ].map((extra): HostileCase => ({
+    name: `a run file a run folder never holds (${extra.slice(RUN_DIR.length + 1)})`,
+    code: 'unexpected_entry',
+    make: (entries: RawEntry[]) => relist(append({ path: extra, body: 'x' })(entries)),
+  })),
   {
     name: 'a listed run file that is absent',
     code: 'missing_file',
@@ -323,12 +334,12 @@ const hostile: readonly HostileCase[] = [
   {
     name: 'an entry differing only by case',
     code: 'duplicate_entry',
-    make: append({ path: `${RUN_DIR}/STATE.json`, body: '{}' }),
+    make: append({ path: `${RUN_DIR}/manifests/PLAN.json`, body: '{}' }),
   },
   {
     name: 'an entry below a file',
     code: 'duplicate_entry',
-    make: append({ path: `${RUN_DIR}/state.json/x`, body: 'x' }),
+    make: append({ path: `${RUN_DIR}/state.json/x/`, type: 'Directory' }),
   },
   {
     name: 'an object absent from the bundle and the store',
