@@ -58,7 +58,10 @@ export async function bundleRun(
   if (!isRunId(runId)) throw new UnknownRunError(runId);
   const folder = await readRunFolder(projectDir, runId);
   if (folder === undefined) throw new UnknownRunError(runId);
-  checkPaths(runId, folder.files.map((file) => file.path));
+  checkPaths(
+    runId,
+    folder.files.map((file) => file.path),
+  );
   const objects = referencedObjects(recordsOfRun(runId, folder.files));
   await checkOutput(target, options.force === true);
   // Verified before packing, so a missing or corrupt object refuses the bundle instead of shipping it.
