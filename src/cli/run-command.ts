@@ -148,6 +148,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
       resume: resumeId !== undefined,
       concurrency: parseConcurrency(values.concurrency) ?? projectConfig.runtime.concurrency,
       budgets,
+      maxRunDocumentBytes: projectConfig.runtime.maxRunDocumentBytes,
       ingest: {
         enabled: ingest.enabled,
         limits: projectConfig.ingest.limits,

@@ -10,11 +10,15 @@ import type { AllowedKeys } from './parse-yaml-with-schema.js';
 export interface RuntimeSettings {
   /** Most nodes running at once. */
   readonly concurrency: number;
+  /** Most bytes of a run's node documents, all together; a node whose document would pass it fails. */
+  readonly maxRunDocumentBytes: number;
 }
 
 /** Defaults of the agents' and runtime's settings (docs/runtime.md, "Configuration: agents and runtime"). */
 export const RUNTIME_CONFIG_DEFAULTS = Object.freeze({
   concurrency: 2,
+  // 16 documents of the default max_document_bytes (16 MiB): room for real graphs, far from exhausting memory.
+  maxRunDocumentBytes: 256 * 1024 * 1024,
   commandTimeoutMs: 300_000,
   openaiBaseURL: 'https://api.openai.com/v1',
   openaiApiKeyEnv: 'OPENAI_API_KEY',
@@ -23,6 +27,8 @@ export const RUNTIME_CONFIG_DEFAULTS = Object.freeze({
 });
 
 const MAX_CONCURRENCY = 64;
+// 1 TiB: past any document total a run could hold in memory, so a larger value is a typo.
+const MAX_RUN_DOCUMENT_BYTES = 1024 ** 4;
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const MAX_RETRIES = 10;
 const KINDS = ['replay', 'command', 'openai'] as const;
@@ -166,6 +172,12 @@ function checkAgentNames(agents: unknown, context: z.RefinementCtx): void {
 
 const runtimeShape = {
   concurrency: wholeNumber('concurrency', 1, MAX_CONCURRENCY, RUNTIME_CONFIG_DEFAULTS.concurrency).optional(),
+  max_run_document_bytes: wholeNumber(
+    'max_run_document_bytes',
+    1,
+    MAX_RUN_DOCUMENT_BYTES,
+    RUNTIME_CONFIG_DEFAULTS.maxRunDocumentBytes,
+  ).optional(),
 };
 
 /** The `agents:` section: agent names to agents, each checked against its kind. */
@@ -210,7 +222,10 @@ export function toAgentConfigs(
 
 /** The `runtime:` section with defaults filled in. */
 export function toRuntimeSettings(runtime: z.infer<typeof runtimeSectionSchema>): RuntimeSettings {
-  return { concurrency: runtime?.concurrency ?? RUNTIME_CONFIG_DEFAULTS.concurrency };
+  return {
+    concurrency: runtime?.concurrency ?? RUNTIME_CONFIG_DEFAULTS.concurrency,
+    maxRunDocumentBytes: runtime?.max_run_document_bytes ?? RUNTIME_CONFIG_DEFAULTS.maxRunDocumentBytes,
+  };
 }
 
 function toAgentConfig(agent: z.infer<typeof agentSchema>, projectDir: string): AgentConfig {

@@ -49,7 +49,10 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = Object.freeze({
     limits: DEFAULT_INGEST_LIMITS,
   }),
   agents: new Map<string, AgentConfig>(),
-  runtime: Object.freeze({ concurrency: RUNTIME_CONFIG_DEFAULTS.concurrency }),
+  runtime: Object.freeze({
+    concurrency: RUNTIME_CONFIG_DEFAULTS.concurrency,
+    maxRunDocumentBytes: RUNTIME_CONFIG_DEFAULTS.maxRunDocumentBytes,
+  }),
   workflow: Object.freeze({}),
   contracts: Object.freeze({}),
 });

@@ -29,7 +29,7 @@ describe('loadProjectConfig', () => {
   it('returns no agents and the default concurrency when the project has no config file', async () => {
     const config = await loadProjectConfig(await tempProject());
     expect(config.agents.size).toBe(0);
-    expect(config.runtime).toEqual({ concurrency: 2 });
+    expect(config.runtime).toEqual({ concurrency: 2, maxRunDocumentBytes: 256 * 1024 * 1024 });
   });
 
   it('reads the agents, runtime and ingest sections of one file in one load', async () => {
@@ -57,6 +57,19 @@ describe('loadProjectConfig', () => {
     const dir = await tempProject({ [PROJECT_CONFIG_FILE]: 'runtime:\n  concurrency: 0\n' });
     await expect(loadProjectConfig(dir)).rejects.toThrow(
       `${path.join(dir, PROJECT_CONFIG_FILE)}:2:16: runtime.concurrency: 0 is too small`,
+    );
+  });
+
+  it.each([
+    ['0', '0 is too small'],
+    ['1.5', 'expected a whole number, got 1.5'],
+    ['2000000000000', '2000000000000 is too large'],
+  ])('refuses runtime.max_run_document_bytes: %s', async (value, problem) => {
+    const dir = await tempProject({
+      [PROJECT_CONFIG_FILE]: `runtime:\n  max_run_document_bytes: ${value}\n`,
+    });
+    await expect(loadProjectConfig(dir)).rejects.toThrow(
+      `${path.join(dir, PROJECT_CONFIG_FILE)}:2:27: runtime.max_run_document_bytes: ${problem}`,
     );
   });
 

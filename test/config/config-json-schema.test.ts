@@ -46,7 +46,7 @@ describe('projectConfigJsonSchema', () => {
 
   it.each([
     ['ingest', ['enabled', 'fail_mode', 'durability', 'limits']],
-    ['runtime', ['concurrency']],
+    ['runtime', ['concurrency', 'max_run_document_bytes']],
     ['workflow', []],
     ['contracts', []],
   ])('keeps %s strict, as the loader is: only %j', (name, keys) => {

@@ -36,7 +36,7 @@ describe('loadProjectConfig', () => {
     expect(DEFAULT_PROJECT_CONFIG).toEqual({
       ingest: { enabled: undefined, failMode: 'open', durability: 'fsync', limits: DEFAULT_INGEST_LIMITS },
       agents: new Map(),
-      runtime: { concurrency: 2 },
+      runtime: { concurrency: 2, maxRunDocumentBytes: 256 * 1024 * 1024 },
       workflow: {},
       contracts: {},
     });

@@ -16,11 +16,11 @@ function messagesOf(text: string): string[] {
 describe('projectConfigSchema: one schema for every section', () => {
   it('reads ingest, agents and runtime from one file in one parse', () => {
     const text =
-      'ingest:\n  enabled: true\nagents:\n  planner: { kind: replay, dir: r }\nruntime:\n  concurrency: 3\n';
+      'ingest:\n  enabled: true\nagents:\n  planner: { kind: replay, dir: r }\nruntime:\n  concurrency: 3\n  max_run_document_bytes: 1048576\n';
     const config = parseProjectConfig(text, 'c.yaml', '/p');
     expect(config.ingest).toEqual({ ...DEFAULT_PROJECT_CONFIG.ingest, enabled: true });
     expect([...config.agents]).toEqual([['planner', { kind: 'replay', dir: '/p/r' }]]);
-    expect(config.runtime).toEqual({ concurrency: 3 });
+    expect(config.runtime).toEqual({ concurrency: 3, maxRunDocumentBytes: 1_048_576 });
   });
 
   it('checks the agents and runtime sections together with ingest, reporting all problems at once', () => {

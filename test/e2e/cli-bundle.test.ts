@@ -1,6 +1,11 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bundleRun } from '../../src/artifacts/bundle/bundle-run.js';
+import { openArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
+import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
 import { folderFiles, recordRun } from '../helpers/recorded-run.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -87,6 +92,34 @@ describe('artifact-ingest bundle and import', () => {
     expect(await treeDigest(target)).toBe(before);
   });
 
+  it("bounds an import by --max-object-bytes, else by the project's max_document_bytes, and checks the values", async () => {
+    const source = await recordedProject();
+    const file = path.join(await tempProject(), 'run.tar.gz');
+    expect((await runCli(['bundle', RUN, '-o', file, '--project', source])).code).toBe(0);
+    const target = await tempProject({ 'workspace/keep.ts': 'export {};\n' });
+    const before = await treeDigest(target);
+    const flagged = await runCli(['import', file, '--project', target, '--max-object-bytes', '8']);
+    expect(flagged.code).toBe(1);
+    expect(flagged.stderr).toMatch(
+      /^artifact-ingest: import refused: too_large: entry "\.agent\/objects\/sha256\/[0-9a-f/]+" is \d+ bytes, over maxObjectBytes \(--max-object-bytes\) of 8;/,
+    );
+    expect(await treeDigest(target)).toBe(before);
+    await writeFile(
+      path.join(target, 'artifact-ingest.config.yaml'),
+      'ingest:\n  limits:\n    max_document_bytes: 8\n',
+    );
+    const configured = await runCli(['import', file, '--project', target]);
+    expect(configured.code).toBe(1);
+    expect(configured.stderr).toContain('over maxObjectBytes (--max-object-bytes) of 8;');
+    for (const bad of ['0', '1.5', 'lots']) {
+      const usage = await runCli(['import', file, '--project', target, '--max-bytes', bad]);
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain(`--max-bytes '${bad}' must be a whole number of bytes of at least 1`);
+    }
+    const raised = await runCli(['import', file, '--project', target, '--max-object-bytes', '1048576']);
+    expect(raised.code).toBe(0);
+  });
+
   it('refuses to bundle an unknown run or overwrite a file without --force, with exit 2', async () => {
     const source = await recordedProject();
     const out = await tempProject({ 'taken.tar.gz': 'keep' });
@@ -131,4 +164,78 @@ describe('artifact-ingest bundle and import', () => {
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toMatch(/Run 'artifact-ingest (bundle|import) --help'/);
   });
+});
+
+const MIB = 1024 * 1024;
+const DIST_INDEX = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+
+/** Imports `file` into `target` in a child with a `heapMiB` heap; returns its summary and peak RSS in bytes. */
+function importInChild(file: string, target: string, heapMiB: number) {
+  const script = `const { importBundle } = await import(${JSON.stringify(DIST_INDEX)});
+const summary = await importBundle(${JSON.stringify(target)}, ${JSON.stringify(file)});
+process.stdout.write(JSON.stringify({ summary, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));`;
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${String(heapMiB)}`, '--input-type=module', '-e', script],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('import memory', () => {
+  it('imports a 195 MiB run in a child with a 128 MiB heap, one entry in memory at a time', async () => {
+    const source = await tempProject();
+    const run = parseRunId('run-big');
+    const recorder = await openArtifactRecorder(source, { durability: 'none' });
+    try {
+      for (let index = 0; index < 13; index += 1) {
+        // 15 MiB of one letter each: under the 16 MiB object limit, quick to gzip, and without newlines (the
+        // recorder's line count of a 15 MiB all-newline document is itself slow, a separate issue).
+        const bytes = Buffer.alloc(15 * MIB, 0x41 + index);
+        await recorder.recordVersions([
+          {
+            runId: run,
+            taskId: parseNodeId(`n${String(index)}`),
+            agentId: 'writer',
+            kind: 'message',
+            path: `docs/n${String(index)}.md`,
+            bytes,
+            source: 'runtime',
+          },
+        ]);
+      }
+    } finally {
+      await recorder.close();
+    }
+    const file = path.join(await tempProject(), 'big.tar.gz');
+    await bundleRun(source, run, file);
+    const target = await tempProject();
+    const { code, stdout, stderr } = await importInChild(file, target, 128);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const { summary, maxRssBytes } = JSON.parse(stdout) as {
+      summary: Record<string, unknown>;
+      maxRssBytes: number;
+    };
+    expect(summary).toEqual({ runId: run, files: 1, objects: 13, objectsStored: 13, alreadyImported: false });
+    const stored = await readdir(path.join(target, '.agent', 'objects', 'sha256'), { recursive: true });
+    let storedBytes = 0;
+    for (const entry of stored) {
+      const info = await stat(path.join(target, '.agent', 'objects', 'sha256', entry));
+      if (info.isFile()) storedBytes += info.size;
+    }
+    expect(storedBytes).toBe(13 * 15 * MIB);
+    // Loaded code alone is ~72 MiB: holding the 195 MiB of content whole would put the peak past 267 MiB.
+    console.log(`import of ${String(13 * 15)} MiB: peak RSS ${(maxRssBytes / MIB).toFixed(1)} MiB`);
+    expect(maxRssBytes).toBeLessThan(190 * MIB);
+  }, 60_000);
 });

@@ -10,6 +10,8 @@ export interface RawEntry {
   readonly type?: 'File' | 'Directory' | 'SymbolicLink' | 'Link' | 'CharacterDevice' | 'FIFO' | 'BlockDevice';
   readonly body?: string | Uint8Array;
   readonly linkpath?: string;
+  /** The size the header claims, when it is to lie about the body (which is written as given). */
+  readonly size?: number;
 }
 
 /** Encodes entries into an uncompressed tar with node-tar's Header (a pax header when a path needs one). */
@@ -20,12 +22,12 @@ export function rawTar(entries: readonly RawEntry[]): Buffer {
     const header = new Header({
       path: entry.path,
       type: entry.type ?? 'File',
-      size: body.length,
+      size: entry.size ?? body.length,
       mode: entry.type === 'Directory' ? 0o755 : 0o644,
       mtime: new Date(0),
       ...(entry.linkpath === undefined ? {} : { linkpath: entry.linkpath }),
     });
-    if (header.encode()) blocks.push(new Pax({ path: entry.path, size: body.length }).encode());
+    if (header.encode()) blocks.push(new Pax({ path: entry.path, size: entry.size ?? body.length }).encode());
     blocks.push(header.block ?? Buffer.alloc(512));
     blocks.push(body, Buffer.alloc((512 - (body.length % 512)) % 512));
   }

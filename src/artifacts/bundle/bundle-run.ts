@@ -5,7 +5,9 @@ import { Writable } from 'node:stream';
 import { Header, Pack, ReadEntry } from 'tar';
 import { errnoOf, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
-import { isRunId, OBJECTS_DIR, objectPath, sha256Hex, UnknownRunError } from '../../project/index.js';
+import { isRunId, OBJECTS_DIR, objectPath, runDir, sha256Hex, UnknownRunError } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import { isRunRecordFile, RUN_RECORD_FILES_SHOWN } from './is-run-record-file.js';
 import { BUNDLE_MANIFEST_PATH } from './bundle-manifest.js';
 import type { BundleManifest } from './bundle-manifest.js';
 import { hexOfContentHash } from '../content-hash.js';
@@ -56,7 +58,10 @@ export async function bundleRun(
   if (!isRunId(runId)) throw new UnknownRunError(runId);
   const folder = await readRunFolder(projectDir, runId);
   if (folder === undefined) throw new UnknownRunError(runId);
-  checkPaths(folder.files.map((file) => file.path));
+  checkPaths(
+    runId,
+    folder.files.map((file) => file.path),
+  );
   const objects = referencedObjects(recordsOfRun(runId, folder.files));
   await checkOutput(target, options.force === true);
   // Verified before packing, so a missing or corrupt object refuses the bundle instead of shipping it.
@@ -96,7 +101,7 @@ export async function bundleRun(
 }
 
 /** Refuses a run file whose name an import would refuse, rather than writing a bundle nobody can import. */
-function checkPaths(paths: readonly string[]): void {
+function checkPaths(runId: RunId, paths: readonly string[]): void {
   for (const path of paths) {
     const unsafe = whyPathUnsafe(path);
     if (unsafe !== undefined) {
@@ -104,6 +109,14 @@ function checkPaths(paths: readonly string[]): void {
         code: 'unsafe_path',
         entry: path,
         message: `run file ${JSON.stringify(path)} ${unsafe}, so no project could import it; rename or remove it and bundle again`,
+      });
+    }
+    // An import refuses any other file (a bundle is not a way to carry arbitrary files), so it is refused here too.
+    if (!isRunRecordFile(path.slice(runDir(runId).length + 1))) {
+      throw new BundleError({
+        code: 'unexpected_entry',
+        entry: path,
+        message: `run file ${JSON.stringify(path)} is not a file a run folder holds (${RUN_RECORD_FILES_SHOWN}), so no project would import it; move it out of the run folder and bundle again`,
       });
     }
   }

@@ -4,18 +4,24 @@ import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { appendToIndex, isVersionRecord, readPathVersions } from '../store/index.js';
 import { BundleError } from './bundle-error.js';
-import { AGENT_DIR, runDir, RUNS_DIR, sha256Hex } from '../../project/index.js';
+import { AGENT_DIR, artifactRecordsPath, runDir, RUNS_DIR, sha256Hex } from '../../project/index.js';
 import type { BundleManifest } from './bundle-manifest.js';
 import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
 import type { RunFolder } from './bundle-sources.js';
 import { openObjectStore } from '../store/index.js';
-import { DEFAULT_MAX_BUNDLE_BYTES, readBundleArchive } from './read-bundle-archive.js';
+import { readBundleArchive } from './read-bundle-archive.js';
 import type { BundleArchive } from './read-bundle-archive.js';
+import { DEFAULT_BUNDLE_LIMITS, scanBundleArchive } from './scan-bundle-archive.js';
+import type { BundleLimits } from './scan-bundle-archive.js';
 
-/** Options of {@link importBundle}. */
+/** Options of {@link importBundle}: how far a bundle may expand (defaults in {@link DEFAULT_BUNDLE_LIMITS}). */
 export interface ImportOptions {
-  /** Most uncompressed bytes the archive may hold (it is read into memory); default 1 GiB. */
+  /** Most bytes of all entries together, and of the uncompressed tar; default 1 GiB. */
   readonly maxBytes?: number;
+  /** Most bytes of one run file; default 64 MiB. */
+  readonly maxFileBytes?: number;
+  /** Most bytes of one object; default 16 MiB (the ingest's max_document_bytes). */
+  readonly maxObjectBytes?: number;
 }
 
 /** What {@link importBundle} did. */
@@ -32,27 +38,37 @@ export interface ImportSummary {
 }
 
 /**
- * Imports a bundle made by `bundleRun`: reads and checks the whole archive first (paths, types, manifest,
- * hashes, records, the project's existing run), and only when everything checks out stores its objects,
- * moves the run folder into place from a staging folder, and adds the run's versions to the path index.
- * A refusal is a {@link BundleError} and leaves the project untouched.
+ * Imports a bundle made by `bundleRun` in two streaming passes: the first checks the whole archive (paths,
+ * types, header sizes against the limits, manifest, hashes, records, the project's existing run) keeping only
+ * digests; only when everything checks out, the second reads it again, one entry at a time, re-checking each,
+ * storing its objects and writing the run into a staging folder that is then renamed into place; then the run's
+ * versions are added to the path index. A refusal is a {@link BundleError} and leaves the project untouched.
  */
 export async function importBundle(
   projectDir: string,
   bundleFile: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const archive = await readBundleArchive(resolve(bundleFile), options.maxBytes ?? DEFAULT_MAX_BUNDLE_BYTES);
+  const file = resolve(bundleFile);
+  const limits: BundleLimits = {
+    maxBytes: options.maxBytes ?? DEFAULT_BUNDLE_LIMITS.maxBytes,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_BUNDLE_LIMITS.maxFileBytes,
+    maxObjectBytes: options.maxObjectBytes ?? DEFAULT_BUNDLE_LIMITS.maxObjectBytes,
+  };
+  const archive = await readBundleArchive(file, limits);
   const { manifest } = archive;
   checkRunFiles(archive);
-  const files = [...archive.runFiles].map(([path, bytes]) => ({ path, bytes }));
-  const records = recordsOfRun(manifest.runId, files);
+  const records = recordsOfRun(
+    manifest.runId,
+    archive.records === undefined
+      ? []
+      : [{ path: artifactRecordsPath(manifest.runId), bytes: archive.records }],
+  );
   await checkObjects(projectDir, archive, referencedObjects(records));
   await checkProjectFolders(projectDir);
   const alreadyImported = await isAlreadyImported(projectDir, manifest);
 
-  const objectsStored = await storeObjects(projectDir, archive.objects);
-  if (!alreadyImported) await placeRun(projectDir, archive);
+  const objectsStored = await writeBundle(projectDir, file, limits, archive, alreadyImported);
   await indexMissingVersions(projectDir, records);
   return {
     runId: manifest.runId,
@@ -66,7 +82,7 @@ export async function importBundle(
 /** Every run file is listed in the manifest with its exact hash and size, and every listed file is there. */
 function checkRunFiles(archive: BundleArchive): void {
   const listed = new Map(archive.manifest.files.map((file) => [file.path, file]));
-  for (const [path, bytes] of archive.runFiles) {
+  for (const [path, { sha256, bytes }] of archive.runFiles) {
     const file = listed.get(path);
     if (file === undefined) {
       throw new BundleError({
@@ -75,12 +91,11 @@ function checkRunFiles(archive: BundleArchive): void {
         message: `run file ${path} is not listed in the bundle's manifest; the bundle was changed after it was made, so get a fresh copy`,
       });
     }
-    const sha256 = sha256Hex(bytes);
-    if (sha256 !== file.sha256 || bytes.byteLength !== file.bytes) {
+    if (sha256 !== file.sha256 || bytes !== file.bytes) {
       throw new BundleError({
         code: 'hash_mismatch',
         entry: path,
-        message: `run file ${path} (${bytes.byteLength} bytes, sha256 ${sha256}) does not match the manifest (${file.bytes} bytes, sha256 ${file.sha256}); the bundle is damaged or tampered with, so get a fresh copy`,
+        message: `run file ${path} (${String(bytes)} bytes, sha256 ${sha256}) does not match the manifest (${file.bytes} bytes, sha256 ${file.sha256}); the bundle is damaged or tampered with, so get a fresh copy`,
       });
     }
   }
@@ -102,7 +117,7 @@ async function checkObjects(
   referenced: readonly string[],
 ): Promise<void> {
   const listed = new Set(archive.manifest.objects);
-  for (const hash of archive.objects.keys()) {
+  for (const hash of archive.objects) {
     if (!listed.has(hash)) {
       throw new BundleError({
         code: 'unlisted_entry',
@@ -181,51 +196,76 @@ function runExists(runFolder: string, why: string): BundleError {
   });
 }
 
-/** Puts every bundled object into the store (identical content already there is left alone). */
-async function storeObjects(projectDir: string, objects: ReadonlyMap<string, Uint8Array>): Promise<number> {
-  if (objects.size === 0) return 0;
-  const store = await openObjectStore(projectDir);
-  let stored = 0;
-  try {
-    for (const bytes of objects.values()) if ((await store.put(bytes)).stored) stored += 1;
-  } finally {
-    await store.close();
-  }
-  return stored;
-}
-
 /**
- * Writes the run's files into a staging folder beside `.agent/runs/<runId>` through the workspace writer, then
- * renames that folder into place: other readers see no run or the whole run, never half of one.
+ * The second pass: reads the archive again, one entry at a time, re-checking each against the first pass; puts
+ * each object into the store (identical content already there is left alone) and, unless the run is already
+ * here, writes each run file into a staging folder beside `.agent/runs/<runId>` through the workspace writer,
+ * then renames that folder into place: other readers see no run or the whole run, never half of one. Returns
+ * how many objects were new to the store.
  */
-async function placeRun(projectDir: string, archive: BundleArchive): Promise<void> {
+async function writeBundle(
+  projectDir: string,
+  bundleFile: string,
+  limits: BundleLimits,
+  archive: BundleArchive,
+  alreadyImported: boolean,
+): Promise<number> {
   const { runId } = archive.manifest;
   const runFolder = runDir(runId);
-  const root = await openConfinedRoot(projectDir, { create: true });
+  const store = archive.objects.size === 0 ? undefined : await openObjectStore(projectDir);
+  const root = alreadyImported ? undefined : await openConfinedRoot(projectDir, { create: true });
+  let stored = 0;
   try {
     // The staging folder's name starts with '.', which keeps it out of listRecordedRuns (run ids only).
-    const staging = await root.stage(runFolder);
-    if ('status' in staging) throw projectUnusable(runFolder, staging.message);
+    const staging = root === undefined ? undefined : await root.stage(runFolder);
+    if (staging !== undefined && 'status' in staging) throw projectUnusable(runFolder, staging.message);
     try {
-      for (const folder of archive.runDirectories) {
+      for (const folder of staging === undefined ? [] : archive.runDirectories) {
         if (folder === runFolder) continue;
-        const made = await staging.files.makeDirectory(folder.slice(runFolder.length + 1));
-        if (made.status === 'refused') throw new Error(`cannot create ${folder}: ${made.message}`);
+        const made = await staging?.files.makeDirectory(folder.slice(runFolder.length + 1));
+        if (made?.status === 'refused') throw new Error(`cannot create ${folder}: ${made.message}`);
       }
-      for (const [path, bytes] of archive.runFiles) {
-        const outcome = await staging.files.write(path.slice(runFolder.length + 1), bytes);
-        if (outcome.status === 'refused') throw new Error(`cannot write ${path}: ${outcome.message}`);
-      }
+      const written = new Set<string>();
+      await scanBundleArchive(bundleFile, limits, {
+        keep: (verdict) => verdict.kind === 'object' || staging !== undefined,
+        onFile: async ({ verdict, sha256, bytes }) => {
+          if (verdict.kind === 'object') {
+            if (!archive.objects.has(verdict.hash)) throw changedMeanwhile(verdict.path);
+            if (store !== undefined && bytes !== undefined && (await store.put(bytes)).stored) stored += 1;
+            return;
+          }
+          if (archive.runFiles.get(verdict.path)?.sha256 !== sha256) throw changedMeanwhile(verdict.path);
+          if (staging === undefined || bytes === undefined) return;
+          const outcome = await staging.files.write(verdict.path.slice(runFolder.length + 1), bytes);
+          if (outcome.status === 'refused')
+            throw new Error(`cannot write ${verdict.path}: ${outcome.message}`);
+          written.add(verdict.path);
+        },
+      });
+      if (staging === undefined) return stored;
+      const lost = [...archive.runFiles.keys()].find((path) => !written.has(path));
+      if (lost !== undefined) throw changedMeanwhile(lost);
       const published = await staging.publish();
       // Another import (or a run) created the folder since it was checked.
       if (published.status === 'exists') throw runExists(runFolder, 'appeared while this import was running');
       if (published.status === 'refused') throw projectUnusable(runFolder, published.message);
     } finally {
-      await staging.discard();
+      if (staging !== undefined) await staging.discard();
     }
   } finally {
-    await root.close();
+    await root?.close();
+    await store?.close();
   }
+  return stored;
+}
+
+/** The bundle file differs from what the first pass checked: it was replaced or changed during the import. */
+function changedMeanwhile(entry: string): BundleError {
+  return new BundleError({
+    code: 'hash_mismatch',
+    entry,
+    message: `${entry} differs from what this import checked a moment before: the bundle file changed while it was imported; import it again once nothing writes to it`,
+  });
 }
 
 function projectUnusable(entry: string, why: string): BundleError {

@@ -2,6 +2,7 @@ import { checkDeclaredPath } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
 import { AGENT_DIR, OBJECTS_DIR, RUNS_DIR, runDir } from '../../project/index.js';
 import { BUNDLE_MANIFEST_PATH, isRunBookkeeping } from './bundle-manifest.js';
+import { isRunRecordFile, RUN_RECORD_FILES_SHOWN } from './is-run-record-file.js';
 import type { RunId } from '../../project/index.js';
 
 /** Where an accepted bundle entry (after the manifest) goes in the project. */
@@ -62,6 +63,9 @@ export function judgeBundleEntry(
   if (runFolder !== undefined && type === 'File' && path.startsWith(`${runFolder}/`)) {
     if (isRunBookkeeping(path.slice(runFolder.length + 1))) {
       return unexpected(raw, 'is a run lock or temp file, which bundles never hold');
+    }
+    if (!isRunRecordFile(path.slice(runFolder.length + 1))) {
+      return unexpected(raw, `is not a file a run folder holds (${RUN_RECORD_FILES_SHOWN})`);
     }
     return { kind: 'runFile', path };
   }

@@ -7,7 +7,7 @@ export type { ParsedTemplate, TemplatePart, TemplateVariable } from './template.
 export { resolveOutputPath } from './resolve-output-path.js';
 export type { OutputPathResult } from './resolve-output-path.js';
 export { renderNodeTemplate, renderOutputPath } from './render-node-template.js';
-export type { Rendered, TemplateLookup } from './render-node-template.js';
+export type { Rendered, RenderOptions, TemplateLookup } from './render-node-template.js';
 export { ancestorsOf, descendantsOf } from './graph-closure.js';
 export { findDependencyCycles } from './find-dependency-cycles.js';
 export { graphJsonSchema } from './graph-json-schema.js';

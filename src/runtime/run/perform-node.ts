@@ -56,13 +56,18 @@ export async function performNode(
   }
 }
 
-/** Writes, records and ingests a document, then submits its contract blocks (with or without a contract). */
+/** Checks a document's size, writes, records and ingests it, then submits its contract blocks (with or without a contract). */
 async function conclude(
   context: NodeRunContext,
   prepared: Prepared,
   agentId: string,
   text: string,
 ): Promise<{ readonly outcome: NodeOutcome; readonly submissions: readonly AttemptSubmission[] }> {
+  // Checked before concludeDocument: a document over a limit never reaches the disk, the records or the ingest.
+  const refused = context.outputLimit.reserve(prepared.node.id, Buffer.byteLength(text, 'utf8'));
+  if (refused !== undefined) {
+    return { outcome: { status: 'failed', code: 'output_too_large', message: refused }, submissions: [] };
+  }
   const outcome = await concludeDocument({
     projectDir: context.projectDir,
     root: context.root,

@@ -17,6 +17,7 @@ import {
 import { defaultRunId } from './default-run-id.js';
 import { endRun } from './end-run.js';
 import { effectiveBudgets, startRunBudget } from './run-budget.js';
+import { DEFAULT_MAX_RUN_DOCUMENT_BYTES, startRunOutputLimit } from './run-output-limit.js';
 import type { RunBudget } from './run-budget.js';
 import { acquireRunLock } from './run-lock.js';
 import type { RunLock } from './run-lock.js';
@@ -31,6 +32,7 @@ import { createRunStateStore } from './run-state-store.js';
 import type { RunGraphOptions, RunResult } from './run-types.js';
 import { describeError, parseRunId, runEventsPath, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 
 /** What a run starts from, once its options are checked. */
 interface RunStart {
@@ -244,6 +246,11 @@ async function executeWithin(
     concurrency: environment.concurrency,
     now: environment.now,
     budget,
+    outputLimit: startRunOutputLimit({
+      maxDocumentBytes: options.ingest?.limits?.maxDocumentBytes ?? DEFAULT_INGEST_LIMITS.maxDocumentBytes,
+      maxRunDocumentBytes: options.maxRunDocumentBytes ?? DEFAULT_MAX_RUN_DOCUMENT_BYTES,
+      bytesBefore: [...plan.outputs.values()].reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0),
+    }),
     controller,
   });
 

@@ -9,6 +9,7 @@ import { renderNodeTemplate, renderOutputPath } from '../graph/index.js';
 import type { Rendered, TemplateLookup } from '../graph/index.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../graph/index.js';
 import type { RunBudget } from './run-budget.js';
+import type { RunOutputLimit } from './run-output-limit.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { NodeContractState, NodeIngestSummary, RunGraphOptions } from './run-types.js';
 import { describeError, sha256Hex } from '../../project/index.js';
@@ -21,6 +22,8 @@ export type NodeErrorCode =
   | 'template_error'
   | 'bad_output_path'
   | 'output_refused'
+  // A document (or rendered prompt) over max_document_bytes, or the run's documents over max_run_document_bytes.
+  | 'output_too_large'
   | 'output_write_failed'
   | 'dependency_failed'
   // Contracts (spec contracts.md): a precondition failed, the fix re-asks ran out, a run budget ran out.
@@ -45,6 +48,8 @@ export interface NodeRunContext {
   readonly recorder: RunRecorder;
   /** The run's budgets: agent calls are counted here, fix re-asks bounded by it. */
   readonly budget: RunBudget;
+  /** The size limits of node documents, one and all together; a document over them is never written. */
+  readonly outputLimit: RunOutputLimit;
   /** The environment command nodes' programs inherit. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly signal: AbortSignal;
@@ -108,8 +113,9 @@ export function prepareNode(
   const lookup = variablesOf(context, node);
   const outputPath = explain(renderOutputPath(node.outputPath, lookup.get), node, 'output_path', lookup);
   if (!outputPath.ok) return { ok: false, node, code: outputPath.code, message: outputPath.message };
+  const limit = { maxBytes: context.outputLimit.maxDocumentBytes };
   if (node.type === 'agent_task') {
-    const prompt = explain(renderNodeTemplate(node.prompt ?? '', lookup.get), node, 'prompt', lookup);
+    const prompt = explain(renderNodeTemplate(node.prompt ?? '', lookup.get, limit), node, 'prompt', lookup);
     if (!prompt.ok) return { ok: false, node, code: prompt.code, message: prompt.message };
     if (agent === undefined) {
       return { ok: false, node, code: 'agent_error', message: `node ${node.id} has no agent` };
@@ -125,7 +131,7 @@ export function prepareNode(
     } as const;
     return { ok: true, node, outputPath: outputPath.text, work };
   }
-  const content = explain(renderNodeTemplate(node.content ?? '', lookup.get), node, 'content', lookup);
+  const content = explain(renderNodeTemplate(node.content ?? '', lookup.get, limit), node, 'content', lookup);
   if (!content.ok) return { ok: false, node, code: content.code, message: content.message };
   return { ok: true, node, outputPath: outputPath.text, work: { kind: 'content', content: content.text } };
 }
@@ -205,6 +211,12 @@ function explain(rendered: Rendered, node: GraphNode, field: string, lookup: Rec
   const missing = [...lookup.missing];
   lookup.missing.clear();
   if (rendered.ok) return rendered;
+  if (rendered.code === 'output_too_large') {
+    return {
+      ...rendered,
+      message: `node ${node.id}: ${field}: ${rendered.message} (max_document_bytes); nothing was written. Make the node's inputs or template smaller, or raise ingest.limits.max_document_bytes in artifact-ingest.config.yaml`,
+    };
+  }
   const hints = missing.map((name) => {
     const id = name.endsWith('.output') ? name.slice(0, -'.output'.length) : null;
     return id === null

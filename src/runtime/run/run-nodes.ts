@@ -10,6 +10,7 @@ import type { FixNeeded } from './perform-node.js';
 import { prepareNode } from './run-node.js';
 import type { NodeOutcome, NodeRunContext } from './run-node.js';
 import type { RunBudget } from './run-budget.js';
+import type { RunOutputLimit } from './run-output-limit.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { RunStateStore } from './run-state-store.js';
 import { MAX_STATE_FIELD_ERRORS } from './run-types.js';
@@ -36,6 +37,8 @@ export interface RunNodesOptions {
   readonly concurrency: number;
   readonly now: () => Date;
   readonly budget: RunBudget;
+  /** The size limits of node documents. */
+  readonly outputLimit: RunOutputLimit;
   /** The run's controller: aborted by the caller's signal, a fatal error, or max_minutes running out. */
   readonly controller: AbortController;
 }
@@ -77,6 +80,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
     ingest: options.ingest,
     recorder: run.recorder,
     budget,
+    outputLimit: run.outputLimit,
     env: process.env,
     signal: controller.signal,
   };

@@ -130,6 +130,11 @@ export interface RunGraphOptions {
     readonly limits?: Partial<IngestLimits>;
     readonly durability?: 'fsync' | 'none';
   };
+  /**
+   * Most bytes of the run's node documents, all together (`runtime.max_run_document_bytes`, default 256 MiB);
+   * one document is bounded by `ingest.limits.maxDocumentBytes` (default 16 MiB), hook on or off.
+   */
+  readonly maxRunDocumentBytes?: number;
   /** CLI `--max-minutes` / `--max-agent-calls`: replace the graph's budgets of the same name. */
   readonly budgets?: { readonly maxMinutes?: number; readonly maxAgentCalls?: number };
   readonly onProgress?: (progress: RunProgress) => void;

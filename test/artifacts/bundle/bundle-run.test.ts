@@ -166,6 +166,15 @@ describe('bundleRun', () => {
     expect(await readdir(out)).toEqual([]);
   });
 
+  it('refuses a file a run folder never holds, as an import would', async () => {
+    const { project, out } = await recordedProject();
+    await writeFile(path.join(project, '.agent', 'runs', RUN, 'notes.md'), 'x');
+    const error = await refusal(bundleRun(project, RUN, path.join(out, 'run.tar.gz')));
+    expect(error).toMatchObject({ code: 'unexpected_entry', entry: `.agent/runs/${RUN}/notes.md` });
+    expect(error.message).toContain('move it out of the run folder');
+    expect(await readdir(out)).toEqual([]);
+  });
+
   it('refuses a referenced object that is missing from the store', async () => {
     const { project, out } = await recordedProject();
     const [first] = await objectFiles(project);

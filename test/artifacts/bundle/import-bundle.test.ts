@@ -287,8 +287,19 @@ const hostile: readonly HostileCase[] = [
   {
     name: 'a run file not listed in bundle.json',
     code: 'unlisted_entry',
-    make: append({ path: `${RUN_DIR}/extra.txt`, body: 'x' }),
+    make: append({ path: `${RUN_DIR}/manifests/extra.json`, body: '{}' }),
   },
+  // A run folder holds its records only: an arbitrary file is refused even when listed and hashed.
+  ...[
+    `${RUN_DIR}/extra.txt`,
+    `${RUN_DIR}/STATE.json`,
+    `${RUN_DIR}/docs/huge.bin`,
+    `${RUN_DIR}/manifests/a/b.json`,
+  ].map((extra): HostileCase => ({
+    name: `a run file a run folder never holds (${extra.slice(RUN_DIR.length + 1)})`,
+    code: 'unexpected_entry',
+    make: (entries: RawEntry[]) => relist(append({ path: extra, body: 'x' })(entries)),
+  })),
   {
     name: 'a listed run file that is absent',
     code: 'missing_file',
@@ -323,12 +334,12 @@ const hostile: readonly HostileCase[] = [
   {
     name: 'an entry differing only by case',
     code: 'duplicate_entry',
-    make: append({ path: `${RUN_DIR}/STATE.json`, body: '{}' }),
+    make: append({ path: `${RUN_DIR}/manifests/PLAN.json`, body: '{}' }),
   },
   {
     name: 'an entry below a file',
     code: 'duplicate_entry',
-    make: append({ path: `${RUN_DIR}/state.json/x`, body: 'x' }),
+    make: append({ path: `${RUN_DIR}/state.json/x/`, type: 'Directory' }),
   },
   {
     name: 'an object absent from the bundle and the store',
@@ -431,5 +442,68 @@ describe('importBundle refuses hostile bundles and writes nothing', () => {
     const error = await refusal(importBundle(target, path.join(target, 'nope.tar.gz')));
     expect(error.code).toBe('not_a_bundle');
     expect(error.message).toMatch(/ENOENT/);
+  });
+});
+
+const MIB = 1024 * 1024;
+const objectPathOf = (hex: string): string => `.agent/objects/sha256/${hex.slice(0, 2)}/${hex.slice(2)}`;
+
+describe('importBundle bounds what a bundle expands to', () => {
+  /** Imports `entries` into a project with a run of its own; expects a refusal that changed no byte of it. */
+  async function refusedUntouched(
+    entries: RawEntry[],
+    options: Parameters<typeof importBundle>[2] = {},
+  ): Promise<BundleError> {
+    const hostileFile = path.join(await tempProject(), 'hostile.tar.gz');
+    await writeFile(hostileFile, gzipTar(entries));
+    const target = await tempProject({ 'workspace/keep.ts': 'export {};\n' });
+    await recordRun(target, 'run-earlier', { startAt: '2026-01-01T00:00:00.000Z' });
+    const before = await treeDigest(target);
+    const error = await refusal(importBundle(target, hostileFile, options));
+    expect(await treeDigest(target)).toBe(before);
+    return error;
+  }
+
+  it.each([
+    // [what, the entry whose header lies, the per-entry limit it passes]
+    ['an object', objectPathOf('ab'.repeat(32)), 'maxObjectBytes (--max-object-bytes) of 16777216'],
+    ['a run file', `${RUN_DIR}/events.jsonl`, 'maxFileBytes (--max-file-bytes) of 67108864'],
+  ])(
+    'refuses %s whose header claims 900 MiB from the header alone, before reading a byte of its body',
+    async (_what, entryPath, limit) => {
+      const { file } = await bundledRun();
+      const entries = (await readTarEntries(file)).filter((entry) => entry.path !== entryPath);
+      // No body follows: reading one would end in a truncated archive (not_a_bundle), not too_large.
+      const error = await refusedUntouched([...entries, { path: entryPath, size: 900 * MIB, body: '' }]);
+      expect(error).toMatchObject({ code: 'too_large', entry: entryPath });
+      expect(error.message).toBe(
+        `entry ${JSON.stringify(entryPath)} is ${String(900 * MIB)} bytes, over ${limit}; nothing was written. Raise the limit if you trust the bundle`,
+      );
+    },
+  );
+
+  it('refuses entries each under their limit whose total passes maxBytes, before the last one is read', async () => {
+    const { file } = await bundledRun();
+    const good = await readTarEntries(file);
+    const goodBytes = good.reduce((sum, entry) => sum + Buffer.byteLength(entry.body ?? ''), 0);
+    const extra = [1, 2].map((seed): RawEntry => {
+      const bytes = Buffer.alloc(600 * 1024, seed);
+      return { path: objectPathOf(sha256(bytes)), body: bytes };
+    });
+    const error = await refusedUntouched([...good, ...extra], {
+      maxBytes: goodBytes + MIB,
+      maxObjectBytes: MIB,
+    });
+    expect(error).toMatchObject({ code: 'too_large', entry: extra[1]?.path });
+    expect(error.message).toContain("takes the bundle's entries to");
+    expect(error.message).toContain(`over maxBytes (--max-bytes) of ${String(goodBytes + MIB)}`);
+  });
+
+  it('refuses an object over maxObjectBytes that the bundle does hold', async () => {
+    const { file } = await bundledRun();
+    const bytes = Buffer.alloc(2 * MIB, 7);
+    const entry = { path: objectPathOf(sha256(bytes)), body: bytes };
+    const error = await refusedUntouched([...(await readTarEntries(file)), entry], { maxObjectBytes: MIB });
+    expect(error).toMatchObject({ code: 'too_large', entry: entry.path });
   });
 });
