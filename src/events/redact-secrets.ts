@@ -68,10 +68,11 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     name: 'AWS secret access key (40 characters of base64 with upper case, lower case and digits)',
-    // Exactly 40 characters of [A-Za-z0-9/+] standing alone: hex digests (no upper case), UUIDs (dashes) and
+    // Exactly 40 characters of [A-Za-z0-9/+] standing alone (an "=" may come before, as in key=...; none after,
+    // where base64 padding would be): hex digests (no upper case), UUIDs (dashes) and
     // padded or longer base64 stay; an unpadded 40-character base64 string is taken for a key (docs/events.md).
     pattern:
-      /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+      /(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
     replacement: REDACTED,
   },
   {
