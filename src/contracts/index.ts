@@ -1,4 +1,4 @@
-export { CONTRACT_TYPES, isContractType } from './types/index.js';
+export { CONTRACT_TYPES, contractTypeSchema, isContractType } from './types/index.js';
 export type { ContractType } from './types/index.js';
 export {
   ARTIFACT_SCHEMAS,

@@ -1,4 +1,4 @@
-export { CONTRACT_TYPES, isContractType } from './contract-type.js';
+export { CONTRACT_TYPES, contractTypeSchema, isContractType } from './contract-type.js';
 export type { ContractType } from './contract-type.js';
 export {
   ARTIFACT_SCHEMAS,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { closestMatch, describeValue, textSchema, withRules, type AllowedKeys } from '../../config/index.js';
-import { budgetsSchema, CONTRACT_TYPES } from '../../contracts/index.js';
+import { budgetsSchema, contractTypeSchema } from '../../contracts/index.js';
 import { type IngestMode } from '../../ingest/index.js';
 import { checkGraphRules } from './check-graph-rules.js';
 import type { GraphDefinition, GraphNode, GraphNodeType } from './graph-definition.js';
@@ -85,7 +85,7 @@ const nodeShape = {
     .int({ error: 'expected a whole number of milliseconds; write timeout_ms: 60000' })
     .positive({ error: 'must be more than 0; write timeout_ms: 60000' })
     .optional(),
-  contract: choiceSchema('contract type', 'contract', CONTRACT_TYPES).optional(),
+  contract: contractTypeSchema.optional(),
   output_path: textSchema('output_path: docs/<name>.md').min(1, {
     error: 'output_path is empty; name a file under docs/ or audits/',
   }),

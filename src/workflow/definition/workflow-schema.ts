@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { budgetsSchema, CONTRACT_TYPES } from '../../contracts/index.js';
+import { budgetsSchema, contractTypeSchema } from '../../contracts/index.js';
 import { closestMatch, describeValue, textSchema, withRules, type AllowedKeys } from '../../config/index.js';
 import { ID_PATTERN, ID_RULE } from '../../project/index.js';
 import { checkWorkflowRules } from './check-workflow-rules.js';
@@ -68,19 +68,7 @@ const stepShape = {
   artefacts: flagSchema('artefacts').optional(),
   require_registration: flagSchema('require_registration').optional(),
   over: nameSchema('list name', 'over: tasks').optional(),
-  contract: z
-    .enum(CONTRACT_TYPES, {
-      error: (issue) => {
-        const suggestion =
-          typeof issue.input === 'string' ? closestMatch(issue.input, CONTRACT_TYPES) : undefined;
-        const advice =
-          suggestion === undefined
-            ? `write one of ${CONTRACT_TYPES.join(', ')}`
-            : `did you mean "${suggestion}"?`;
-        return `unknown contract type ${describeValue(issue.input)}; ${advice} (docs/contracts/)`;
-      },
-    })
-    .optional(),
+  contract: contractTypeSchema.optional(),
   n: z
     .number({ error: (issue) => `expected a whole number, got ${describeValue(issue.input)}; write n: 3` })
     .int({ error: (issue) => `${describeValue(issue.input)} is not a whole number; write n: 3` })

@@ -428,7 +428,8 @@ describe('checkGraphRules through parseGraph', () => {
       [
         {
           path: 'nodes[0].contract',
-          message: 'unknown contract type "development_reslt"; did you mean "development_result"?',
+          message:
+            'unknown contract type "development_reslt"; did you mean "development_result"? (docs/contracts/)',
         },
       ],
     ],
