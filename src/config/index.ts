@@ -23,3 +23,4 @@ export { projectConfigJsonSchema } from './config-json-schema.js';
 export { textSchema } from './text-schema.js';
 export { withRules } from './with-rules.js';
 export type { YamlRuleIssue } from './with-rules.js';
+export { describeSchemaIssues } from './describe-schema-issues.js';

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { describeSchemaIssues } from '../../config/index.js';
 import { z } from 'zod';
 import { CONTRACT_TYPES } from '../../contracts/index.js';
 import { ingestModeSchema } from '../../ingest/index.js';
@@ -157,9 +158,7 @@ export function parseRunState(text: string, file: string): RunState {
   }
   const checked = runStateSchema.safeParse(json);
   if (!checked.success) {
-    const issues = checked.error.issues
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-      .join('; ');
+    const issues = describeSchemaIssues(checked.error.issues);
     throw new RunError('state_unreadable', `${file} is not a valid run state (version 1): ${issues}`);
   }
   return checked.data;

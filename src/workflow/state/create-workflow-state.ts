@@ -1,5 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { describeSchemaIssues } from '../../config/index.js';
 import { runDir, RUNS_DIR, runStatePath, sha256Hex } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';
@@ -118,9 +119,7 @@ function firstState(initial: NewWorkflowState, now: Date): WorkflowState {
   };
   const checked = workflowStateSchema.safeParse(candidate);
   if (!checked.success) {
-    const issues = checked.error.issues
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-      .join('; ');
+    const issues = describeSchemaIssues(checked.error.issues);
     throw new WorkflowStateError(
       'state_invalid',
       `the first state of run ${initial.run_id} would be invalid (${issues}); nothing was written to ${runStatePath(initial.run_id)}`,

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { describeSchemaIssues } from '../../config/index.js';
 import { describeError, runDir, runStatePath, UnknownRunError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
@@ -58,9 +59,7 @@ export function parseWorkflowState(text: string, file: string): WorkflowState {
   }
   const checked = workflowStateSchema.safeParse(json);
   if (!checked.success) {
-    const issues = checked.error.issues
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-      .join('; ');
+    const issues = describeSchemaIssues(checked.error.issues);
     throw new WorkflowStateError(
       'state_unreadable',
       `${file} is not a valid workflow state (version 1): ${issues}`,

@@ -1,3 +1,4 @@
+import { describeSchemaIssues } from '../../config/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';
 import type { RunId } from '../../project/index.js';
 import { acquireStateLock } from './acquire-state-lock.js';
@@ -100,9 +101,7 @@ function checkNext(current: WorkflowState, proposed: WorkflowState, now: Date): 
     updated_at: now.toISOString(),
   });
   if (!checked.success) {
-    const issues = checked.error.issues
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-      .join('; ');
+    const issues = describeSchemaIssues(checked.error.issues);
     throw new WorkflowStateError(
       'state_invalid',
       `the change to workflow run ${current.run_id} would make an invalid state (${issues}); nothing was written`,
