@@ -7,11 +7,13 @@ import type { DirectoryWalk, RootAnchor } from './directory-handle.js';
 import { filesystemRefusal } from './filesystem-refusal.js';
 import { checkDeclaredPath } from './path-rules.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
+import { streamFileAtomically } from './stream-file-atomically.js';
+import type { StreamedWriteOptions } from './stream-file-atomically.js';
 import { descriptorPath, walkByDescriptor } from './walk-by-descriptor.js';
 import { walkByLstat } from './walk-by-lstat.js';
 import { errnoOf } from './errno-of.js';
 import { withWorkspaceError } from './workspace-error.js';
-import type { AppendOutcome, WriteOutcome, WriteRefusal } from './write-outcome.js';
+import type { AppendOutcome, StreamedWriteOutcome, WriteOutcome, WriteRefusal } from './write-outcome.js';
 import { appendLinesBelow } from './append-lines.js';
 import type { AppendOptions } from './append-lines.js';
 import { openStagingFolder } from './staging-folder.js';
@@ -36,6 +38,15 @@ export interface ConfinedRoot {
   readonly confinement: Confinement;
   /** Checks `declaredPath` and, if it passes every rule, writes `bytes` there atomically; any string is safe. */
   write(declaredPath: string, bytes: Uint8Array, options?: ConfinedWriteOptions): Promise<WriteOutcome>;
+  /**
+   * Like `write`, with the bytes streamed from `chunks` (memory holds one chunk) and, when `expectedSha256` is
+   * given, renamed into place only if they hash to it; a refused path leaves `chunks` unread.
+   */
+  writeStream(
+    declaredPath: string,
+    chunks: AsyncIterable<Uint8Array>,
+    options?: StreamedWriteOptions,
+  ): Promise<StreamedWriteOutcome>;
   /** Appends whole lines to the file at `declaredPath` in one O_APPEND write; a symlink on the way is refused. */
   appendLines(declaredPath: string, text: string, options?: AppendOptions): Promise<AppendOutcome>;
   /** Creates the folder at `declaredPath` and its parents, each a real folder (a symlink on the way is refused). */
@@ -153,6 +164,32 @@ function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot 
     }
   };
 
+  const streamOnce = async (
+    declaredPath: string,
+    chunks: AsyncIterable<Uint8Array>,
+    options: StreamedWriteOptions,
+  ): Promise<StreamedWriteOutcome> => {
+    const verdict = checkDeclaredPath(declaredPath);
+    if (!verdict.ok) return { status: 'refused', code: verdict.code, message: verdict.message };
+    const directories = verdict.path.split('/');
+    const name = directories.pop() ?? verdict.path;
+    const reached = await walk(root, directories, { create: true, onStep: options.onStep });
+    if (reached.kind === 'refused') return filesystemRefusal(reached.code, reached.relativePath);
+    // A walk that creates what is missing only reports `missing` for a dry run, which a stream never is.
+    if (reached.kind === 'missing') throw new Error(`ConfinedRoot.writeStream: ${verdict.path} not reached`);
+    try {
+      return await streamFileAtomically({
+        directory: reached.directory,
+        name,
+        path: verdict.path,
+        chunks,
+        options,
+      });
+    } finally {
+      await reached.directory.close();
+    }
+  };
+
   const track = async <T>(method: string, work: () => Promise<T>): Promise<T> => {
     // Misuse, not I/O: a closed root's descriptor number may already belong to another file.
     if (closed) throw new Error(`ConfinedRoot.${method} called after close()`);
@@ -170,6 +207,8 @@ function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot 
     confinement,
     write: (declaredPath, bytes, options = {}) =>
       track('write', () => writeOnce(declaredPath, bytes, options)),
+    writeStream: (declaredPath, chunks, options = {}) =>
+      track('writeStream', () => streamOnce(declaredPath, chunks, options)),
     appendLines: (declaredPath, text, options = {}) =>
       track('appendLines', () => appendLinesBelow(root, walk, declaredPath, text, options)),
     makeDirectory: (declaredPath) =>

@@ -3,12 +3,14 @@ export { pathCollisionKey } from './path-collision-key.js';
 export { openConfinedRoot } from './confined-root.js';
 export type { ConfinedRoot, ConfinedRootOptions, Confinement } from './confined-root.js';
 export type { ConfinedWriteOptions, WriteStep } from './confined-write-options.js';
+export type { StreamedWriteOptions } from './stream-file-atomically.js';
 export { WorkspaceError } from './workspace-error.js';
 export type {
   AppendOutcome,
   FilesystemRefusalCode,
   PathRuleCode,
   PathVerdict,
+  StreamedWriteOutcome,
   WriteOutcome,
   WriteRefusal,
 } from './write-outcome.js';

@@ -1,6 +1,8 @@
 import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
 import type { DirectoryHandle } from './directory-handle.js';
 import { errnoOf } from './errno-of.js';
@@ -14,6 +16,12 @@ export type TargetState =
   | { readonly kind: 'different' }
   | { readonly kind: 'refused'; readonly code: FilesystemRefusalCode };
 
+/** What a streamed file holds, known only by its sha256 (hex) and size. */
+export interface ContentDigest {
+  readonly sha256: string;
+  readonly size: number;
+}
+
 // O_NONBLOCK: should the file be swapped for a FIFO after lstat, opening it must not hang.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -21,7 +29,7 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 export async function inspectTarget(
   directory: DirectoryHandle,
   name: string,
-  bytes: Uint8Array,
+  content: Uint8Array | ContentDigest,
   shownAs: string,
 ): Promise<TargetState> {
   const entry = directory.entry(name);
@@ -36,14 +44,15 @@ export async function inspectTarget(
   if (stats.isSymbolicLink()) return { kind: 'refused', code: 'symlink' };
   if (stats.isDirectory()) return { kind: 'refused', code: 'is_a_directory' };
   if (!stats.isFile()) return { kind: 'refused', code: 'not_a_regular_file' };
-  if (stats.size !== BigInt(bytes.byteLength)) return { kind: 'different' };
-  return (await holdsBytes(entry, stats, bytes, shownAs)) ? { kind: 'same' } : { kind: 'different' };
+  const size = content instanceof Uint8Array ? content.byteLength : content.size;
+  if (stats.size !== BigInt(size)) return { kind: 'different' };
+  return (await holdsContent(entry, stats, content, shownAs)) ? { kind: 'same' } : { kind: 'different' };
 }
 
-async function holdsBytes(
+async function holdsContent(
   entry: string,
   seen: BigIntStats,
-  bytes: Uint8Array,
+  content: Uint8Array | ContentDigest,
   shownAs: string,
 ): Promise<boolean> {
   let handle;
@@ -57,9 +66,23 @@ async function holdsBytes(
   try {
     const opened = await withWorkspaceError('fstat', shownAs, () => handle.stat({ bigint: true }));
     if (!opened.isFile() || opened.ino !== seen.ino || opened.dev !== seen.dev) return false;
-    const content = await withWorkspaceError('read', shownAs, () => handle.readFile());
-    return content.equals(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    if (!(content instanceof Uint8Array)) {
+      return (await withWorkspaceError('read', shownAs, () => sha256Of(handle))) === content.sha256;
+    }
+    const held = await withWorkspaceError('read', shownAs, () => handle.readFile());
+    return held.equals(Buffer.from(content.buffer, content.byteOffset, content.byteLength));
   } finally {
     await handle.close();
+  }
+}
+
+/** The sha256 (hex) of an open file, read in fixed chunks so a large file never sits in memory. */
+async function sha256Of(handle: FileHandle): Promise<string> {
+  const hash = createHash('sha256');
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  for (;;) {
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length);
+    if (bytesRead === 0) return hash.digest('hex');
+    hash.update(chunk.subarray(0, bytesRead));
   }
 }

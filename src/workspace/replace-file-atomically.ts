@@ -7,6 +7,7 @@ import { concurrentSwapRefusal, filesystemRefusal } from './filesystem-refusal.j
 import { inspectTarget } from './inspect-target.js';
 import { workspaceErrorFrom } from './workspace-error.js';
 import { removeOwnFile, writeTempFile } from './write-temp-file.js';
+import type { TempFile } from './write-temp-file.js';
 import type { WriteOutcome } from './write-outcome.js';
 
 /** One file to put into an opened directory of the workspace. */
@@ -38,6 +39,20 @@ export async function replaceFileAtomically(replacement: Replacement): Promise<W
 
   const durable = options.durability !== 'none';
   const temp = await writeTempFile(directory, bytes, durable);
+  return renameIntoPlace({ directory, name, path, options }, temp);
+}
+
+/**
+ * Renames a fully written temp file of `directory` over the target entry, with the directory's location
+ * re-checked before and after the rename; the temp file never outlives a refusal or an error.
+ */
+export async function renameIntoPlace(
+  target: Omit<Replacement, 'bytes'>,
+  temp: TempFile,
+): Promise<WriteOutcome> {
+  const { directory, name, path, options } = target;
+  const shownAs = join(directory.expectedLocation, name);
+  const durable = options.durability !== 'none';
   const tempEntry = directory.entry(temp.name);
   let renamed = false;
   try {
@@ -65,7 +80,7 @@ export async function replaceFileAtomically(replacement: Replacement): Promise<W
 }
 
 /** Whether the directory still lies exactly where the walk found it inside the real root. */
-async function isInPlace(directory: DirectoryHandle): Promise<boolean> {
+export async function isInPlace(directory: DirectoryHandle): Promise<boolean> {
   return (await directory.locate()) === directory.expectedLocation;
 }
 

@@ -43,3 +43,14 @@ export type AppendOutcome =
 
 /** The `refused` outcome alone: what every capability of the writer returns when it will not touch a path. */
 export type WriteRefusal = Extract<WriteOutcome, { readonly status: 'refused' }>;
+
+/** What a streamed write did: a write's outcome, or bytes that did not hash as expected (nothing was kept). */
+export type StreamedWriteOutcome =
+  | WriteOutcome
+  | {
+      readonly status: 'hash_mismatch';
+      readonly path: string;
+      /** sha256 (hex) of the bytes that streamed by. */
+      readonly sha256: string;
+      readonly bytes: number;
+    };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -45,6 +46,49 @@ export async function writeTempFile(
     if (identity === undefined) await unlink(directory.entry(name)).catch(() => undefined);
   }
   return { name, identity };
+}
+
+/** A streamed temp file, with the sha256 (hex) and size of what was written. */
+export interface StreamedTempFile extends TempFile {
+  readonly sha256: string;
+  readonly size: number;
+}
+
+/**
+ * Creates a temp file exclusively in `directory` and writes each chunk as it arrives, hashing it on the way:
+ * memory holds one chunk, whatever the file's size. A failed write or source removes the temp file.
+ */
+export async function streamTempFile(
+  directory: DirectoryHandle,
+  chunks: AsyncIterable<Uint8Array>,
+  durable: boolean,
+): Promise<StreamedTempFile> {
+  const { name, handle } = await createExclusively(directory);
+  const shownAs = join(directory.expectedLocation, name);
+  const hash = createHash('sha256');
+  let size = 0;
+  let identity: FileIdentity | undefined;
+  try {
+    await withWorkspaceError('fchmod', shownAs, () => handle.chmod(FILE_MODE));
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      size += chunk.byteLength;
+      // write(2) may take fewer bytes than asked; the rest goes in the next call.
+      for (let at = 0; at < chunk.byteLength;) {
+        const { bytesWritten } = await withWorkspaceError('write', shownAs, () =>
+          handle.write(chunk, at, chunk.byteLength - at),
+        );
+        at += bytesWritten;
+      }
+    }
+    if (durable) await withWorkspaceError('fsync', shownAs, () => handle.sync());
+    const stats = await withWorkspaceError('fstat', shownAs, () => handle.stat({ bigint: true }));
+    identity = { dev: stats.dev, ino: stats.ino };
+  } finally {
+    await handle.close();
+    if (identity === undefined) await unlink(directory.entry(name)).catch(() => undefined);
+  }
+  return { name, identity, sha256: hash.digest('hex'), size };
 }
 
 /** Unlinks `entry` only while it is still the file with `identity`; a vanished entry is fine. */

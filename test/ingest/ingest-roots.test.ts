@@ -18,6 +18,7 @@ function countingOpen() {
       realPath: root.realPath,
       confinement: root.confinement,
       write: (declared, bytes, writeOptions) => root.write(declared, bytes, writeOptions),
+      writeStream: (declared, chunks, streamOptions) => root.writeStream(declared, chunks, streamOptions),
       appendLines: (declared, text, appendOptions) => root.appendLines(declared, text, appendOptions),
       makeDirectory: (declared) => root.makeDirectory(declared),
       stage: (targetDirectory) => root.stage(targetDirectory),

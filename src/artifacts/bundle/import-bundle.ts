@@ -8,7 +8,8 @@ import { AGENT_DIR, artifactRecordsPath, runDir, RUNS_DIR, sha256Hex } from '../
 import type { BundleManifest } from './bundle-manifest.js';
 import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
 import type { RunFolder } from './bundle-sources.js';
-import { openObjectStore } from '../store/index.js';
+import { ObjectStoreError, openObjectStore } from '../store/index.js';
+import type { ObjectStore } from '../store/index.js';
 import { readBundleArchive } from './read-bundle-archive.js';
 import type { BundleArchive } from './read-bundle-archive.js';
 import { DEFAULT_BUNDLE_LIMITS, scanBundleArchive } from './scan-bundle-archive.js';
@@ -227,19 +228,33 @@ async function writeBundle(
       }
       const written = new Set<string>();
       await scanBundleArchive(bundleFile, limits, {
-        keep: (verdict) => verdict.kind === 'object' || staging !== undefined,
-        onFile: async ({ verdict, sha256, bytes }) => {
+        keep: () => false,
+        // Each body goes from the archive to its temp file chunk by chunk, hashed on the way (memory: one chunk).
+        stream: (verdict) => {
           if (verdict.kind === 'object') {
             if (!archive.objects.has(verdict.hash)) throw changedMeanwhile(verdict.path);
-            if (store !== undefined && bytes !== undefined && (await store.put(bytes)).stored) stored += 1;
+            if (store === undefined) return undefined;
+            return async (body) => {
+              if ((await putObject(store, verdict.hash, verdict.path, body)).stored) stored += 1;
+            };
+          }
+          const expected = archive.runFiles.get(verdict.path)?.sha256;
+          if (staging === undefined || expected === undefined) return undefined;
+          return async (body) => {
+            const relative = verdict.path.slice(runFolder.length + 1);
+            const outcome = await staging.files.writeStream(relative, body, { expectedSha256: expected });
+            if (outcome.status === 'hash_mismatch') throw changedMeanwhile(verdict.path);
+            if (outcome.status === 'refused')
+              throw new Error(`cannot write ${verdict.path}: ${outcome.message}`);
+            written.add(verdict.path);
+          };
+        },
+        onFile: ({ verdict, sha256 }) => {
+          if (verdict.kind === 'object') {
+            if (!archive.objects.has(verdict.hash)) throw changedMeanwhile(verdict.path);
             return;
           }
           if (archive.runFiles.get(verdict.path)?.sha256 !== sha256) throw changedMeanwhile(verdict.path);
-          if (staging === undefined || bytes === undefined) return;
-          const outcome = await staging.files.write(verdict.path.slice(runFolder.length + 1), bytes);
-          if (outcome.status === 'refused')
-            throw new Error(`cannot write ${verdict.path}: ${outcome.message}`);
-          written.add(verdict.path);
         },
       });
       if (staging === undefined) return stored;
@@ -257,6 +272,21 @@ async function writeBundle(
     await store?.close();
   }
   return stored;
+}
+
+/** Streams one object into the store; bytes that do not hash to its name (a changed bundle) store nothing. */
+async function putObject(
+  store: ObjectStore,
+  hash: string,
+  entry: string,
+  body: AsyncIterable<Buffer>,
+): Promise<{ readonly stored: boolean }> {
+  try {
+    return await store.putStream(hash, body);
+  } catch (error) {
+    if (error instanceof ObjectStoreError && error.code === 'corrupt_object') throw changedMeanwhile(entry);
+    throw error;
+  }
 }
 
 /** The bundle file differs from what the first pass checked: it was replaced or changed during the import. */

@@ -10,6 +10,7 @@ import { pathCollisionKey } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
 import { BUNDLE_MANIFEST_PATH, bundleManifestSchema } from './bundle-manifest.js';
 import type { BundleManifest } from './bundle-manifest.js';
+import { BodyChannel } from './body-channel.js';
 import { judgeBundleEntry } from './judge-bundle-entry.js';
 import type { BundleEntryVerdict } from './judge-bundle-entry.js';
 
@@ -47,6 +48,13 @@ export interface ScannedFile {
 export interface ScanOptions {
   /** Whether to hand a file's bytes to `onFile`; anything else is hashed and dropped as it streams. */
   readonly keep: (verdict: ScannedFile['verdict']) => boolean;
+  /**
+   * A consumer to stream a file's body to as it arrives (never kept), or undefined; it starts once the files
+   * before have settled, and the scan reads no further until it has taken what arrived. `onFile` follows it.
+   */
+  readonly stream?: (
+    verdict: ScannedFile['verdict'],
+  ) => ((body: AsyncIterable<Buffer>) => Promise<void>) | undefined;
   /** Called once per file entry, in archive order; the scan reads no further until it settles. */
   readonly onFile: (file: ScannedFile) => void | Promise<void>;
 }
@@ -96,6 +104,21 @@ export async function scanBundleArchive(
     });
   });
 
+  try {
+    return await streamArchive(bundleFile, limits, state, parser, parsed);
+  } finally {
+    // A refusal or fault mid-entry: the consumer of that entry sees its body fail and removes what it wrote.
+    await state.stopStreaming();
+  }
+}
+
+async function streamArchive(
+  bundleFile: string,
+  limits: BundleLimits,
+  state: ScanState,
+  parser: Parser,
+  parsed: Promise<void>,
+): Promise<ScannedArchive> {
   let total = 0;
   let head = Buffer.alloc(0);
   try {
@@ -147,6 +170,8 @@ class ScanState {
   private readonly kinds = new Map<string, 'file' | 'folder'>();
   /** The `onFile` calls so far, each after the one before. */
   private chain: Promise<void> = Promise.resolve();
+  /** The body being streamed to a consumer, and that consumer's work. */
+  private streaming: { readonly body: BodyChannel; readonly consumed: Promise<void> } | undefined;
 
   constructor(
     private readonly limits: BundleLimits,
@@ -163,9 +188,39 @@ class ScanState {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Waits for every file handed to `onFile` so far. */
+  /** Waits for every file handed to `onFile` so far, and for the streaming consumer to take what arrived. */
   async settle(): Promise<void> {
     await this.chain;
+    const streaming = this.streaming;
+    if (streaming !== undefined) await Promise.race([streaming.body.emptied(), streaming.consumed]);
+  }
+
+  /** Whether a refusal was recorded (a method, so that a check after an await is not narrowed away). */
+  private isRefused(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Ends a body still streaming with an error (its consumer discards its work) and waits for its consumer. */
+  async stopStreaming(): Promise<void> {
+    const streaming = this.streaming;
+    if (streaming === undefined) return;
+    streaming.body.fail(new Error('the bundle scan stopped before this entry ended'));
+    await streaming.consumed;
+    await this.chain.catch(() => undefined);
+  }
+
+  /** Runs `work` after the files before it, turning a refusal into the scan's failure and anything else into a fault. */
+  private after(previous: Promise<void>, work: () => Promise<void>): Promise<void> {
+    return previous.then(async () => {
+      if (this.failure !== undefined || this.fault !== undefined) return;
+      try {
+        await work();
+      } catch (error) {
+        if (error instanceof BundleError) this.fail(error);
+        // A consumer whose body failed because the scan refused the bundle: the refusal is the cause to report.
+        else if (!this.isRefused()) this.fault ??= { error };
+      }
+    });
   }
 
   onEntry(entry: ReadEntry): void {
@@ -213,24 +268,53 @@ class ScanState {
       this.refuse(entry, oversize);
       return;
     }
-    const keep = verdict.kind === 'manifest' || this.options.keep(verdict);
+    let consume: ((body: AsyncIterable<Buffer>) => Promise<void>) | undefined;
+    try {
+      consume = verdict.kind === 'manifest' ? undefined : this.options.stream?.(verdict);
+    } catch (error) {
+      if (!(error instanceof BundleError)) throw error;
+      this.refuse(entry, error);
+      return;
+    }
+    const keep = verdict.kind === 'manifest' || (consume === undefined && this.options.keep(verdict));
     const hash = createHash('sha256');
     // One buffer of the header's size (checked above), filled as the body streams: no second copy by concat.
     const kept = keep ? Buffer.allocUnsafe(entry.size) : undefined;
     let size = 0;
+    let body: BodyChannel | undefined;
+    let consumed: Promise<void> | undefined;
+    if (consume !== undefined) {
+      const channel = new BodyChannel();
+      body = channel;
+      consumed = this.after(this.chain, () => consume(channel)).finally(() => {
+        channel.abandon();
+      });
+      this.streaming = { body: channel, consumed };
+    }
     entry.on('data', (chunk: Buffer) => {
       hash.update(chunk);
       kept?.set(chunk, size);
+      body?.push(chunk);
       size += chunk.length;
     });
     entry.on('end', () => {
-      if (this.failure !== undefined || this.fault !== undefined) return;
+      if (this.failure !== undefined || this.fault !== undefined) {
+        body?.fail(new Error('the bundle was refused before this entry ended'));
+        return;
+      }
+      // An object's hash is checked before its consumer sees the end, so a mismatch is never renamed into place.
+      const digest = hash.digest('hex');
+      if (verdict.kind === 'object' && `sha256:${digest}` !== verdict.hash) {
+        body?.fail(new Error(`object ${verdict.path} does not hash to its name`));
+      } else {
+        body?.end();
+      }
       const bytes = kept?.subarray(0, size);
       if (verdict.kind === 'manifest') {
         this.readManifest(bytes ?? Buffer.alloc(0));
         return;
       }
-      const sha256 = hash.digest('hex');
+      const sha256 = digest;
       if (verdict.kind === 'object' && `sha256:${sha256}` !== verdict.hash) {
         this.fail(
           new BundleError({
@@ -242,15 +326,10 @@ class ScanState {
         return;
       }
       // One call at a time, in archive order; none after a refusal or fault.
-      this.chain = this.chain.then(async () => {
-        if (this.failure !== undefined || this.fault !== undefined) return;
-        try {
-          await this.options.onFile({ verdict, sha256, size, bytes });
-        } catch (error) {
-          if (error instanceof BundleError) this.fail(error);
-          else this.fault ??= { error };
-        }
-      });
+      if (consumed !== undefined && this.streaming?.consumed === consumed) this.streaming = undefined;
+      this.chain = this.after(consumed ?? this.chain, () =>
+        Promise.resolve(this.options.onFile({ verdict, sha256, size, bytes })),
+      );
     });
   }
 

@@ -23,6 +23,11 @@ export type ObjectVerdict = 'ok' | 'missing' | 'corrupt';
 export interface ObjectStore {
   /** Stores `bytes` once under their hash; identical content already stored is left alone. */
   put(bytes: Uint8Array): Promise<PutResult>;
+  /**
+   * Stores the content streamed from `chunks` under `hash`, renamed into place only once the bytes are known to
+   * hash to it (memory holds one chunk); throws `corrupt_object` on a mismatch, storing nothing.
+   */
+  putStream(hash: string, chunks: AsyncIterable<Uint8Array>): Promise<PutResult>;
   /** Reads an object and checks its bytes against `hash`, throwing `corrupt_object` on a mismatch. */
   get(hash: string): Promise<Uint8Array>;
   /** Whether an object file exists for `hash`, without reading it. */
@@ -79,24 +84,44 @@ export async function openObjectStore(
     }
   };
 
+  /** What a write of the object at `relative` did, as a PutResult. */
+  const putResult = async (
+    hash: string,
+    relative: string,
+    outcome: Awaited<ReturnType<typeof root.writeStream>>,
+  ): Promise<PutResult> => {
+    const path = `${OBJECTS_DIR}/${relative}`;
+    switch (outcome.status) {
+      case 'unchanged':
+        return { hash, path, stored: false };
+      case 'written':
+        // Read-only after the atomic rename: the writer creates 0644, and objects are never rewritten in place.
+        await chmod(join(root.realPath, relative), 0o444);
+        return { hash, path, stored: true };
+      case 'refused':
+        throw new Error(`cannot store object ${path}: ${outcome.message}`);
+      case 'would_write':
+        throw new Error(`cannot store object ${path}: the writer reported a dry run`);
+      case 'hash_mismatch':
+        throw new ObjectStoreError({
+          code: 'corrupt_object',
+          hash,
+          message: `the ${String(outcome.bytes)} bytes streamed for object ${hash} hash to sha256:${outcome.sha256}; nothing was stored, so store the original content`,
+        });
+    }
+  };
+
   return {
     put: async (bytes) => {
       const hash = contentHashOf(bytes);
       const relative = objectPathOf(hexOf(hash));
-      const outcome = await root.write(relative, bytes, { durability });
-      const path = `${OBJECTS_DIR}/${relative}`;
-      switch (outcome.status) {
-        case 'unchanged':
-          return { hash, path, stored: false };
-        case 'written':
-          // Read-only after the atomic rename: the writer creates 0644, and objects are never rewritten in place.
-          await chmod(join(root.realPath, relative), 0o444);
-          return { hash, path, stored: true };
-        case 'refused':
-          throw new Error(`cannot store object ${path}: ${outcome.message}`);
-        case 'would_write':
-          throw new Error(`cannot store object ${path}: the writer reported a dry run`);
-      }
+      return putResult(hash, relative, await root.write(relative, bytes, { durability }));
+    },
+    putStream: async (hash, chunks) => {
+      const hex = hexOf(hash);
+      const relative = objectPathOf(hex);
+      const outcome = await root.writeStream(relative, chunks, { durability, expectedSha256: hex });
+      return putResult(hash, relative, outcome);
     },
     get: async (hash) => {
       const hex = hexOf(hash);

@@ -12,6 +12,8 @@ import type { ScannedFile } from '../../../src/artifacts/bundle/scan-bundle-arch
 import { gzipTar, readTarEntries } from '../../helpers/raw-tar.js';
 import { recordRun } from '../../helpers/recorded-run.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { openConfinedRoot } from '../../../src/workspace/index.js';
+import { readdir, rm } from 'node:fs/promises';
 
 const RUN = 'run-scan';
 
@@ -59,6 +61,58 @@ describe('scanBundleArchive', () => {
       },
     });
     expect(most).toBe(1);
+  });
+
+  it('streams each body to its consumer, in order, and calls onFile after the consumer settled', async () => {
+    const file = await bundled();
+    const entries = await readTarEntries(file);
+    const streamed = new Map<string, Buffer>();
+    const order: string[] = [];
+    await scanBundleArchive(file, DEFAULT_BUNDLE_LIMITS, {
+      keep: () => true,
+      stream: (verdict) => async (body) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of body) chunks.push(chunk);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        streamed.set(verdict.path, Buffer.concat(chunks));
+        order.push(`stream ${verdict.path}`);
+      },
+      onFile: ({ verdict, bytes }) => {
+        expect(bytes).toBeUndefined();
+        order.push(`file ${verdict.path}`);
+      },
+    });
+    const files = entries.filter((entry) => entry.type === 'File' && entry.path !== '.agent/bundle.json');
+    expect(order).toEqual(files.flatMap((entry) => [`stream ${entry.path}`, `file ${entry.path}`]));
+    for (const entry of files) expect(streamed.get(entry.path)).toEqual(Buffer.from(entry.body ?? ''));
+  });
+
+  it('fails the body of an object that does not hash to its name, so its streamed copy is never kept', async () => {
+    const file = await bundled();
+    const entries = await readTarEntries(file);
+    const tampered = entries.map((entry) =>
+      entry.path.startsWith('.agent/objects/') && entry.type === 'File'
+        ? { ...entry, body: 'tampered' }
+        : entry,
+    );
+    await writeFile(file, gzipTar(tampered));
+    const folder = await tempProject();
+    const root = await openConfinedRoot(folder, { create: true });
+    const error = await scanBundleArchive(file, DEFAULT_BUNDLE_LIMITS, {
+      keep: () => false,
+      stream: (verdict) => async (body) => {
+        const outcome = await root.writeStream(verdict.path.replaceAll('/', '_'), body);
+        if (outcome.status !== 'written') throw new Error(outcome.status);
+      },
+      onFile: () => undefined,
+    }).catch((caught: unknown) => caught);
+    await root.close();
+    expect(error).toBeInstanceOf(BundleError);
+    expect((error as BundleError).code).toBe('hash_mismatch');
+    // Run files before the object were streamed whole; the object left neither a file nor a temp file.
+    const left = await readdir(folder);
+    expect(left.filter((name) => name.includes('objects') || name.endsWith('.tmp'))).toEqual([]);
+    await rm(folder, { recursive: true, force: true });
   });
 
   it('stops at a refusal thrown by onFile and reports it', async () => {

@@ -1,0 +1,458 @@
+/**
+ * `npm run stress`: the writer's promises under attack, with real child processes of the built CLI, real
+ * SIGKILL and real symlinks in fresh temp projects (docs/security.md, "Stress run"). Prints one table of counts
+ * and exits 1 when a count that must be 0 is not. `--quick` runs a tenth; `--self-check` plants one problem of
+ * each kind and exits 1 unless every count finds it. Not part of `npm test`.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  countDrift,
+  countUnreadableRecordLines,
+  findEscapes,
+  findStaleTemps,
+  findTornFiles,
+  sha256Of,
+  snapshotTree,
+} from './count-problems.js';
+import { hostilePaths } from './hostile-paths.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+interface Counts {
+  torn: number;
+  escapes: number;
+  unreadable: number;
+  staleTemps: number;
+  drift: number;
+  /** What was exercised: kills, paths, swaps, writers. */
+  trials: number;
+  seconds: number;
+}
+
+const zero = (): Counts => ({
+  torn: 0,
+  escapes: 0,
+  unreadable: 0,
+  staleTemps: 0,
+  drift: 0,
+  trials: 0,
+  seconds: 0,
+});
+
+/** Spawns the CLI; resolves with its exit code and output, or with null when killed after `killAfterMs`. */
+function cli(
+  args: readonly string[],
+  killAfterMs?: number,
+): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const timer =
+      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (timer !== undefined) clearTimeout(timer);
+      resolve({ code, stdout });
+    });
+  });
+}
+
+function fence(file: string, body: string): string {
+  return `\`\`\`txt file=${file}\n${body}\n\`\`\`\n`;
+}
+
+/** A document of several blocks, one of them large enough that a kill lands mid-write; records every content. */
+function killDocument(round: number, allowed: Map<string, Set<string>>, largeBytes: number): string {
+  const blocks: string[] = [];
+  for (let index = 0; index < 6; index += 1) {
+    const file = `k/f${String(index)}.txt`;
+    const size = index === 0 ? largeBytes : 200 + index * 50;
+    const body = `round ${String(round)} ${randomBytes(8).toString('hex')} `
+      .repeat(Math.ceil(size / 32))
+      .slice(0, size);
+    const hashes = allowed.get(file) ?? new Set<string>();
+    hashes.add(sha256Of(`${body}\n`));
+    allowed.set(file, hashes);
+    blocks.push(`Block ${String(index)}:\n\n${fence(file, body)}`);
+  }
+  return blocks.join('\n');
+}
+
+async function tempRoot(label: string): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), `artifact-ingest-stress-${label}-`));
+}
+
+/** Scenario 1a: ingest killed at random points, then the same ingest run to completion. */
+async function ingestKills(kills: number): Promise<Counts> {
+  const counts = zero();
+  const root = await tempRoot('ingest-kill');
+  const project = path.join(root, 'project');
+  await mkdir(path.join(project, 'docs'), { recursive: true });
+  const allowed = new Map<string, Set<string>>();
+  const started = performance.now();
+  // The ingest's own duration, so that kills spread over all of it.
+  await writeFile(path.join(project, 'docs/k.md'), killDocument(0, allowed, 4 * 1024 * 1024));
+  const t0 = performance.now();
+  await cli(['ingest', 'docs/k.md', '--project', project, '--run-id', 'warm']);
+  const duration = performance.now() - t0;
+  const before = await snapshotTree(root);
+  // Each temp file once, however many rounds it survives.
+  const staleTemps = new Set<string>();
+  for (let round = 1; round <= kills; round += 1) {
+    await writeFile(path.join(project, 'docs/k.md'), killDocument(round, allowed, 4 * 1024 * 1024));
+    const runId = `kill-${String(round)}`;
+    await cli(['ingest', 'docs/k.md', '--project', project, '--run-id', runId], Math.random() * duration);
+    counts.torn += (await findTornFiles(path.join(project, 'workspace'), allowed)).length;
+    counts.unreadable += await countUnreadableRecordLines(project);
+    await cli(['ingest', 'docs/k.md', '--project', project, '--run-id', runId]);
+    for (const temp of findStaleTemps(await snapshotTree(project))) staleTemps.add(temp);
+    counts.drift += countDrift((await cli(['verify', runId, '--project', project, '--json'])).stdout);
+    counts.trials += 1;
+  }
+  counts.escapes = escapesOf(before, await snapshotTree(root), [
+    'project/workspace',
+    'project/.agent',
+    'project/docs',
+  ]);
+  counts.seconds = (performance.now() - started) / 1000;
+  await rm(root, { recursive: true, force: true });
+  return counts;
+}
+
+function escapesOf(
+  before: Awaited<ReturnType<typeof snapshotTree>>,
+  after: Awaited<ReturnType<typeof snapshotTree>>,
+  allowed: readonly string[],
+): number {
+  return findEscapes(before, after, allowed).length;
+}
+
+const GRAPH = `name: stress
+version: '1'
+inputs: [topic]
+nodes:
+  - { id: a, type: agent_task, agent: writer, prompt: 'a {topic}', output_path: docs/a.md }
+  - { id: b, type: agent_task, agent: writer, prompt: 'b {topic}', output_path: docs/b.md }
+  - { id: c, type: agent_task, agent: writer, depends_on: [a, b], prompt: 'c {a.output}', output_path: docs/c.md }
+  - { id: d, type: write_file, depends_on: [c], content: '{c.output}', output_path: docs/d.md }
+`;
+
+/** Scenario 1b: a graph run with ingest on killed at random, then resumed. */
+async function runKills(kills: number): Promise<Counts> {
+  const counts = zero();
+  const root = await tempRoot('run-kill');
+  const project = path.join(root, 'project');
+  const allowed = new Map<string, Set<string>>();
+  await mkdir(path.join(project, 'replies'), { recursive: true });
+  await mkdir(path.join(project, 'graphs'), { recursive: true });
+  for (const node of ['a', 'b', 'c']) {
+    const blocks: string[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const file = `${node}/f${String(index)}.txt`;
+      const body = `${node}${String(index)} `.repeat(index === 0 ? 300_000 : 40);
+      allowed.set(file, new Set([sha256Of(`${body}\n`)]));
+      blocks.push(fence(file, body));
+    }
+    await writeFile(path.join(project, 'replies', `${node}.md`), blocks.join('\n'));
+  }
+  await writeFile(path.join(project, 'graphs/stress.yaml'), GRAPH);
+  await writeFile(
+    path.join(project, 'artifact-ingest.config.yaml'),
+    'ingest: { enabled: true }\nagents:\n  writer: { kind: replay, dir: replies }\n',
+  );
+  const started = performance.now();
+  const graph = path.join(project, 'graphs/stress.yaml');
+  const t0 = performance.now();
+  await cli(['run', graph, '--project', project, '--input', 'topic=t', '--run-id', 'warm']);
+  const duration = performance.now() - t0;
+  const before = await snapshotTree(root);
+  // Each temp file once, however many rounds it survives.
+  const staleTemps = new Set<string>();
+  for (let round = 1; round <= kills; round += 1) {
+    const runId = `kill-${String(round)}`;
+    await cli(
+      ['run', graph, '--project', project, '--input', 'topic=t', '--run-id', runId],
+      Math.random() * duration,
+    );
+    counts.torn += (await findTornFiles(path.join(project, 'workspace'), allowed)).length;
+    counts.unreadable += await countUnreadableRecordLines(project);
+    await cli(['run', '--resume', runId, '--project', project]);
+    for (const temp of findStaleTemps(await snapshotTree(project))) staleTemps.add(temp);
+    counts.drift += countDrift((await cli(['verify', runId, '--project', project, '--json'])).stdout);
+    counts.trials += 1;
+  }
+  counts.escapes = escapesOf(before, await snapshotTree(root), [
+    'project/workspace',
+    'project/.agent',
+    'project/docs',
+  ]);
+  counts.seconds = (performance.now() - started) / 1000;
+  await rm(root, { recursive: true, force: true });
+  return counts;
+}
+
+/** Scenario 2: concurrent ingesters sharing paths, then `verify`. */
+async function concurrentWriters(writers: number, paths: number, rounds: number): Promise<Counts> {
+  const counts = zero();
+  const root = await tempRoot('concurrent');
+  const project = path.join(root, 'project');
+  await mkdir(path.join(project, 'docs'), { recursive: true });
+  const started = performance.now();
+  for (let round = 1; round <= rounds; round += 1) {
+    const ingests: Promise<unknown>[] = [];
+    for (let writer = 0; writer < writers; writer += 1) {
+      const blocks: string[] = [];
+      for (let index = 0; index < paths; index += 1) {
+        blocks.push(fence(`shared/p${String(index)}.txt`, `writer ${String(writer)} round ${String(round)}`));
+      }
+      const doc = `docs/w${String(writer)}.md`;
+      await writeFile(path.join(project, doc), blocks.join('\n'));
+      ingests.push(
+        cli(['ingest', doc, '--project', project, '--run-id', `w${String(writer)}-r${String(round)}`]),
+      );
+    }
+    await Promise.all(ingests);
+    counts.drift += countDrift((await cli(['verify', '--project', project, '--json'])).stdout);
+    counts.trials += writers;
+  }
+  counts.unreadable = await countUnreadableRecordLines(project);
+  counts.staleTemps = findStaleTemps(await snapshotTree(project)).length;
+  counts.seconds = (performance.now() - started) / 1000;
+  await rm(root, { recursive: true, force: true });
+  return counts;
+}
+
+/** Plants symlinks to outside targets in workspace/, which hostile paths try to write through. */
+async function plantSymlinks(workspace: string, outside: string): Promise<void> {
+  await mkdir(path.join(workspace, 'real'), { recursive: true });
+  await symlink(outside, path.join(workspace, 'link'));
+  await symlink(outside, path.join(workspace, 'real', 'inner'));
+  await symlink(path.join(outside, 'target.txt'), path.join(workspace, 'file-link.txt'));
+  await symlink('../../outside', path.join(workspace, 'relative'));
+}
+
+/** Scenario 3: hostile file= paths, a few hundred blocks per document. */
+async function pathFuzz(total: number): Promise<Counts> {
+  const counts = zero();
+  const root = await tempRoot('fuzz');
+  const project = path.join(root, 'project');
+  const outside = path.join(root, 'outside');
+  await mkdir(outside);
+  await mkdir(path.join(project, 'docs/fuzz'), { recursive: true });
+  await plantSymlinks(path.join(project, 'workspace'), outside);
+  const started = performance.now();
+  const paths = hostilePaths(total);
+  const perDocument = 500;
+  const documents: string[] = [];
+  for (let at = 0; at < paths.length; at += perDocument) {
+    const doc = `docs/fuzz/d${String(at / perDocument).padStart(4, '0')}.md`;
+    const blocks = paths
+      .slice(at, at + perDocument)
+      .map((file, index) => fence(file, `fuzz ${String(at + index)}`));
+    await writeFile(path.join(project, doc), blocks.join('\n'));
+    documents.push(doc);
+  }
+  const before = await snapshotTree(root);
+  // A few documents per process: one process per path would measure process start-up, not the writer.
+  for (let at = 0; at < documents.length; at += 20) {
+    await cli([
+      'ingest',
+      ...documents.slice(at, at + 20),
+      '--project',
+      project,
+      '--run-id',
+      `fuzz-${String(at)}`,
+    ]);
+  }
+  counts.escapes = escapesOf(before, await snapshotTree(root), ['project/workspace', 'project/.agent']);
+  counts.unreadable = await countUnreadableRecordLines(project);
+  counts.staleTemps = findStaleTemps(await snapshotTree(project)).length;
+  counts.trials = paths.length;
+  counts.seconds = (performance.now() - started) / 1000;
+  await rm(root, { recursive: true, force: true });
+  return counts;
+}
+
+/** The swapper: `workspace/a` turns between a real folder and a symlink to `outside` until the stop file appears. */
+const SWAPPER = `
+const { existsSync, mkdirSync, renameSync, symlinkSync, rmSync } = require('node:fs');
+const [workspace, outside, stopFile] = process.argv.slice(1);
+const a = workspace + '/a', parked = workspace + '/.a-parked', link = workspace + '/.a-link';
+mkdirSync(a, { recursive: true });
+let done = 0;
+for (; done % 50 !== 0 || !existsSync(stopFile); done += 1) {
+  try {
+    renameSync(a, parked);
+    rmSync(link, { force: true });
+    symlinkSync(outside, link);
+    renameSync(link, a);
+    renameSync(a, link);
+    renameSync(parked, a);
+  } catch {}
+}
+process.stdout.write(String(done));
+`;
+
+/** Scenario 4: `ingests` ingests write into workspace/a/ while another process swaps it for a symlink to outside. */
+async function symlinkSwapRace(ingests: number): Promise<Counts> {
+  const counts = zero();
+  const root = await tempRoot('swap');
+  const project = path.join(root, 'project');
+  const outside = path.join(root, 'outside');
+  await mkdir(outside);
+  await mkdir(path.join(project, 'docs'), { recursive: true });
+  await mkdir(path.join(project, 'workspace/a'), { recursive: true });
+  const blocks = Array.from({ length: 50 }, (_, index) =>
+    fence(`a/s${String(index)}/f.txt`, `swap ${String(index)}`),
+  );
+  await writeFile(path.join(project, 'docs/swap.md'), blocks.join('\n'));
+  const stopFile = path.join(root, 'stop');
+  const before = await snapshotTree(root);
+  const started = performance.now();
+  const swapper = new Promise<string>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['-e', SWAPPER, path.join(project, 'workspace'), outside, stopFile],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', () => {
+      resolve(out);
+    });
+  });
+  for (let round = 1; round <= ingests; round += 1) {
+    await cli(['ingest', 'docs/swap.md', '--project', project, '--run-id', `swap-${String(round)}`]);
+  }
+  await writeFile(stopFile, 'stop');
+  counts.trials = Number(await swapper);
+  const after = await snapshotTree(root);
+  counts.escapes = escapesOf(before, after, ['project/workspace', 'project/.agent', 'stop']);
+  counts.unreadable = await countUnreadableRecordLines(project);
+  counts.seconds = (performance.now() - started) / 1000;
+  await rm(root, { recursive: true, force: true });
+  return counts;
+}
+
+/** Plants one problem of each kind and checks that every count finds it. */
+async function selfCheck(): Promise<Counts> {
+  const counts = zero();
+  const started = performance.now();
+  const root = await tempRoot('self-check');
+  const project = path.join(root, 'project');
+  await mkdir(path.join(project, 'docs'), { recursive: true });
+  await writeFile(path.join(project, 'docs/s.md'), fence('s/a.txt', 'intact') + fence('s/b.txt', 'intact'));
+  const before = await snapshotTree(root);
+  await cli(['ingest', 'docs/s.md', '--project', project, '--run-id', 'self']);
+  const allowed = new Map([
+    ['s/a.txt', new Set([sha256Of('intact\n')])],
+    ['s/b.txt', new Set([sha256Of('intact\n')])],
+  ]);
+  // The plants: a torn file, an escape, a bad line, a temp file, and drift (the torn file is drift too).
+  await writeFile(path.join(project, 'workspace/s/a.txt'), 'inta');
+  await writeFile(path.join(root, 'escaped.txt'), 'out');
+  await writeFile(path.join(project, '.agent/runs/self/events.jsonl'), '{"torn":', { flag: 'a' });
+  await writeFile(path.join(project, 'workspace/s/.artifact-ingest-0123456789abcdef.tmp'), '');
+  counts.torn = (await findTornFiles(path.join(project, 'workspace'), allowed)).length;
+  counts.escapes = escapesOf(before, await snapshotTree(root), ['project/workspace', 'project/.agent']);
+  counts.unreadable = await countUnreadableRecordLines(project);
+  counts.staleTemps = findStaleTemps(await snapshotTree(project)).length;
+  counts.drift = countDrift((await cli(['verify', 'self', '--project', project, '--json'])).stdout);
+  counts.trials = 5;
+  counts.seconds = (performance.now() - started) / 1000;
+  await rm(root, { recursive: true, force: true });
+  return counts;
+}
+
+function flag(name: string): boolean {
+  return process.argv.includes(name);
+}
+
+function numberFlag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  const value = at === -1 ? undefined : Number(process.argv[at + 1]);
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+async function main(): Promise<void> {
+  const scale = flag('--quick') ? 0.1 : 1;
+  const scaled = (name: string, full: number): number =>
+    numberFlag(name, Math.max(1, Math.round(full * scale)));
+  const rows: [string, Counts][] = [];
+  if (flag('--self-check')) {
+    const planted = await selfCheck();
+    rows.push(['self-check (1 of each planted)', planted]);
+    print(rows);
+    const missed = (['torn', 'escapes', 'unreadable', 'staleTemps', 'drift'] as const).filter(
+      (key) => planted[key] < 1,
+    );
+    if (missed.length > 0) {
+      process.stderr.write(`stress --self-check: the harness missed a planted ${missed.join(', ')}\n`);
+      process.exitCode = 1;
+    }
+    return;
+  }
+  rows.push([
+    `ingest kill -9 (${String(scaled('--ingest-kills', 200))})`,
+    await ingestKills(scaled('--ingest-kills', 200)),
+  ]);
+  rows.push([
+    `run kill -9 + resume (${String(scaled('--run-kills', 50))})`,
+    await runKills(scaled('--run-kills', 50)),
+  ]);
+  rows.push([
+    `8 concurrent ingesters x 10 paths`,
+    await concurrentWriters(8, 10, scaled('--concurrent-rounds', 10)),
+  ]);
+  rows.push([
+    `path fuzz (${String(scaled('--fuzz-paths', 100_000))})`,
+    await pathFuzz(scaled('--fuzz-paths', 100_000)),
+  ]);
+  rows.push([
+    `symlink swap race (${String(scaled('--swap-ingests', 40))} ingests; trials = swaps)`,
+    await symlinkSwapRace(scaled('--swap-ingests', 40)),
+  ]);
+  print(rows);
+  const bad = rows.some(([, c]) => c.torn + c.escapes + c.unreadable + c.staleTemps + c.drift > 0);
+  if (bad) process.exitCode = 1;
+}
+
+function print(rows: readonly [string, Counts][]): void {
+  const header = [
+    'scenario',
+    'trials',
+    'torn',
+    'escapes',
+    'unreadable lines',
+    'stale temps',
+    'drift',
+    'seconds',
+  ];
+  const lines = rows.map(([name, c]) => [
+    name,
+    String(c.trials),
+    String(c.torn),
+    String(c.escapes),
+    String(c.unreadable),
+    String(c.staleTemps),
+    String(c.drift),
+    c.seconds.toFixed(1),
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => line[column]?.length ?? 0)),
+  );
+  for (const line of [header, ...lines]) {
+    process.stdout.write(`${line.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}\n`);
+  }
+}
+
+await main();
