@@ -50,7 +50,11 @@ export async function placeBlocks(plans: readonly BlockPlan[], options: PlaceOpt
     case 'busy':
       // Writing without the lock could leave a record that is not the disk's: write nothing, and say so.
       report('io_error', `workspace/ was not written: ${held.reason}`);
-      return applyPlans(plans.map((plan) => unwritten(plan, held.reason)), apply, report);
+      return applyPlans(
+        plans.map((plan) => unwritten(plan, held.reason)),
+        apply,
+        report,
+      );
     case 'unavailable': {
       // No lock file can be made (.agent/ is not a writable folder): no record can be written either, so
       // fail-open (spec ingest.md section 6) and place the files unordered.
@@ -70,5 +74,12 @@ function startedFields(planned: readonly string[]): { planned: number; planned_p
 /** A cleared plan that could not be carried out: an `io_error` outcome, so the manifest still lists it. */
 function unwritten(plan: BlockPlan, reason: string): BlockPlan {
   if (plan.kind === 'decided') return plan;
-  return { kind: 'decided', block: plan.block, bytes: plan.bytes, path: plan.path, code: 'io_error', message: reason };
+  return {
+    kind: 'decided',
+    block: plan.block,
+    bytes: plan.bytes,
+    path: plan.path,
+    code: 'io_error',
+    message: reason,
+  };
 }
