@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AGENT_DIR, describeError, WORKSPACE_LOCK_PATH } from '../project/index.js';
 import { acquireShortLock } from '../workspace/index.js';
 
@@ -40,7 +41,11 @@ export async function holdWorkspaceLock<T>(
     };
   }
   try {
-    return { outcome: 'done', value: await work(Date.now()) };
+    const value = await work(Date.now());
+    // Records are ordered by their millisecond createdAt: the next holder's must fall in a later one.
+    const finishedAt = Date.now();
+    while (Date.now() <= finishedAt) await sleep(1);
+    return { outcome: 'done', value };
   } finally {
     await attempt.lock.release();
   }
