@@ -81,3 +81,16 @@ describe('holdWorkspaceLock', () => {
     });
   });
 });
+
+describe('holdWorkspaceLock between holders', () => {
+  it('hands the lock on only in a later millisecond, so the next holder’s records sort after this one’s', async () => {
+    const project = await tempProject();
+    let finishedAt = 0;
+    await holdWorkspaceLock(project, () => {
+      finishedAt = Date.now();
+      return Promise.resolve();
+    });
+    const next = await holdWorkspaceLock(project, (lockedAt) => Promise.resolve(lockedAt));
+    expect(next.outcome === 'done' ? next.value : 0).toBeGreaterThan(finishedAt);
+  });
+});
