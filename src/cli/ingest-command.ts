@@ -96,9 +96,12 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
         dryRun,
         durability: config.ingest.durability,
         limits: config.ingest.limits,
+        // Recorded under the workspace lock, right after the renames, so concurrent ingests never drift.
+        ...(records === undefined
+          ? {}
+          : { onPlaced: (placed) => records.recordIngested(nodeId, 'cli', placed, docPath) }),
       });
       results.push(result);
-      await records?.recordIngested(nodeId, 'cli', result.contents, docPath);
     }
   } finally {
     await records?.close();

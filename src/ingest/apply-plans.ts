@@ -33,6 +33,8 @@ export interface ApplyOptions {
   readonly roots: IngestRoots;
   readonly dryRun: boolean;
   readonly durability: 'fsync' | 'none';
+  /** Temp files older than this (epoch ms) beside a target are a dead writer's (see `ConfinedWriteOptions`). */
+  readonly staleTempBefore?: number;
 }
 
 /** Writes every cleared plan through the confined writer; returns every plan's outcome and the bytes now on disk. */
@@ -93,6 +95,7 @@ async function applyPlan(
     const written = await workspace.write(plan.path, plan.bytes, {
       durability: options.durability,
       dryRun: options.dryRun,
+      ...(options.staleTempBefore === undefined ? {} : { staleTempBefore: options.staleTempBefore }),
     });
     switch (written.status) {
       case 'written':

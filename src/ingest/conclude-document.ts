@@ -124,7 +124,7 @@ export async function concludeDocument(options: ConcludeDocumentOptions): Promis
     });
     return written;
   }
-  const { summary, contents } = await ingestWrittenDocument({
+  const { summary } = await ingestWrittenDocument({
     projectDir: options.projectDir,
     runId: options.runId,
     nodeId,
@@ -136,8 +136,9 @@ export async function concludeDocument(options: ConcludeDocumentOptions): Promis
     ...(ingest.roots === undefined ? {} : { roots: ingest.roots }),
     ...(ingest.limits === undefined ? {} : { limits: ingest.limits }),
     ...(ingest.durability === undefined ? {} : { durability: ingest.durability }),
+    // Recorded under the workspace lock, right after the renames: the last record of a path is its last writer's.
+    onPlaced: (placed) => options.records.recordIngested(nodeId, agentId, placed),
   });
-  await options.records.recordIngested(nodeId, agentId, contents);
   return { ...written, ingest: summary };
 }
 

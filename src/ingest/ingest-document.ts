@@ -2,8 +2,7 @@ import path from 'node:path';
 import { memoryEventLog, openEventLog, redactSecrets } from '../events/index.js';
 import type { EventLevel, EventLog } from '../events/index.js';
 import { parseFences } from '../fence/index.js';
-import { applyPlans } from './apply-plans.js';
-import type { AppliedPlans, IngestedContent } from './apply-plans.js';
+import type { IngestedContent } from './apply-plans.js';
 import { eventLevelOf, manifestArtifactOf } from './block-outcome.js';
 import type { BlockOutcome } from './block-outcome.js';
 import { DEFAULT_INGEST_LIMITS } from '../config/index.js';
@@ -16,6 +15,8 @@ import type { IngestProblem, ReportProblem } from './ingest-problem.js';
 import { openIngestRoots } from './ingest-roots.js';
 import type { IngestRoots, SharedIngestRoots } from './ingest-roots.js';
 import { planBlocks } from './plan-blocks.js';
+import type { BlockPlan } from './plan-blocks.js';
+import { placeBlocks } from './place-blocks.js';
 import { decodeDocument, readDocument } from './read-document.js';
 import { writeManifest } from './write-manifest.js';
 
@@ -50,6 +51,13 @@ export interface IngestOptions {
   readonly events?: EventLog;
   /** Clock, for reproducible manifests in tests. */
   readonly now?: () => Date;
+  /**
+   * Records the files this ingest placed (empty when none); run under the workspace lock, right after the last
+   * rename, so the last record of a path is always that of its last writer. The caller's fail-open recording.
+   */
+  readonly onPlaced?: (contents: readonly IngestedContent[]) => Promise<void>;
+  /** How long to wait for the workspace lock held by another ingest (default 120 s). */
+  readonly lockWaitMs?: number;
 }
 
 export type { IngestProblem } from './ingest-problem.js';
@@ -121,8 +129,17 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   try {
     const bytes = options.content ?? (await readDocument(projectDir, docPath, limits, report));
     const text = bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
-    if (text !== null)
-      ({ blocks, contents } = await ingestText(text, docPath, limits, { roots, dryRun, durability }, report));
+    if (text !== null) {
+      const plans = planText(text, docPath, limits, report);
+      ({ blocks, contents } = await placeBlocks(plans, {
+        projectDir,
+        events,
+        apply: { roots, dryRun, durability },
+        ...(options.onPlaced === undefined ? {} : { onPlaced: options.onPlaced }),
+        ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
+        report,
+      }));
+    }
   } catch (error) {
     report('internal_error', describeError(error));
   }
@@ -163,22 +180,16 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   };
 }
 
-async function ingestText(
-  text: string,
-  docPath: string,
-  limits: IngestLimits,
-  apply: Parameters<typeof applyPlans>[1],
-  report: ReportProblem,
-): Promise<AppliedPlans> {
+function planText(text: string, docPath: string, limits: IngestLimits, report: ReportProblem): BlockPlan[] {
   const scan = parseFences(text, { timeLimitMs: limits.maxParseMs });
   if (scan.timedOut === true) {
     report(
       'too_complex',
       `${docPath} took over max_parse_ms (${limits.maxParseMs} ms) to parse; nothing was written`,
     );
-    return { blocks: [], contents: [] };
+    return [];
   }
-  return applyPlans(planBlocks(scan.blocks, limits), apply, report);
+  return planBlocks(scan.blocks, limits);
 }
 
 function openRunEvents(

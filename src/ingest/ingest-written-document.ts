@@ -41,6 +41,8 @@ export interface WrittenDocumentIngestOptions {
   readonly events: EventLog;
   readonly limits?: Partial<IngestLimits>;
   readonly durability?: 'fsync' | 'none';
+  /** Records the files the ingest placed, under the workspace lock (see `IngestOptions.onPlaced`). */
+  readonly onPlaced?: (contents: readonly IngestedContent[]) => Promise<void>;
 }
 
 /** The summary of one written document's ingest, and the bytes it placed, for the records. */
@@ -71,6 +73,7 @@ export async function ingestWrittenDocument(
       events: options.events,
       ...(options.limits === undefined ? {} : { limits: options.limits }),
       ...(options.durability === undefined ? {} : { durability: options.durability }),
+      ...(options.onPlaced === undefined ? {} : { onPlaced: options.onPlaced }),
     });
     const { summary } = result.manifest;
     const ioErrors = result.blocks.filter((block) => block.code === 'io_error').length;

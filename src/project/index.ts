@@ -23,6 +23,7 @@ export {
   RUNS_DIR,
   WORKFLOWS_DIR,
   WORKSPACE_DIR,
+  WORKSPACE_LOCK_PATH,
   artifactRecordsPath,
   contractArtifactPath,
   manifestPath,

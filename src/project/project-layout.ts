@@ -70,6 +70,9 @@ export function tracePath(runId: RunId, nodeId: NodeId): string {
   return `${runDir(runId)}/traces/${nodeId}.json`;
 }
 
+/** `.agent/workspace.lock`: held by an ingest from its first write into workspace/ to the end of its records. */
+export const WORKSPACE_LOCK_PATH = `${AGENT_DIR}/workspace.lock`;
+
 /** `.agent/runs/<run_id>/lock`: held by the process running or resuming the run. */
 export function runLockPath(runId: RunId): string {
   return `${runDir(runId)}/lock`;

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { mkdir, open, readlink, realpath } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { ConfinedWriteOptions } from './confined-write-options.js';
-import type { DirectoryWalk, RootAnchor } from './directory-handle.js';
+import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './directory-handle.js';
 import { filesystemRefusal } from './filesystem-refusal.js';
 import { checkDeclaredPath } from './path-rules.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
@@ -17,6 +17,7 @@ import type { AppendOutcome, StreamedWriteOutcome, WriteOutcome, WriteRefusal } 
 import { appendLinesBelow } from './append-lines.js';
 import type { AppendOptions } from './append-lines.js';
 import { openStagingFolder } from './staging-folder.js';
+import { removeStaleTempFiles, STALE_TEMP_AGE_MS } from './remove-stale-temp-files.js';
 import type { StagingFolder } from './staging-folder.js';
 
 /** How the writer stays inside the root: `proc-fd` (Linux, descriptor-relative) or the `lstat-walk` fallback. */
@@ -130,6 +131,15 @@ function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot 
   const walk: DirectoryWalk = confinement === 'proc-fd' ? walkByDescriptor : walkByLstat;
   const inFlight = new Set<Promise<unknown>>();
   let closed = false;
+  // Each directory is swept once per cutoff a caller names (once per root for the hour rule), so a run of
+  // writes into one directory reads it once, not once per write.
+  const swept = new Map<string, number | 'hour'>();
+  const sweep = async (directory: DirectoryHandle, options: ConfinedWriteOptions): Promise<void> => {
+    const key = options.staleTempBefore ?? 'hour';
+    if (options.dryRun === true || swept.get(directory.relativePath) === key) return;
+    swept.set(directory.relativePath, key);
+    await removeStaleTempFiles(directory, options.staleTempBefore ?? Date.now() - STALE_TEMP_AGE_MS);
+  };
 
   const writeOnce = async (
     declaredPath: string,
@@ -151,6 +161,7 @@ function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot 
         return filesystemRefusal(reached.code, reached.relativePath);
       case 'opened':
         try {
+          await sweep(reached.directory, options);
           return await replaceFileAtomically({
             directory: reached.directory,
             name,

@@ -13,6 +13,12 @@ export interface ConfinedWriteOptions {
   readonly durability?: 'fsync' | 'none';
   /** Check everything read-only and report `would_write`, `unchanged` or `refused`; nothing is created. */
   readonly dryRun?: boolean;
+  /**
+   * Temp files (`TEMP_FILE_PATTERN`) last modified before this moment (epoch ms) in the target's directory are
+   * a dead writer's and are removed before writing; default: an hour ago. A holder of the workspace lock
+   * passes the moment it took the lock, since every writer there holds that lock.
+   */
+  readonly staleTempBefore?: number;
   /** Called after each stage, awaited before the next one starts. */
   readonly onStep?: (step: WriteStep) => void | Promise<void>;
 }

@@ -160,9 +160,11 @@ describe('artifact-ingest ingest', () => {
     );
     expect((await Promise.all(runs)).map((r) => r.code)).toEqual([0, 0, 0, 0]);
     const events = await readEvents(projectDir, 'shared');
-    expect(events).toHaveLength(4 * 51);
+    // Per document: ingest.started, 50 ingest.block, ingest.summary.
+    expect(events).toHaveLength(4 * 52);
     for (let n = 0; n < 4; n++) {
       expect(events.filter((e) => e.node_id === `d${n}` && e.event === 'ingest.block')).toHaveLength(50);
+      expect(events.filter((e) => e.node_id === `d${n}` && e.event === 'ingest.started')).toHaveLength(1);
     }
   });
 

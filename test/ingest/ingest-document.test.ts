@@ -58,12 +58,20 @@ describe('ingestDocument', () => {
 
     const events = await readEvents(projectDir, 'run-1');
     expect(events.map((event) => [event.event, event.level])).toEqual([
+      ['ingest.started', 'INFO'],
       ['ingest.block', 'INFO'],
       ['ingest.block', 'INFO'],
       ['ingest.block', 'ERROR'],
       ['ingest.summary', 'INFO'],
     ]);
     expect(events[0]).toMatchObject({
+      run_id: 'run-1',
+      node_id: 'plan',
+      doc_path: 'docs/plan.md',
+      planned: 2,
+      planned_paths: ['workspace/src/main.ts', 'workspace/pkg/__init__.py'],
+    });
+    expect(events[1]).toMatchObject({
       run_id: 'run-1',
       node_id: 'plan',
       doc_path: 'docs/plan.md',
@@ -409,7 +417,9 @@ describe('fail-open', () => {
     });
     const result = await runIngest({ projectDir, ...base });
     expect(result.manifestPath).toBeNull();
-    expect(result.problems.map((p) => p.code)).toEqual(['io_error', 'io_error']);
+    // The events file, the workspace lock and the manifest: each cannot be made under a file named .agent.
+    expect(result.problems.map((p) => p.code)).toEqual(['io_error', 'io_error', 'io_error']);
+    expect(result.problems[1]?.message).toMatch(/workspace\.lock.*written without the lock/);
     expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('x\n');
   });
 
@@ -444,7 +454,9 @@ describe('event file under concurrent ingests', () => {
     );
 
     const events = await readEvents(projectDir, 'run-1');
-    expect(events).toHaveLength(8 * 21);
+    // Per document: ingest.started, 20 ingest.block, ingest.summary.
+    expect(events).toHaveLength(8 * 22);
+    expect(events.filter((e) => e.event === 'ingest.started')).toHaveLength(8);
     expect(events.filter((e) => e.event === 'ingest.summary')).toHaveLength(8);
   });
 });

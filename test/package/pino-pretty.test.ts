@@ -33,9 +33,11 @@ describe('pino-pretty with the flags docs/events.md shows', () => {
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as { level: string; event: string; ts: string });
-    // The three levels and both ingest events occur, so every mapping is exercised.
+    // The three levels and the ingest's events occur, so every mapping is exercised.
     expect(new Set(lines.map((line) => line.level))).toEqual(new Set(['INFO', 'WARNING', 'ERROR']));
-    expect(new Set(lines.map((line) => line.event))).toEqual(new Set(['ingest.block', 'ingest.summary']));
+    expect(new Set(lines.map((line) => line.event))).toEqual(
+      new Set(['ingest.started', 'ingest.block', 'ingest.summary']),
+    );
 
     // NO_COLOR: the plain rendering, whatever the environment vitest runs in says about colours.
     const plain = await runProgram(pinoPretty, flags, { cwd: REPO, input: events, env: { NO_COLOR: '1' } });

@@ -5,6 +5,10 @@ import { errnoOf } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { indexFileOf, isVersionRecord, listIndexFiles, sortByTime } from '../store/index.js';
 import { inspectWorkspaceFile } from './inspect-workspace-file.js';
+import { findInterruptedIngests } from './find-interrupted-ingests.js';
+import type { InterruptedIngest } from './find-interrupted-ingests.js';
+import { findStaleTempFiles } from './find-stale-temp-files.js';
+import type { FoundTempFile } from './find-stale-temp-files.js';
 import { lstatOrMissing } from '../../workspace/index.js';
 import { openObjectStore } from '../store/index.js';
 import type { ObjectVerdict } from '../store/index.js';
@@ -20,12 +24,15 @@ export type VerifyProblemCode =
   | 'workspace_not_a_file'
   | 'invalid_record_line'
   | 'index_missing_record'
-  | 'index_unknown_record';
+  | 'index_unknown_record'
+  | 'interrupted_ingest'
+  | 'stale_temp_file';
 
 /**
  * How bad a problem is: `error` for corruption and drift (a missing or corrupt object, a workspace file that is
- * not its last recorded version, an unreadable line of a run's artifacts.jsonl), `warning` for drift of the path
- * index, which `reindex` rebuilds from the runs. The CLI exits 1 on an error, and with `--strict` on a warning.
+ * not its last recorded version, an unreadable line of a run's artifacts.jsonl, an interrupted ingest whose files
+ * may be on disk unrecorded), `warning` for drift of the path index, which `reindex` rebuilds from the runs, and
+ * for a stale temp file (harmless bytes that the next write into its folder removes). The CLI exits 1 on an error, and with `--strict` on a warning.
  */
 export type VerifySeverity = 'error' | 'warning';
 
@@ -39,6 +46,10 @@ export interface VerifyProblem {
   readonly contentHash?: string;
   readonly runId?: string;
   readonly artifactId?: string;
+  /** `interrupted_ingest`: the node and document of the ingest, and the workspace paths it planned. */
+  readonly nodeId?: string;
+  readonly docPath?: string;
+  readonly plannedPaths?: readonly string[];
 }
 
 /** What {@link verifyArtifacts} checked and every problem it found. */
@@ -98,6 +109,10 @@ export async function verifyArtifacts(
   const workspace = await verifyWorkspace(projectDir, scoped, allRecords);
   problems.push(...workspace.problems);
   if (runId === undefined) problems.push(...(await compareIndex(projectDir, allRecords)));
+  for (const run of runs)
+    problems.push(...(await findInterruptedIngests(projectDir, run)).map(interruptedProblem));
+  // Temp files belong to no run: every scope reports them.
+  problems.push(...(await findStaleTempFiles(projectDir)).map(staleTempProblem));
 
   const warnings = problems.filter((problem) => problem.severity === 'warning').length;
   return {
@@ -238,6 +253,33 @@ async function checkWorkspaceFile(
       };
     }
   }
+}
+
+function interruptedProblem(ingest: InterruptedIngest): VerifyProblem {
+  const shown = ingest.plannedPaths.join(', ');
+  const more =
+    ingest.planned > ingest.plannedPaths.length
+      ? ` and ${String(ingest.planned - ingest.plannedPaths.length)} more`
+      : '';
+  return {
+    code: 'interrupted_ingest',
+    severity: 'error',
+    message: `the ingest of ${ingest.docPath} (run ${ingest.runId}, node ${ingest.nodeId}) started at ${ingest.ts} and never finished: ${shown}${more} may be on disk without a manifest or records; ingest it again with the same run and node id ('artifact-ingest ingest ${ingest.docPath} --run-id ${ingest.runId} --node-id ${ingest.nodeId}', or 'artifact-ingest run --resume' for a run)`,
+    ...(ingest.plannedPaths[0] === undefined ? {} : { path: ingest.plannedPaths[0] }),
+    runId: ingest.runId,
+    nodeId: ingest.nodeId,
+    docPath: ingest.docPath,
+    plannedPaths: ingest.plannedPaths,
+  };
+}
+
+function staleTempProblem(temp: FoundTempFile): VerifyProblem {
+  return {
+    code: 'stale_temp_file',
+    severity: 'warning',
+    message: `${temp.path} (last modified ${temp.mtime.toISOString()}) is a writer's temp file that was never renamed into place; unless a write is running now, its writer was killed: the next write into its folder removes it, or delete it`,
+    path: temp.path,
+  };
 }
 
 /** Compares the path index with the version records of every run, as multisets of whole records. */

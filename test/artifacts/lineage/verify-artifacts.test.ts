@@ -440,3 +440,59 @@ describe('verifyArtifacts', () => {
     expect(await treeDigest(join(project, '.agent/runs'))).toEqual(before);
   });
 });
+
+describe('verifyArtifacts: interrupted ingests and temp files', () => {
+  const startedLine = (runId: string, node: string, doc: string, paths: readonly string[]): string =>
+    `${JSON.stringify({ level: 'INFO', ts: '2026-03-01T10:00:00.000Z', event: 'ingest.started', run_id: runId, node_id: node, doc_path: doc, planned: paths.length, planned_paths: paths })}\n`;
+  const summaryLine = (runId: string, node: string, doc: string): string =>
+    `${JSON.stringify({ level: 'INFO', event: 'ingest.summary', run_id: runId, node_id: node, doc_path: doc, dry_run: false })}\n`;
+
+  it('reports an ingest that started and never summarised as an error naming run, node, document and paths', async () => {
+    const project = await twoRunProject();
+    await writeFile(
+      join(project, '.agent/runs/run-002/events.jsonl'),
+      startedLine('run-002', 'build', 'docs/plan.md', ['workspace/src/a.ts', 'workspace/src/c.ts']),
+    );
+    const report = await verifyArtifacts(project);
+    expect(report.problems).toEqual([
+      {
+        code: 'interrupted_ingest',
+        severity: 'error',
+        message: expect.stringMatching(
+          /^the ingest of docs\/plan\.md \(run run-002, node build\) started at .* never finished: workspace\/src\/a\.ts, workspace\/src\/c\.ts may be on disk/,
+        ) as string,
+        path: 'workspace/src/a.ts',
+        runId: 'run-002',
+        nodeId: 'build',
+        docPath: 'docs/plan.md',
+        plannedPaths: ['workspace/src/a.ts', 'workspace/src/c.ts'],
+      },
+    ]);
+    expect(report.errors).toBe(1);
+    // The run in scope decides: run-001's events say nothing of it.
+    expect((await verifyArtifacts(project, { runId: 'run-001' })).problems).toEqual([]);
+    await appendFile(
+      join(project, '.agent/runs/run-002/events.jsonl'),
+      startedLine('run-002', 'build', 'docs/plan.md', ['workspace/src/a.ts']) +
+        summaryLine('run-002', 'build', 'docs/plan.md'),
+    );
+    expect((await verifyArtifacts(project)).problems).toEqual([]);
+  });
+
+  it('reports a temp file under workspace/ and .agent/ as a stale_temp_file warning, in any scope', async () => {
+    const project = await twoRunProject();
+    const temp = '.artifact-ingest-0123456789abcdef.tmp';
+    await writeFile(join(project, 'workspace/src', temp), 'half');
+    await writeFile(join(project, '.agent/runs/run-001', temp), 'half');
+    for (const report of [
+      await verifyArtifacts(project),
+      await verifyArtifacts(project, { runId: 'run-001' }),
+    ]) {
+      expect(report.problems.map((problem) => [problem.code, problem.severity, problem.path])).toEqual([
+        ['stale_temp_file', 'warning', `.agent/runs/run-001/${temp}`],
+        ['stale_temp_file', 'warning', `workspace/src/${temp}`],
+      ]);
+      expect(report).toMatchObject({ errors: 0, warnings: 2 });
+    }
+  });
+});

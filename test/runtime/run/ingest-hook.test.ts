@@ -96,6 +96,7 @@ describe('runIngestHook', () => {
     expect(manifest.source).toEqual({ kind: 'graph_runtime', mode: 'single', doc_path: 'docs/plan.md' });
     expect(await readFile(path.join(projectDir, 'workspace/src/a.ts'), 'utf8')).toBe('export {};\n');
     expect(events.lines.map((line) => line.event)).toEqual([
+      'ingest.started',
       'ingest.block',
       'ingest.block',
       'ingest.summary',
@@ -284,10 +285,12 @@ describe('the post-write hook in runGraph', () => {
     expect(names).toEqual([
       'run.started:',
       'node.started:plan',
+      'ingest.started:plan',
       'ingest.block:plan',
       'ingest.summary:plan',
       'node.completed:plan',
       'node.started:notes',
+      'ingest.started:notes',
       'ingest.block:notes',
       'ingest.summary:notes',
       'node.completed:notes',
@@ -299,7 +302,7 @@ describe('the post-write hook in runGraph', () => {
     ]);
     expect(events.every((event) => event.run_id === 'on')).toBe(true);
     expect(events[0]).toMatchObject({ ingest_enabled: true, mode: 'self_critique' });
-    expect(events[4]).toMatchObject({ event: 'node.completed', ingest: planSummary });
+    expect(events[5]).toMatchObject({ event: 'node.completed', ingest: planSummary });
     expect(
       progress.find((event) => event.type === 'node.completed' && event.nodeId === 'plan'),
     ).toMatchObject({ ingest: planSummary });

@@ -1,0 +1,37 @@
+import { lstat, readdir, unlink } from 'node:fs/promises';
+import type { DirectoryHandle } from './directory-handle.js';
+import { TEMP_FILE_PATTERN } from './temp-file-name.js';
+
+/** A temp file older than this was left by a writer that died: no write of one file lasts an hour. */
+export const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the writer's own leftover temp files from an opened directory: only names matching
+ * `TEMP_FILE_PATTERN`, only regular files (lstat, never through a symlink), only those last modified before
+ * `before` (epoch ms); returns how many it removed. Never throws: cleanup must not fail the write it precedes.
+ */
+export async function removeStaleTempFiles(directory: DirectoryHandle, before: number): Promise<number> {
+  let names: string[];
+  try {
+    // The directory's own entry: through /proc/self/fd on Linux, so it is the directory the walk opened.
+    names = await readdir(directory.entry('.'));
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!TEMP_FILE_PATTERN.test(name)) continue;
+    const entry = directory.entry(name);
+    try {
+      const stats = await lstat(entry);
+      if (!stats.isFile() || stats.mtimeMs >= before) continue;
+      // The lstat-walk fallback names entries by path: unlink only while the directory is still in place.
+      if ((await directory.locate()) !== directory.expectedLocation) return removed;
+      await unlink(entry);
+      removed += 1;
+    } catch {
+      // Gone already (another cleaner, or its writer renamed it after all) or not ours to remove: skip it.
+    }
+  }
+  return removed;
+}
