@@ -101,6 +101,16 @@ export async function acquireShortLock(
   return { acquired: false, holder };
 }
 
+/**
+ * The owner of the short lock at `file` while a live process holds it (same host, process alive), else
+ * undefined (no lock, a stale or unreadable one): what a reader uses to tell work in progress from work a kill
+ * interrupted.
+ */
+export async function readLiveShortLockOwner(file: string): Promise<ShortLockOwner | undefined> {
+  const holder = await readHolder(file);
+  return holder.kind === 'owner' && !isStale(holder) ? holder.owner : undefined;
+}
+
 async function readHolder(file: string): Promise<Holder> {
   let text: string;
   let mtimeMs: number;

@@ -1,7 +1,15 @@
 import { join } from 'node:path';
-import { artifactRecordsPath, isRunId, OBJECTS_DIR, RUNS_DIR, UnknownRunError } from '../../project/index.js';
+import {
+  artifactRecordsPath,
+  isRunId,
+  OBJECTS_DIR,
+  RUNS_DIR,
+  UnknownRunError,
+  WORKSPACE_DIR,
+  WORKSPACE_LOCK_PATH,
+} from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
+import { errnoOf, readLiveShortLockOwner } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { indexFileOf, isVersionRecord, listIndexFiles, sortByTime } from '../store/index.js';
 import { inspectWorkspaceFile } from './inspect-workspace-file.js';
@@ -109,10 +117,23 @@ export async function verifyArtifacts(
   const workspace = await verifyWorkspace(projectDir, scoped, allRecords);
   problems.push(...workspace.problems);
   if (runId === undefined) problems.push(...(await compareIndex(projectDir, allRecords)));
-  for (const run of runs)
-    problems.push(...(await findInterruptedIngests(projectDir, run)).map(interruptedProblem));
+  // The one ingest that holds the workspace lock now is in progress, not interrupted: only it can have started
+  // (and made temp files in workspace/) since the live holder took the lock.
+  const inProgressSince = await liveWorkspaceLockSince(projectDir);
+  const beforeLock = (at: number): boolean => inProgressSince === undefined || at < inProgressSince;
+  for (const run of runs) {
+    const interrupted = await findInterruptedIngests(projectDir, run);
+    problems.push(
+      ...interrupted.filter((ingest) => beforeLock(Date.parse(ingest.ts))).map(interruptedProblem),
+    );
+  }
   // Temp files belong to no run: every scope reports them.
-  problems.push(...(await findStaleTempFiles(projectDir)).map(staleTempProblem));
+  const temps = await findStaleTempFiles(projectDir);
+  problems.push(
+    ...temps
+      .filter((temp) => !temp.path.startsWith(`${WORKSPACE_DIR}/`) || beforeLock(temp.mtime.getTime()))
+      .map(staleTempProblem),
+  );
 
   const warnings = problems.filter((problem) => problem.severity === 'warning').length;
   return {
@@ -253,6 +274,12 @@ async function checkWorkspaceFile(
       };
     }
   }
+}
+
+/** When the live holder of the workspace lock took it (epoch ms), or undefined when no live process holds it. */
+async function liveWorkspaceLockSince(projectDir: string): Promise<number | undefined> {
+  const owner = await readLiveShortLockOwner(join(projectDir, WORKSPACE_LOCK_PATH)).catch(() => undefined);
+  return owner === undefined ? undefined : Date.parse(owner.acquired_at);
 }
 
 function interruptedProblem(ingest: InterruptedIngest): VerifyProblem {

@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, chmod, lstat, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  chmod,
+  lstat,
+  mkdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { indexFileOf, rebuildArtifactIndex } from '../../../src/artifacts/store/artifact-index.js';
@@ -8,6 +19,7 @@ import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
 import { appendArtifactRecords } from '../../../src/artifacts/store/append-records.js';
 import { contentHashOf } from '../../../src/artifacts/content-hash.js';
 import { UnknownRunError } from '../../../src/project/index.js';
+import { acquireShortLock } from '../../../src/workspace/index.js';
 import { logPath } from '../../../src/artifacts/lineage/log-path.js';
 import { openArtifactRecorder } from '../../../src/artifacts/record/record-artifacts.js';
 import { verifyArtifacts } from '../../../src/artifacts/lineage/verify-artifacts.js';
@@ -477,6 +489,45 @@ describe('verifyArtifacts: interrupted ingests and temp files', () => {
         summaryLine('run-002', 'build', 'docs/plan.md'),
     );
     expect((await verifyArtifacts(project)).problems).toEqual([]);
+  });
+
+  it('leaves out the ingest in progress: what started (and its temp files in workspace/) after a live holder took the workspace lock', async () => {
+    const project = await twoRunProject();
+    const lock = await acquireShortLock(join(project, '.agent/workspace.lock'), { waitMs: 1000 });
+    expect(lock.acquired).toBe(true);
+    if (!lock.acquired) return;
+    const since = Date.parse(lock.lock.owner.acquired_at);
+    const live = startedLine('run-002', 'build', 'docs/live.md', ['workspace/src/l.ts']).replace(
+      '2026-03-01T10:00:00.000Z',
+      new Date(since + 5).toISOString(),
+    );
+    await writeFile(
+      join(project, '.agent/runs/run-002/events.jsonl'),
+      startedLine('run-002', 'build', 'docs/plan.md', ['workspace/src/a.ts']) + live,
+    );
+    const oldTemp = 'workspace/src/.artifact-ingest-0000000000000000.tmp';
+    const liveTemp = 'workspace/src/.artifact-ingest-1111111111111111.tmp';
+    await writeFile(join(project, oldTemp), 'killed');
+    await utimes(join(project, oldTemp), new Date(since - 60_000), new Date(since - 60_000));
+    await writeFile(join(project, liveTemp), 'writing');
+    await utimes(join(project, liveTemp), new Date(since + 5), new Date(since + 5));
+    const codes = async (): Promise<(string | undefined)[][]> =>
+      (await verifyArtifacts(project)).problems.map((problem) => [
+        problem.code,
+        problem.docPath ?? problem.path,
+      ]);
+    expect(await codes()).toEqual([
+      ['interrupted_ingest', 'docs/plan.md'],
+      ['stale_temp_file', oldTemp],
+    ]);
+    // Once the holder is gone, nothing is in progress: everything left is a dead writer's.
+    await lock.lock.release();
+    expect(await codes()).toEqual([
+      ['interrupted_ingest', 'docs/plan.md'],
+      ['interrupted_ingest', 'docs/live.md'],
+      ['stale_temp_file', oldTemp],
+      ['stale_temp_file', liveTemp],
+    ]);
   });
 
   it('reports a temp file under workspace/ and .agent/ as a stale_temp_file warning, in any scope', async () => {
