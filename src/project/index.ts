@@ -43,3 +43,11 @@ export {
 export { sha256Hex } from './sha256.js';
 export { describeError } from './describe-error.js';
 export { UnknownRunError } from './unknown-run-error.js';
+export {
+  REDACTED,
+  SECRET_PATTERN_NAMES,
+  findSecret,
+  holdsSecret,
+  redactSecrets,
+  type FoundSecret,
+} from './find-secret.js';
