@@ -1,6 +1,7 @@
 export { ID_PATTERN, ID_RULE, MAX_ID_LENGTH, isId, sanitizeId } from './id-pattern.js';
 export {
   InvalidIdError,
+  SECRET_IN_ID,
   isNodeId,
   isRunId,
   nodeIdSchema,
