@@ -52,3 +52,4 @@ export {
   redactSecrets,
   type FoundSecret,
 } from './find-secret.js';
+export { redactJson } from './redact-json.js';
