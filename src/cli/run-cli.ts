@@ -5,13 +5,15 @@ import { classifyError } from './cli-error.js';
 import { COMMANDS, MAIN_HELP } from './commands.js';
 import type { Command } from './commands.js';
 import { exitCodeFor } from './exit-codes.js';
+import { redactingIo } from './redacting-io.js';
 import { UsageError } from './usage-error.js';
 
 /**
  * Runs the CLI on `argv` (without node and the script) against `io` and returns the exit code; the one place
  * that catches a command's errors, prints them and maps them to exit codes.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  const io = redactingIo(rawIo);
   // `--json` asks for one JSON document on stdout in every case, an error included.
   const json = argv.includes('--json');
   let command = '';

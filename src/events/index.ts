@@ -5,4 +5,5 @@ export { EventLogError } from './event-log-error.js';
 export { memoryEventLog, type MemoryEventLog } from './memory-event-log.js';
 export { openEventLog } from './open-event-log.js';
 export { redactFields } from './redact-fields.js';
-export { REDACTED, SECRET_PATTERN_NAMES, redactSecrets } from './redact-secrets.js';
+// The patterns live in project/ so every layer can use them; events keeps its public names.
+export { REDACTED, SECRET_PATTERN_NAMES, redactSecrets } from '../project/index.js';

@@ -1,4 +1,4 @@
-import { redactSecrets } from './redact-secrets.js';
+import { redactSecrets } from '../project/index.js';
 
 /** Nesting deeper than this is written as `[Truncated]`; event fields are meant to be flat. */
 const MAX_DEPTH = 8;

@@ -133,7 +133,8 @@ function outcome(
   return {
     index: plan.block.index,
     lang: plan.block.lang,
-    declaredFile: plan.block.declaredFile,
+    // A file= value that holds a secret is refused (secret_in_path) and recorded only in its redacted form.
+    declaredFile: redactSecrets(plan.block.declaredFile),
     workspacePath: normalizedPath === null ? '' : `workspace/${normalizedPath}`,
     bytes: plan.bytes.byteLength,
     sha256: sha256Hex(plan.bytes),

@@ -1,12 +1,13 @@
-import { parseNodeId, parseRunId, sanitizeId } from '../project/index.js';
+import { parseNodeId, parseRunId, redactSecrets, sanitizeId } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 
 /**
  * Derives a node id from a project-relative document path: `docs/tasks/api.md` -> `tasks.api`.
- * Characters an id cannot hold become `-`; the result always matches the layout's id pattern.
+ * Characters an id cannot hold become `-`; the result always matches the layout's id pattern. A secret in the
+ * path is redacted before deriving, so `password=x` never becomes the unrecognizable `password-x`.
  */
 export function deriveNodeId(docPath: string): NodeId {
-  const withoutRoot = docPath.replace(/^docs\//, '');
+  const withoutRoot = redactSecrets(docPath).replace(/^docs\//, '');
   const withoutExtension = withoutRoot.replace(/\.(md|markdown|mdx)$/i, '');
   return parseNodeId(sanitizeId(withoutExtension.split('/').join('.'), 'doc'));
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { memoryEventLog, openEventLog, redactSecrets } from '../events/index.js';
+import { memoryEventLog, openEventLog } from '../events/index.js';
 import type { EventLevel, EventLog } from '../events/index.js';
 import { parseFences } from '../fence/index.js';
 import type { IngestedContent } from './apply-plans.js';
@@ -9,7 +9,8 @@ import { DEFAULT_INGEST_LIMITS } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
 import { ingestManifestSchema } from './ingest-manifest.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
-import { describeError, parseNodeId, parseRunId, runEventsPath } from '../project/index.js';
+import { describeError, parseNodeId, parseRunId, redactSecrets, runEventsPath } from '../project/index.js';
+import { findSecretInPath } from '../workspace/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import type { IngestProblem, ReportProblem } from './ingest-problem.js';
 import { openIngestRoots } from './ingest-roots.js';
@@ -126,8 +127,20 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
 
   let blocks: BlockOutcome[] = [];
   let contents: IngestedContent[] = [];
+  // A document whose path holds a secret is refused whole: its manifest would be named by the node id derived
+  // from that path, and every record would carry it (docs/security.md, "Secrets").
+  const secret = findSecretInPath(docPath);
+  if (secret !== undefined) {
+    report(
+      'secret_in_path',
+      `the document path holds what looks like a credential (${secret}); nothing was written. Rename the document`,
+    );
+  }
   try {
-    const bytes = options.content ?? (await readDocument(projectDir, docPath, limits, report));
+    const bytes =
+      secret !== undefined
+        ? null
+        : (options.content ?? (await readDocument(projectDir, docPath, limits, report)));
     const text = bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
     if (text !== null) {
       const plans = planText(text, docPath, limits, report);
@@ -155,8 +168,10 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   );
   const checked = ingestManifestSchema.safeParse(manifest);
   if (!checked.success) report('schema_error', checked.error.message);
-  // Spec 1 (decided): an undecodable document writes nothing, not even a manifest.
-  const undecodable = problems.some((problem) => problem.code === 'invalid_utf8');
+  // Spec 1 (decided): an undecodable document writes nothing, not even a manifest; nor does a secret path.
+  const undecodable = problems.some(
+    (problem) => problem.code === 'invalid_utf8' || problem.code === 'secret_in_path',
+  );
   const manifestPath =
     dryRun || !checked.success || undecodable
       ? null
@@ -226,7 +241,12 @@ function buildManifest(
     version: '1',
     run_id: ids.runId,
     node_id: ids.nodeId,
-    source: { kind: options.sourceKind ?? 'cli', mode: options.mode ?? 'unknown', doc_path: docPath },
+    source: {
+      kind: options.sourceKind ?? 'cli',
+      mode: options.mode ?? 'unknown',
+      // Only a refused document's path can hold a secret; the result it returns shows it redacted.
+      doc_path: redactSecrets(docPath),
+    },
     artifacts: blocks.map(manifestArtifactOf),
     summary: {
       total_blocks: blocks.length,

@@ -5,6 +5,7 @@ export interface IngestProblem {
     | 'invalid_utf8'
     | 'too_large'
     | 'too_complex'
+    | 'secret_in_path'
     | 'io_error'
     | 'schema_error'
     | 'internal_error';

@@ -55,6 +55,7 @@ export function statusOfReason(code: ReasonCode): ArtifactStatus {
     case 'invalid_unicode':
     case 'too_long':
     case 'git_dir':
+    case 'secret_in_path':
     case 'case_collision':
     case 'symlink':
     case 'not_a_directory':
@@ -94,6 +95,7 @@ export const REASON_CODES: readonly ReasonCode[] = [
   'invalid_unicode',
   'too_long',
   'git_dir',
+  'secret_in_path',
   'case_collision',
   'symlink',
   'not_a_directory',

@@ -1,11 +1,26 @@
 import * as z from 'zod';
+import { findSecret, redactSecrets } from './find-secret.js';
 import { ID_PATTERN, ID_RULE } from './id-pattern.js';
 
+// An id names folders and files and is written into every record, so one that holds a secret is refused
+// (docs/security.md, "Secrets").
+/** Why an id that holds a secret is refused, for messages. */
+export const SECRET_IN_ID =
+  'holds what looks like a credential; an id names files and records, so choose another';
+
 /** Schema of a run id: the id pattern, branded so a checked id cannot be confused with any string. */
-export const runIdSchema = z.string().regex(ID_PATTERN, ID_RULE).brand<'RunId'>();
+export const runIdSchema = z
+  .string()
+  .regex(ID_PATTERN, ID_RULE)
+  .refine((id) => findSecret(id) === undefined, SECRET_IN_ID)
+  .brand<'RunId'>();
 
 /** Schema of a node (or workflow step) id. */
-export const nodeIdSchema = z.string().regex(ID_PATTERN, ID_RULE).brand<'NodeId'>();
+export const nodeIdSchema = z
+  .string()
+  .regex(ID_PATTERN, ID_RULE)
+  .refine((id) => findSecret(id) === undefined, SECRET_IN_ID)
+  .brand<'NodeId'>();
 
 /** A run id, checked once at the edge (CLI, MCP, library entry) and trusted after that. */
 export type RunId = z.infer<typeof runIdSchema>;
@@ -20,9 +35,17 @@ export class InvalidIdError extends Error {
   constructor(
     /** What the id was for, as the user wrote it: `run id`, `--node-id`. */
     readonly what: string,
+    /** The text as given, with any secret in it redacted. */
     readonly value: string,
   ) {
-    super(`${what} ${JSON.stringify(value)} ${ID_RULE}`);
+    const secret = findSecret(value);
+    // Said without echoing the secret: the message is printed and may be recorded.
+    super(
+      secret === undefined
+        ? `${what} ${JSON.stringify(value)} ${ID_RULE}`
+        : `${what} ${JSON.stringify(redactSecrets(value))} ${SECRET_IN_ID} (it looks like a ${secret.family})`,
+    );
+    this.value = redactSecrets(value);
   }
 }
 
@@ -42,10 +65,10 @@ export function parseNodeId(value: string, what = 'node id'): NodeId {
 
 /** True when `value` is a valid run id (narrowing it). */
 export function isRunId(value: string): value is RunId {
-  return ID_PATTERN.test(value);
+  return runIdSchema.safeParse(value).success;
 }
 
 /** True when `value` is a valid node id (narrowing it). */
 export function isNodeId(value: string): value is NodeId {
-  return ID_PATTERN.test(value);
+  return nodeIdSchema.safeParse(value).success;
 }

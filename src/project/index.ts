@@ -1,6 +1,7 @@
 export { ID_PATTERN, ID_RULE, MAX_ID_LENGTH, isId, sanitizeId } from './id-pattern.js';
 export {
   InvalidIdError,
+  SECRET_IN_ID,
   isNodeId,
   isRunId,
   nodeIdSchema,
@@ -44,3 +45,12 @@ export {
 export { sha256Hex } from './sha256.js';
 export { describeError } from './describe-error.js';
 export { UnknownRunError } from './unknown-run-error.js';
+export {
+  REDACTED,
+  SECRET_PATTERN_NAMES,
+  findSecret,
+  holdsSecret,
+  redactSecrets,
+  type FoundSecret,
+} from './find-secret.js';
+export { redactJson } from './redact-json.js';

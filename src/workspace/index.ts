@@ -1,4 +1,4 @@
-export { checkDeclaredPath, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from './path-rules.js';
+export { checkDeclaredPath, findSecretInPath, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from './path-rules.js';
 export { pathCollisionKey } from './path-collision-key.js';
 export { openConfinedRoot } from './confined-root.js';
 export type { ConfinedRoot, ConfinedRootOptions, Confinement } from './confined-root.js';

@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { findSecret } from '../project/index.js';
 import { findInvalidUnicode } from './find-invalid-unicode.js';
 import { foldCase } from './fold-case.js';
 import type { PathRuleCode, PathVerdict } from './write-outcome.js';
@@ -27,12 +28,21 @@ const deviceNames: ReadonlySet<string> = new Set([
 /**
  * Judges a `file=` path by the pure rules of spec ingest.md section 2, returning its normalized form or one code.
  *
- * Rules are checked in this order and the first broken one wins: empty_path, control_char, invalid_unicode,
- * unc_path, drive_letter, absolute_path, backslash, colon, traversal, empty_path (names no file), too_long,
- * git_dir, reserved_name.
+ * Rules are checked in this order and the first broken one wins: empty_path, secret_in_path, control_char,
+ * invalid_unicode, unc_path, drive_letter, absolute_path, backslash, colon, traversal, empty_path (names no
+ * file), too_long, git_dir, reserved_name.
  */
 export function checkDeclaredPath(declared: string): PathVerdict {
   if (declared === '') return refuse('empty_path', 'file= path is empty; name a file inside workspace/');
+
+  // First, so that no later message quotes a component that holds a secret (docs/security.md, "Secrets").
+  const secret = findSecretInPath(declared);
+  if (secret !== undefined) {
+    return refuse(
+      'secret_in_path',
+      `file= path holds what looks like a credential (${secret}); a secret must never become a file name, so rename the file`,
+    );
+  }
 
   const control = findControlCharacter(declared);
   if (control !== undefined) {
@@ -134,6 +144,20 @@ function whyReserved(component: string): string | undefined {
   // NFKC maps the superscript digits of 'COM¹' and fullwidth letters onto the plain device name.
   const stem = foldCase(component.normalize('NFKC')).split('.')[0] ?? '';
   if (deviceNames.has(stem.replace(/ +$/u, ''))) return 'is a Windows device name (with any extension)';
+  return undefined;
+}
+
+/**
+ * The family of a credential in any component of a path (a `file=` value, a document path), or undefined.
+ * Components are judged one by one: a whole path such as `src/Api/Handlers/...` could otherwise pass for a
+ * 40-character AWS secret across its '/'.
+ */
+export function findSecretInPath(declared: string): string | undefined {
+  for (const component of declared.split(/[\\/]/)) {
+    if (component === '') continue;
+    const found = findSecret(component);
+    if (found !== undefined) return found.family;
+  }
   return undefined;
 }
 

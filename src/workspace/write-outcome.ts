@@ -11,7 +11,8 @@ export type PathRuleCode =
   | 'reserved_name'
   | 'invalid_unicode'
   | 'too_long'
-  | 'git_dir';
+  | 'git_dir'
+  | 'secret_in_path';
 
 /** Reason codes the writer finds on the real filesystem. */
 export type FilesystemRefusalCode = 'symlink' | 'not_a_directory' | 'is_a_directory' | 'not_a_regular_file';

@@ -16,6 +16,7 @@ import { micromark } from 'micromark';
 import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
 import { artifactScaleSection } from './artifacts-scale.js';
+import { hostileInputSection } from './hostile-inputs.js';
 import { observeSnapshotSection } from './observe-snapshot.js';
 
 interface Sample {
@@ -257,6 +258,7 @@ async function ingestRows(): Promise<string[]> {
 const ingest = await ingestRows();
 const artifacts = await artifactScaleSection();
 const observe = await observeSnapshotSection();
+const hostile = hostileInputSection();
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const report = `# Benchmarks
 
@@ -304,6 +306,7 @@ file, fchmod, rename, two location checks), and each block also appends an event
 With fsync, both sides are dominated by the syncs, so the gap narrows.
 
 ${artifacts}
-${observe}`;
+${observe}
+${hostile}`;
 await writeFile(new URL('../../docs/benchmarks.md', import.meta.url), report);
 console.log('\nwrote docs/benchmarks.md');

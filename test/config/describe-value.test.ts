@@ -19,3 +19,10 @@ describe('describeValue', () => {
     expect(describeValue(value)).toBe(expected);
   });
 });
+
+describe('describeValue and secrets', () => {
+  it('shows a secret redacted, before cutting the text', () => {
+    const token = 'ghp_' + 'EXtMlRz4AnKCdkZBwtNGaKx82cVGEIBLG9HR';
+    expect(describeValue(`${'x'.repeat(40)} ${token}`)).toBe(JSON.stringify(`${'x'.repeat(40)} [REDACTED]`));
+  });
+});

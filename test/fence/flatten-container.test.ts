@@ -57,10 +57,11 @@ describe('flattenContainer', () => {
     expect(tokenize(flattened(), '> a\n').document).toContain('enter blockQuotePrefix');
   });
 
-  it('parses 5 lines nested in 20k block quotes quickly', () => {
-    const started = performance.now();
-    tokenize(flattened(), `${'>'.repeat(20_000)} a\n`.repeat(5));
-    // Without flattening this takes tens of seconds: every attempt copies a stack of 20k open tokens.
-    expect(performance.now() - started).toBeLessThan(10_000);
+  // Without flattening this takes tens of seconds (every attempt copies a stack of 20k open tokens); the time
+  // is measured in `npm run bench` (t(2n)/t(n), test/bench/hostile-inputs.ts), the tokens here.
+  it('parses 5 lines nested in 20k block quotes into one paragraph and no container token', () => {
+    const { document, flow } = tokenize(flattened(), `${'>'.repeat(20_000)} a\n`.repeat(5));
+    expect(document.filter((type) => /blockQuote$|listOrdered|listUnordered/.test(type))).toEqual([]);
+    expect(flow.filter((type) => type.startsWith('enter paragraph ')).length).toBe(1);
   });
 });

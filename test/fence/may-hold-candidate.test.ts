@@ -36,11 +36,10 @@ describe('mayHoldCandidate', () => {
     expect(mayHoldCandidate(markdown, true)).toBe(expected);
   });
 
-  it('reads a 10 MB text of many fences without = in linear time', () => {
+  // Its time is measured in `npm run bench` (t(2n)/t(n), test/bench/hostile-inputs.ts); here, the answer.
+  it('answers no for a 10 MB text of many fences without =', () => {
     const text = '```ts\nconst a = 1;\n```\n\n'.repeat(500_000);
-    const started = performance.now();
     expect(mayHoldCandidate(text, false)).toBe(false);
-    // Generous bound: a quadratic scan of this text would take minutes.
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(mayHoldCandidate(`${text}\`\`\`ts file=a.ts\n`, false)).toBe(true);
   });
 });

@@ -25,3 +25,15 @@ describe('deriveNodeId', () => {
     expect(defaultCliRunId(new Date('2026-11-21T20:30:01.234Z'))).toBe('cli-20261121T203001234Z');
   });
 });
+
+describe('deriveNodeId and secrets', () => {
+  it.each([
+    ['docs/password=hunter2x.md', 'password-REDACTED-'],
+    [`docs/run_${'ghp_' + 'EXtMlRz4AnKCdkZBwtNGaKx82cVGEIBLG9HR'}.md`, 'run_-REDACTED-'],
+  ])(
+    'redacts the secret in %s before deriving, so no new shape escapes the patterns',
+    (docPath, expected) => {
+      expect(deriveNodeId(docPath)).toBe(expected);
+    },
+  );
+});

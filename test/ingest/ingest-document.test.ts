@@ -267,7 +267,7 @@ describe('ingestDocument', () => {
     expect((await readdir(projectDir)).sort()).toEqual(['docs']);
   });
 
-  it('redacts credentials from reasons and events, in a path and in an exception message', async () => {
+  it('refuses and redacts credentials in a file= path and a document path, in reasons, results and events', async () => {
     const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
     const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', `../${token}/a.ts`, 'x') });
     const manifest = await ingestDocument({ projectDir, ...base });
@@ -279,8 +279,14 @@ describe('ingestDocument', () => {
     });
 
     expect(manifest.artifacts[0]?.reason).not.toContain(token);
-    expect(missing.problems[0]?.code).toBe('document_unreadable');
+    // A secret in a path is refused before any other rule (docs/security.md, "Secrets"), and recorded redacted.
+    expect(manifest.artifacts[0]?.reason).toMatch(/^secret_in_path: /);
+    expect(manifest.artifacts[0]?.declared_file).toBe('../[REDACTED]/a.ts');
+    // The document itself is refused before it is read: nothing written, no manifest, the path redacted.
+    expect(missing.problems.map((problem) => problem.code)).toEqual(['secret_in_path']);
     expect(missing.problems[0]?.message).not.toContain('Z'.repeat(40));
+    expect(missing.manifestPath).toBeNull();
+    expect(missing.manifest.source.doc_path).toBe('docs/[REDACTED].md');
     const eventsText = await readFile(path.join(projectDir, '.agent/runs/run-1/events.jsonl'), 'utf8');
     expect(eventsText).not.toContain(token);
     expect(eventsText).not.toContain('Z'.repeat(40));

@@ -53,3 +53,33 @@ describe('run and node ids', () => {
     expect(() => parseNodeId('a/b')).toThrow(/^node id "a\/b" must match/);
   });
 });
+
+describe('ids that hold a secret', () => {
+  const token = 'ghp_' + 'EXtMlRz4AnKCdkZBwtNGaKx82cVGEIBLG9HR';
+
+  it.each([
+    ['a run id', () => parseRunId(`run_${token}`)],
+    ['a node id', () => parseNodeId(`n-${token}`, '--node-id')],
+    ['an id after a dot', () => parseNodeId(`tasks.${token}`)],
+  ])('refuses %s with a message that names the family, never the secret', (_name, parse) => {
+    let error: unknown;
+    try {
+      parse();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(InvalidIdError);
+    const { message, value } = error as InvalidIdError;
+    expect(message).toMatch(/holds what looks like a credential; .* \(it looks like a GitHub token/);
+    expect(message).not.toContain(token);
+    expect(value).not.toContain(token);
+  });
+
+  it('is not a valid id for the schemas and guards either', () => {
+    expect(nodeIdSchema.safeParse(`k_${token}`).success).toBe(false);
+    expect(isRunId(`k_${token}`)).toBe(false);
+    // Hashes and UUIDs look random but are no credential.
+    expect(isRunId('3f2a9c1e-7b4d-4e8a-9f01-2b3c4d5e6f70')).toBe(true);
+    expect(isRunId('0123456789abcdef0123456789abcdef01234567')).toBe(true);
+  });
+});

@@ -282,3 +282,80 @@ describe('checkDeclaredPath', () => {
     );
   });
 });
+
+// Secret shapes assembled at run time (so scanners do not flag this file), one per family of docs/security.md.
+const j = (...parts: string[]): string => parts.join('');
+const SECRET_SHAPES: readonly (readonly [family: string, secret: string])[] = [
+  ['GitHub classic token', j('ghp_', 'EXtMlRz4AnKCdkZBwtNGaKx82cVGEIBLG9HR')],
+  ['GitHub fine-grained token', j('github_pat_', '11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0123456789aBcDeF')],
+  ['GitLab token', j('glpat-', 'xR4nd0mT0k3nV4lu3zZq')],
+  ['Slack token', j('xoxb-', '123456789012-1234567890123-', 'AbCdEfGhIjKlMnOpQrStUvWx')],
+  ['AWS access key id', j('AKIA', 'IOSFODNN7EXAMPL3')],
+  ['AWS secret access key', j('wJalrXUtnFEMIK7MDENG', 'bPxRfiCYEXAMPLEKEY12')],
+  ['Google API key', j('AIza', 'SyD3m0K3yV4lu3f0rT3st1ngPurp0s3sX')],
+  ['OpenAI project key', j('sk-proj-', 'GSvyoRClmTEEBHSFSdttcFg_1MXrqCiPYdnpzz')],
+  ['OpenAI legacy key', j('sk-', 'DYJLm42l5HobNDZ6OQe0', 'T3BlbkFJ')],
+  ['Anthropic key', j('sk-ant-', 'api03-I6Zi4Q5LiXg6jh-o-Q6wG4jUjjZGi8Igj')],
+  ['Stripe key', j('sk_live_', '4eC39HqLyjWDarjtT1zdp7dc')],
+  ['npm token', j('npm_', 'aB3dEfGh1jKlMn0pQrStUvWxYz0123456789')],
+  ['JWT', j('eyJ', 'hbGciOiJIUzI1NiJ9', '.eyJ', 'zdWIiOiIxMjM0In0', '.c2lnbmF0dXJl')],
+  ['password= pair', j('password', '=hunter2hunter2')],
+  ['token= pair', j('tok', 'en=abc123def456')],
+  ['PASSWORD_x= pair', j('DB_PASSWORD', '_PRD=S3cr3tValue99')],
+  ['PEM header', j('-----BEGIN RSA ', 'PRIVATE KEY-----')],
+];
+
+const SECRET_PLACES: readonly (readonly [place: string, path: (secret: string) => string])[] = [
+  ['as a whole component', (secret) => `config/${secret}`],
+  ["after '_'", (secret) => `docs/run_${secret}.md`],
+  ["after '-'", (secret) => `notes/key-${secret}.txt`],
+  ["after '.'", (secret) => `env.${secret}`],
+  ['in a directory name', (secret) => `backup_${secret}/data.json`],
+];
+
+const SECRET_PATHS = SECRET_SHAPES.flatMap(([family, secret]) =>
+  SECRET_PLACES.map(([place, make]) => ({ name: `${family} ${place}`, path: make(secret), secret })),
+);
+
+const HEX = '0123456789abcdef';
+const LOOK_ALIKE_PATHS: readonly string[] = [
+  `objects/${HEX.repeat(4)}.bin`,
+  `sha256/${HEX.repeat(4)}/${HEX.repeat(4)}`,
+  'cache/3f2a9c1e-7b4d-4e8a-9f01-2b3c4d5e6f70.json',
+  'fixtures/dGhpcyBpcyBqdXN0IHRlc3QgZGF0YQ==.txt',
+  'data/U29tZUJhc2U2NFRlc3REYXRhMTIzNDU2Nzg5MA==',
+  'src/auth/token.ts',
+  'docs/password-reset.md',
+  'src/secret-manager/index.ts',
+  'api_key_rotation.md',
+  'src/tokenizer/token-count.ts',
+  'docs/sk-learn-notes.md',
+  'disk-usage/report.md',
+  'src/Components/Button2/Stories/Primary.tsx',
+  'assets/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678.png',
+];
+
+describe('checkDeclaredPath and secrets', () => {
+  it('judges at least 80 secret paths', () => {
+    expect(SECRET_PATHS.length).toBeGreaterThanOrEqual(80);
+  });
+
+  it.each(SECRET_PATHS)('refuses a path with a $name as secret_in_path', ({ path, secret }) => {
+    const verdict = checkDeclaredPath(path);
+    expect(verdict.ok ? undefined : verdict.code).toBe('secret_in_path');
+    // The message names the family, never the secret: it goes into manifests and events.
+    expect(verdict.ok ? '' : verdict.message).not.toContain(secret.slice(-12));
+  });
+
+  it('refuses a secret before any rule whose message would quote it', () => {
+    const secret = SECRET_SHAPES[0]?.[1] ?? '';
+    for (const declared of [`${'d'.repeat(300)}_${secret}`, `a/../${secret}`, `${secret}.`, `/${secret}`]) {
+      const verdict = checkDeclaredPath(declared);
+      expect(verdict.ok ? undefined : verdict.code).toBe('secret_in_path');
+    }
+  });
+
+  it.each(LOOK_ALIKE_PATHS)('accepts the look-alike %s', (path) => {
+    expect(checkDeclaredPath(path)).toEqual({ ok: true, path });
+  });
+});

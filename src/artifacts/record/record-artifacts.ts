@@ -9,6 +9,7 @@ import { openObjectStore } from '../store/index.js';
 import type { ObjectStore } from '../store/index.js';
 import { traceContentSchema, tracePathOf } from '../trace-content.js';
 import type { TraceContent } from '../trace-content.js';
+import { redactJson } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
 
 /** One version of a file or document to record: its bytes and its place. */
@@ -163,7 +164,8 @@ export async function openArtifactRecorder(
       }),
     recordTrace: (input) =>
       serialized(async () => {
-        const trace = traceContentSchema.parse(input.trace);
+        // Error texts, problems and messages are redacted; the trace holds the prompt's hash, never the prompt.
+        const trace = redactJson(traceContentSchema.parse(input.trace));
         const bytes = new TextEncoder().encode(`${JSON.stringify(trace, null, 2)}\n`);
         const { hash } = await store.put(bytes);
         const path = tracePathOf(input.runId, input.taskId);

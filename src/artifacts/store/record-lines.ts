@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { redactJson } from '../../project/index.js';
 import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
@@ -32,7 +33,7 @@ export function renderRecordLines(records: readonly ArtifactRecord[]): string {
           `artifact record ${index} is invalid: ${parsed.error.issues.map(describeIssue).join('; ')}`,
         );
       }
-      return `${JSON.stringify(parsed.data)}\n`;
+      return `${JSON.stringify(redactJson(parsed.data))}\n`;
     })
     .join('');
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import type { EventFields, EventLog } from '../../events/index.js';
-import { terminalStatePath } from '../../project/index.js';
+import { redactJson, terminalStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { errnoOf } from '../../workspace/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
@@ -40,7 +40,8 @@ export async function declareTerminal(
     readonly eventFields?: EventFields;
   } = {},
 ): Promise<TerminalState> {
-  const checked = terminalStateSchema.parse(terminal);
+  // The reason may quote an error text: redacted like every record (docs/security.md, "Secrets").
+  const checked = redactJson(terminalStateSchema.parse(terminal));
   const bytes = new TextEncoder().encode(`${JSON.stringify(checked, null, 2)}\n`);
   const written = await root.write(terminalStatePath(runId), bytes, {
     durability: options.durability ?? 'fsync',

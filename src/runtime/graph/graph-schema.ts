@@ -4,7 +4,7 @@ import { budgetsSchema, contractTypeSchema } from '../../contracts/index.js';
 import { type IngestMode } from '../../ingest/index.js';
 import { checkGraphRules } from './check-graph-rules.js';
 import type { GraphDefinition, GraphNode, GraphNodeType } from './graph-definition.js';
-import { ID_PATTERN, ID_RULE } from '../../project/index.js';
+import { findSecret, ID_PATTERN, ID_RULE, SECRET_IN_ID } from '../../project/index.js';
 import { TEMPLATE_NAME_PATTERN } from './template.js';
 
 /** Most nodes a graph may have. */
@@ -35,6 +35,9 @@ function idSchema(what: string, example: string) {
     })
     .regex(ID_PATTERN, {
       error: (issue) => `${describeValue(issue.input)} is not a valid ${what}; ${ID_RULE}`,
+    })
+    .refine((id) => findSecret(id) === undefined, {
+      error: (issue) => `${describeValue(issue.input)} is not a valid ${what}; ${SECRET_IN_ID}`,
     });
 }
 

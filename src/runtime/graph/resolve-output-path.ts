@@ -1,3 +1,4 @@
+import { redactSecrets } from '../../project/index.js';
 import { checkDeclaredPath, type PathRuleCode } from '../../workspace/index.js';
 import { parseTemplate, renderTemplate } from './template.js';
 
@@ -90,10 +91,14 @@ function explain(code: PathRuleCode): string {
       return 'is too long (a name over 255 bytes or a path over 4096 bytes of UTF-8); shorten it';
     case 'git_dir':
       return 'goes into a .git folder; documents are never written there';
+    case 'secret_in_path':
+      return 'holds what looks like a credential; a secret must never become a file name, so take it out of the path (and out of the inputs it is rendered from)';
   }
 }
 
 function quote(text: string): string {
-  // A rendered path may hold a long input value; the start is enough to recognize it.
-  return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
+  // A rendered path may hold a long input value; the start is enough to recognize it. A secret in it is shown
+  // redacted, never as it is (docs/security.md, "Secrets").
+  const redacted = redactSecrets(text);
+  return JSON.stringify(redacted.length > 120 ? `${redacted.slice(0, 120)}…` : redacted);
 }

@@ -12,6 +12,7 @@ import {
   runStatePath,
   UnknownRunError,
 } from '../../project/index.js';
+import { redactJson } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
@@ -171,7 +172,8 @@ export async function writeRunState(
   durability: 'fsync' | 'none' = 'fsync',
 ): Promise<void> {
   const relative = runStatePath(state.run_id);
-  const bytes = new TextEncoder().encode(`${JSON.stringify(state, null, 2)}\n`);
+  // Errors, outputs recorded as text and inputs are redacted (docs/security.md, "Secrets").
+  const bytes = new TextEncoder().encode(`${JSON.stringify(redactJson(state), null, 2)}\n`);
   const outcome = await root.write(relative, bytes, { durability });
   if (outcome.status === 'refused') {
     throw new RunError(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { budgetsSchema, contractTypeSchema } from '../../contracts/index.js';
 import { closestMatch, describeValue, textSchema, withRules, type AllowedKeys } from '../../config/index.js';
-import { ID_PATTERN, ID_RULE } from '../../project/index.js';
+import { findSecret, ID_PATTERN, ID_RULE, SECRET_IN_ID } from '../../project/index.js';
 import { checkWorkflowRules } from './check-workflow-rules.js';
 import {
   DEFAULT_NEXT_ACTION,
@@ -20,9 +20,13 @@ export const MAX_RALPH_PASSES = 100;
 const STEP_TYPES = WORKFLOW_STEP_TYPES;
 
 function idSchema(what: string, example: string) {
-  return textSchema(example).regex(ID_PATTERN, {
-    error: (issue) => `${describeValue(issue.input)} is not a valid ${what}; ${ID_RULE}`,
-  });
+  return textSchema(example)
+    .regex(ID_PATTERN, {
+      error: (issue) => `${describeValue(issue.input)} is not a valid ${what}; ${ID_RULE}`,
+    })
+    .refine((id) => findSecret(id) === undefined, {
+      error: (issue) => `${describeValue(issue.input)} is not a valid ${what}; ${SECRET_IN_ID}`,
+    });
 }
 
 function nameSchema(what: string, example: string) {

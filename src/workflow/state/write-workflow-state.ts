@@ -1,4 +1,4 @@
-import { runStatePath } from '../../project/index.js';
+import { redactJson, runStatePath } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import type { WorkflowState } from './workflow-state-schema.js';
@@ -28,5 +28,10 @@ export async function writeWorkflowStateFile(
   state: WorkflowState,
   durability: StateDurability,
 ): Promise<void> {
-  await writeRunFile(root, runStatePath(state.run_id), `${JSON.stringify(state, null, 2)}\n`, durability);
+  await writeRunFile(
+    root,
+    runStatePath(state.run_id),
+    `${JSON.stringify(redactJson(state), null, 2)}\n`,
+    durability,
+  );
 }

@@ -48,6 +48,21 @@ describe('declareTerminal and readTerminal', () => {
     },
   );
 
+  it('writes the reason redacted when it quotes a secret', async () => {
+    const token = 'ghp_' + 'EXtMlRz4AnKCdkZBwtNGaKx82cVGEIBLG9HR';
+    const projectDir = await tempProject({ '.agent/runs/run-1/events.jsonl': '' });
+    const root = await openConfinedRoot(projectDir);
+    try {
+      const declared = { ...terminal('blocked'), reason: `agent failed: ${token}` };
+      await declareTerminal(root, runId, memoryEventLog(), declared, { durability: 'none' });
+    } finally {
+      await root.close();
+    }
+    const text = await readFile(path.join(projectDir, '.agent/runs/run-1/terminal.json'), 'utf8');
+    expect(text).not.toContain(token);
+    expect(await readTerminal(projectDir, runId)).toMatchObject({ reason: 'agent failed: [REDACTED]' });
+  });
+
   it('reads nothing for a run that has not ended, and nothing from a file that is not a terminal state', async () => {
     const projectDir = await tempProject({ '.agent/runs/run-1/events.jsonl': '' });
     expect(await readTerminal(projectDir, runId)).toBeUndefined();

@@ -81,9 +81,8 @@ describe('validateArtifact on a hostile payload', () => {
       severity: 'fatal',
       extra: true,
     }));
-    const started = performance.now();
+    // Its time is measured in `npm run bench` (t(2n)/t(n), test/bench/hostile-inputs.ts); here, the errors.
     const validation = validateArtifact('issues', { issues });
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(validation.ok).toBe(false);
     if (validation.ok) return;
     expect(validation.errors).toHaveLength(MAX_FIELD_ERRORS);

@@ -168,12 +168,10 @@ describe('createCommandAgent', () => {
     const pidFile = path.join(dir, 'pids.json');
     const config = commandConfig(fixture('sleep-forever.ts', pidFile), { timeoutMs: 2500 });
     const agent = createCommandAgent('local', config);
-    const started = Date.now();
     const error = await failure(agent.complete(request('go')));
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('timeout_ms: 2500');
     expect(error.message).toContain('sleeping');
-    expect(Date.now() - started).toBeLessThan(10_000);
     const [pid] = await readPids(pidFile);
     expect(await waitUntilGone(pid!)).toBe(true);
   });

@@ -214,12 +214,10 @@ describe('createOpenAiAgent', () => {
   it('times out each attempt after timeout_ms and reports timeout once retries are spent', async () => {
     const stub = await startStub(() => undefined);
     const config = openAiConfig(stub.baseURL, { timeoutMs: 150, maxRetries: 1 });
-    const started = Date.now();
     const error = await failure(createOpenAiAgent('cloud', config, fastOptions()).complete(request()));
     expect(error.code).toBe('timeout');
     expect(stub.requests).toHaveLength(2);
     expect(error.message).toContain('timeout_ms: 150');
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('reports network after retries when nothing listens at base_url', async () => {
@@ -311,7 +309,7 @@ describe('createOpenAiAgent', () => {
       baseDelayMs: 60_000,
       maxDelayMs: 60_000,
     };
-    const started = Date.now();
+    // No elapsed-time assert: the test's own timeout (5 s) is far shorter than the one-minute backoff.
     const error = await failure(
       createOpenAiAgent('cloud', openAiConfig(stub.baseURL), options).complete(
         request('go', controller.signal),
@@ -319,7 +317,6 @@ describe('createOpenAiAgent', () => {
     );
     expect(error.code).toBe('aborted');
     expect(stub.requests).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('cancels a request in flight when the run is aborted', async () => {

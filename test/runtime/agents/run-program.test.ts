@@ -14,6 +14,19 @@ function program(args: readonly string[], extra: Partial<ProgramRun> = {}): Prog
   };
 }
 
+/** True once no process has `pid` (polled for up to 5 s: a killed process is reaped a moment later). */
+async function isGone(pid: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
 describe('runProgram', () => {
   it('reports the exit status and the output of a real child process', async () => {
     const outcome = await runProgram(
@@ -40,10 +53,19 @@ describe('runProgram', () => {
   });
 
   it('stops a program that outlives its timeout, with its process group', async () => {
-    const started = Date.now();
-    const outcome = await runProgram(program(['-e', 'setTimeout(() => {}, 60000)'], { timeoutMs: 200 }));
+    // The program and a grandchild print their pids; both must be gone once the outcome is a timeout.
+    const script = [
+      'const { spawn } = require("node:child_process");',
+      'const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });',
+      'process.stderr.write(process.pid + " " + child.pid + "\\n");',
+      'setTimeout(() => {}, 60000);',
+    ].join('\n');
+    const outcome = await runProgram(program(['-e', script], { timeoutMs: 1000 }));
     expect(outcome).toMatchObject({ kind: 'stopped', reason: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    if (outcome.kind !== 'stopped') return;
+    const pids = /(\d+) (\d+)/.exec(outcome.stderr)?.slice(1).map(Number) ?? [];
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(await isGone(pid)).toBe(true);
   });
 
   it('stops a program when its signal aborts', async () => {

@@ -290,3 +290,12 @@ describe('graphSchema', () => {
     });
   });
 });
+
+describe('graph ids that hold a secret', () => {
+  it('refuses a node id holding a secret, without echoing it', () => {
+    const token = 'ghp_' + 'EXtMlRz4AnKCdkZBwtNGaKx82cVGEIBLG9HR';
+    const issues = issuesOf(edit('  - id: a\n', `  - id: a_${token}\n`));
+    expect(issues.map((issue) => issue.message).join('\n')).toMatch(/holds what looks like a credential/);
+    expect(JSON.stringify(issues)).not.toContain(token);
+  });
+});

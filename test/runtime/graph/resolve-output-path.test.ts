@@ -98,3 +98,20 @@ describe('checkOutputPathTemplate', () => {
     });
   });
 });
+
+describe('output paths that hold a secret', () => {
+  const token = 'ghp_' + 'EXtMlRz4AnKCdkZBwtNGaKx82cVGEIBLG9HR';
+
+  it('fails a rendered path with secret_in_path and shows the path redacted', () => {
+    const result = resolveOutputPath(`docs/${token}.md`);
+    expect(result).toMatchObject({ ok: false, code: 'secret_in_path' });
+    expect(result.ok ? '' : result.message).toContain(
+      '"docs/[REDACTED].md" holds what looks like a credential',
+    );
+    expect(result.ok ? '' : result.message).not.toContain(token);
+  });
+
+  it('refuses a template whose written part holds a secret', () => {
+    expect(checkOutputPathTemplate(`docs/{name}_${token}.md`)).toMatchObject({ code: 'secret_in_path' });
+  });
+});

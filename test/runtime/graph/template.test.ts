@@ -90,11 +90,12 @@ describe('parseTemplate', () => {
     expect(show(`{${longest}x.output}`)).toBe(`{${longest}x.output}`);
   });
 
-  it('parses a long run of unclosed braces in linear time', () => {
+  // Its time is measured in `npm run bench` (t(2n)/t(n), test/bench/hostile-inputs.ts); here, the result.
+  it('parses a long run of unclosed braces as text with no variable', () => {
     const text = `{${'a'.repeat(100)}`.repeat(20_000);
-    const started = performance.now();
-    expect(parseTemplate(text).variables).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    const template = parseTemplate(text);
+    expect(template.variables).toEqual([]);
+    expect(template.parts).toEqual([{ kind: 'text', text }]);
   });
 });
 

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactSecrets, SECRET_PATTERN_NAMES } from '../../src/events/index.js';
+import {
+  findSecret,
+  holdsSecret,
+  REDACTED,
+  redactSecrets,
+  SECRET_PATTERN_NAMES,
+} from '../../src/project/index.js';
 
 // Realistic shapes with random bodies, assembled at run time so secret scanners do not flag this file.
 const join = (...parts: string[]): string => parts.join('');
@@ -224,18 +230,46 @@ describe('redactSecrets', () => {
     );
   });
 
-  it('takes linear time on hostile input', () => {
-    const hostile = [
-      'sk-'.repeat(200_000),
-      'a.'.repeat(300_000),
-      `x://${'a:'.repeat(300_000)}`,
-      `Bearer ${'A'.repeat(600_000)}`,
-      'eyJ'.repeat(200_000),
-      `password=${'p'.repeat(600_000)}`,
-      '-----BEGIN PRIVATE KEY-----'.repeat(20_000),
-    ];
-    const started = performance.now();
-    for (const text of hostile) redactSecrets(text);
-    expect(performance.now() - started).toBeLessThan(2_000);
+  // Time is measured in `npm run bench` (t(2n)/t(n) per input, test/bench/hostile-inputs.ts); here, the result.
+  it.each([
+    ['sk- repeated', 'sk-'.repeat(200_000), null],
+    ['a. repeated', 'a.'.repeat(300_000), null],
+    ['a URL of a: pairs', `x://${'a:'.repeat(300_000)}`, null],
+    ['a megabyte bearer token', `Bearer ${'A'.repeat(600_000)}`, `Bearer ${REDACTED}`],
+    ['eyJ repeated', 'eyJ'.repeat(200_000), null],
+    ['a megabyte password', `password=${'p'.repeat(600_000)}`, `password=${REDACTED}`],
+    ['unterminated PEM headers', '-----BEGIN PRIVATE KEY-----'.repeat(20_000), REDACTED],
+  ])('redacts hostile input (%s) to its exact result', (_name, text, expected) => {
+    expect(redactSecrets(text)).toBe(expected ?? text);
+  });
+});
+
+describe('findSecret and holdsSecret', () => {
+  // A bearer token's or a PEM block's body is a secret only in its context ("Bearer ...", the BEGIN line).
+  const standalone = Object.entries(TOKENS).filter(([name]) => name !== 'opaque' && name !== 'pemBody');
+
+  it.each(standalone)('finds the %s token and names its family, not the secret', (_name, token) => {
+    const found = findSecret(`prefix ${token} suffix`);
+    expect(found?.family).toBeDefined();
+    expect(SECRET_PATTERN_NAMES).toContain(found?.family);
+    expect(found?.family).not.toContain(token);
+    expect(holdsSecret(token)).toBe(true);
+  });
+
+  it.each([
+    ['a sha256 hex digest', '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
+    ['a UUID', '3f2a9c1e-7b4d-4e8a-9f01-2b3c4d5e6f70'],
+    ['a redacted text', 'password=[REDACTED] and [REDACTED]'],
+    ['a plain path', 'src/auth/token.ts'],
+  ])('finds nothing in %s', (_name, text) => {
+    expect(findSecret(text)).toBeUndefined();
+    expect(holdsSecret(text)).toBe(false);
+  });
+
+  it('agrees with redactSecrets and gives the same answer when asked twice', () => {
+    for (const [, token] of standalone) {
+      expect(holdsSecret(token)).toBe(redactSecrets(token) !== token);
+      expect(holdsSecret(token)).toBe(true);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactSecrets } from '../../src/events/index.js';
+import { REDACTED, redactSecrets } from '../../src/project/index.js';
 
 // A corpus of secret shapes and of look-alikes that must survive, generated from a fixed seed so every run
 // sees the same strings (and no real-looking key is written into this file for scanners to flag).

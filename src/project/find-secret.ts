@@ -1,8 +1,8 @@
-/** The text that stands in for a credential in an event line. */
+/** The text that stands in for a credential in anything recorded or printed (docs/security.md, "Secrets"). */
 export const REDACTED = '[REDACTED]';
 
 interface SecretPattern {
-  /** What the pattern finds, for docs/events.md and test names. */
+  /** What the pattern finds, for docs/security.md and test names. */
   readonly name: string;
   readonly pattern: RegExp;
   /** Replacement text (`$1` keeps a prefix such as `Bearer `) or function of the match and its groups. */
@@ -10,7 +10,7 @@ interface SecretPattern {
 }
 
 // Every repeat that can rescan is bounded, and token patterns only start where a token starts, so a
-// hostile megabyte string costs linear time (tested in redact-secrets.test.ts).
+// hostile megabyte string costs linear time (measured in test/bench/run.ts, "redaction").
 // Order matters: whole headers, PEM blocks and URLs go before the token shapes they may contain.
 const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
@@ -70,7 +70,7 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
     name: 'AWS secret access key (40 characters of base64 with upper case, lower case and digits)',
     // Exactly 40 characters of [A-Za-z0-9/+] standing alone (an "=" may come before, as in key=...; none after,
     // where base64 padding would be): hex digests (no upper case), UUIDs (dashes) and
-    // padded or longer base64 stay; an unpadded 40-character base64 string is taken for a key (docs/events.md).
+    // padded or longer base64 stay; an unpadded 40-character base64 string is taken for a key (docs/security.md).
     pattern:
       /(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
     replacement: REDACTED,
@@ -112,6 +112,29 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
 
 /** Names of the credential shapes that `redactSecrets` replaces, in the order they are applied. */
 export const SECRET_PATTERN_NAMES: readonly string[] = Object.freeze(SECRET_PATTERNS.map(({ name }) => name));
+
+/** A credential found in a text: which family it belongs to (never the secret itself). */
+export interface FoundSecret {
+  /** The pattern's name, safe to print: "GitHub token (ghp_, ...)". */
+  readonly family: string;
+}
+
+/** The first credential-looking substring of `text` (the same patterns as {@link redactSecrets}), or undefined. */
+export function findSecret(text: string): FoundSecret | undefined {
+  for (const { name, pattern } of SECRET_PATTERNS) {
+    // The patterns are global: a fresh lastIndex makes test() look from the start every time.
+    pattern.lastIndex = 0;
+    const found = pattern.test(text);
+    pattern.lastIndex = 0;
+    if (found) return { family: name };
+  }
+  return undefined;
+}
+
+/** True when `text` holds a credential that {@link redactSecrets} would replace. */
+export function holdsSecret(text: string): boolean {
+  return findSecret(text) !== undefined;
+}
 
 /** Replaces every credential-looking substring of `text` (API keys, tokens, passwords, private keys) with `[REDACTED]`. */
 export function redactSecrets(text: string): string {

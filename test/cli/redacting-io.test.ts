@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { redactingIo } from '../../src/cli/redacting-io.js';
+import type { CliIo } from '../../src/cli/cli-io.js';
+
+const token = 'sk-proj-' + 'GSvyoRClmTEEBHSFSdttcFg_1MXrqCiPYdnpzz';
+
+describe('redactingIo', () => {
+  it('passes every text written to stdout and stderr through redactSecrets, and keeps the rest of the io', () => {
+    const written: string[] = [];
+    const io: CliIo = {
+      stdout: { write: (text: string) => written.push(`out:${text}`), isTTY: true, columns: 120 },
+      stderr: { write: (text: string) => written.push(`err:${text}`) },
+      env: { A: '1' },
+      cwd: '/tmp',
+    };
+    const redacting = redactingIo(io);
+    redacting.stdout.write(`key ${token}\n`);
+    redacting.stderr.write(`{"message": "password=hunter2x"}\n`);
+    expect(written).toEqual(['out:key [REDACTED]\n', 'err:{"message": "password=[REDACTED]"}\n']);
+    expect(redacting.stdout.isTTY).toBe(true);
+    expect(redacting.stdout.columns).toBe(120);
+    expect(redacting.stderr.isTTY).toBe(false);
+    expect(redacting.env).toBe(io.env);
+    expect(redacting.cwd).toBe('/tmp');
+  });
+});
