@@ -19,7 +19,7 @@ export type { PublishOptions, PublishOutcome, StagingFolder } from './staging-fo
 export { writeFileAtomically } from './write-file-atomically.js';
 export type { AtomicFileOptions, AtomicFileOutcome } from './write-file-atomically.js';
 export { errnoOf } from './errno-of.js';
-export { TEMP_FILE_PATTERN } from './temp-file-name.js';
+export { TEMP_FILE_PATTERN, tempFileWriter } from './temp-file-name.js';
 export { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } from './lock-file.js';
 export { acquireShortLock, readLiveShortLockOwner } from './short-lock.js';
 export type { ShortLock, ShortLockAttempt, ShortLockOwner } from './short-lock.js';

@@ -5,6 +5,7 @@
  * each kind and exits 1 unless every count finds it. Not part of `npm test`.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,8 @@ interface Counts {
   drift: number;
   /** What was exercised: kills, paths, swaps, writers. */
   trials: number;
+  /** Run kills that landed before the run made its folder (nothing to resume: run again afresh). */
+  notStarted: number;
   seconds: number;
 }
 
@@ -41,6 +44,7 @@ const zero = (): Counts => ({
   staleTemps: 0,
   drift: 0,
   trials: 0,
+  notStarted: 0,
   seconds: 0,
 });
 
@@ -115,6 +119,7 @@ async function ingestKills(kills: number): Promise<Counts> {
     counts.drift += countDrift((await cli(['verify', runId, '--project', project, '--json'])).stdout);
     counts.trials += 1;
   }
+  counts.staleTemps = staleTemps.size;
   counts.escapes = escapesOf(before, await snapshotTree(root), [
     'project/workspace',
     'project/.agent',
@@ -182,11 +187,17 @@ async function runKills(kills: number): Promise<Counts> {
     );
     counts.torn += (await findTornFiles(path.join(project, 'workspace'), allowed)).length;
     counts.unreadable += await countUnreadableRecordLines(project);
-    await cli(['run', '--resume', runId, '--project', project]);
+    // A kill before the run made its folder leaves nothing to resume: run it afresh under the same id.
+    const resumed = await cli(['run', '--resume', runId, '--project', project]);
+    if (resumed.code === 2 && !existsSync(path.join(project, '.agent/runs', runId))) {
+      counts.notStarted += 1;
+      await cli(['run', graph, '--project', project, '--input', 'topic=t', '--run-id', runId]);
+    }
     for (const temp of findStaleTemps(await snapshotTree(project))) staleTemps.add(temp);
     counts.drift += countDrift((await cli(['verify', runId, '--project', project, '--json'])).stdout);
     counts.trials += 1;
   }
+  counts.staleTemps = staleTemps.size;
   counts.escapes = escapesOf(before, await snapshotTree(root), [
     'project/workspace',
     'project/.agent',
@@ -430,6 +441,7 @@ function print(rows: readonly [string, Counts][]): void {
   const header = [
     'scenario',
     'trials',
+    'not started',
     'torn',
     'escapes',
     'unreadable lines',
@@ -440,6 +452,7 @@ function print(rows: readonly [string, Counts][]): void {
   const lines = rows.map(([name, c]) => [
     name,
     String(c.trials),
+    String(c.notStarted),
     String(c.torn),
     String(c.escapes),
     String(c.unreadable),

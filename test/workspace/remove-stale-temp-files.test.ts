@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { lstat, mkdir, readFile, readdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openConfinedRoot } from '../../src/workspace/confined-root.js';
 import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
 import { STALE_TEMP_AGE_MS } from '../../src/workspace/remove-stale-temp-files.js';
-import { TEMP_FILE_PATTERN } from '../../src/workspace/temp-file-name.js';
+import { TEMP_FILE_PATTERN, tempFileName } from '../../src/workspace/temp-file-name.js';
 import { createWorkspaceFixture, snapshotTree } from '../helpers/workspace-fixture.js';
 import type { WorkspaceFixture } from '../helpers/workspace-fixture.js';
 
@@ -47,6 +48,21 @@ describe.each<Confinement>(['proc-fd', 'lstat-walk'])('stale temp files (%s)', (
     expect(await root.write('src/a.ts', bytesOf('a'))).toMatchObject({ status: 'written' });
 
     expect((await readdir(join(fixture.root, 'src'))).sort()).toEqual([FRESH, 'a.ts']);
+  });
+
+  it('removes a fresh temp file whose name says its writer (a process of this host) is gone, and keeps a live one', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
+    const ours = tempFileName();
+    const killed = ours.replace(
+      `-${process.pid.toString(16).padStart(8, '0')}-`,
+      `-${Number(dead.stdout).toString(16).padStart(8, '0')}-`,
+    );
+    await plant(join(fixture.root, killed), 0);
+    await plant(join(fixture.root, ours), 0);
+    await root.write('a.txt', bytesOf('a'));
+    expect((await readdir(fixture.root)).sort()).toEqual([ours, 'a.txt'].sort());
   });
 
   it('removes every temp file older than the cutoff a lock holder names, however young', async () => {

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   artifactRecordsPath,
   isRunId,
@@ -9,7 +9,7 @@ import {
   WORKSPACE_LOCK_PATH,
 } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { errnoOf, readLiveShortLockOwner } from '../../workspace/index.js';
+import { errnoOf, readLiveShortLockOwner, tempFileWriter } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { indexFileOf, isVersionRecord, listIndexFiles, sortByTime } from '../store/index.js';
 import { inspectWorkspaceFile } from './inspect-workspace-file.js';
@@ -118,7 +118,8 @@ export async function verifyArtifacts(
   problems.push(...workspace.problems);
   if (runId === undefined) problems.push(...(await compareIndex(projectDir, allRecords)));
   // The one ingest that holds the workspace lock now is in progress, not interrupted: only it can have started
-  // (and made temp files in workspace/) since the live holder took the lock.
+  // (and made temp files in workspace/) since the live holder took the lock. A temp file whose name names a
+  // live process of this host is a write in progress too.
   const inProgressSince = await liveWorkspaceLockSince(projectDir);
   const beforeLock = (at: number): boolean => inProgressSince === undefined || at < inProgressSince;
   for (const run of runs) {
@@ -131,6 +132,7 @@ export async function verifyArtifacts(
   const temps = await findStaleTempFiles(projectDir);
   problems.push(
     ...temps
+      .filter((temp) => tempFileWriter(basename(temp.path)) !== 'alive')
       .filter((temp) => !temp.path.startsWith(`${WORKSPACE_DIR}/`) || beforeLock(temp.mtime.getTime()))
       .map(staleTempProblem),
   );

@@ -20,6 +20,7 @@ import { appendArtifactRecords } from '../../../src/artifacts/store/append-recor
 import { contentHashOf } from '../../../src/artifacts/content-hash.js';
 import { UnknownRunError } from '../../../src/project/index.js';
 import { acquireShortLock } from '../../../src/workspace/index.js';
+import { tempFileName } from '../../../src/workspace/temp-file-name.js';
 import { logPath } from '../../../src/artifacts/lineage/log-path.js';
 import { openArtifactRecorder } from '../../../src/artifacts/record/record-artifacts.js';
 import { verifyArtifacts } from '../../../src/artifacts/lineage/verify-artifacts.js';
@@ -528,6 +529,14 @@ describe('verifyArtifacts: interrupted ingests and temp files', () => {
       ['stale_temp_file', oldTemp],
       ['stale_temp_file', liveTemp],
     ]);
+  });
+
+  it('leaves out a temp file whose name names a live process of this host (a write in progress), however old', async () => {
+    const project = await twoRunProject();
+    const live = join(project, 'workspace/src', tempFileName());
+    await writeFile(live, 'writing');
+    await utimes(live, new Date(0), new Date(0));
+    expect((await verifyArtifacts(project)).problems).toEqual([]);
   });
 
   it('reports a temp file under workspace/ and .agent/ as a stale_temp_file warning, in any scope', async () => {
