@@ -27,7 +27,7 @@ export { fixRequest } from './completion/index.js';
 export { TERMINAL_STATES, declareTerminal, readTerminal, terminalStateSchema } from './completion/index.js';
 export type { TerminalState, TerminalStateName } from './completion/index.js';
 export { readContractBlocks } from './submit/index.js';
-export type { ContractBlock } from './submit/index.js';
+export type { ContractBlock, ContractBlockScan } from './submit/index.js';
 export { DEFAULT_MAX_FIX_ATTEMPTS, budgetsSchema } from './completion/index.js';
 export type { BudgetName, Budgets } from './completion/index.js';
 export { readLatestPayload, readSubmissions } from './submit/index.js';

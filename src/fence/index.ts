@@ -6,4 +6,5 @@ export type {
   ParseFencesOptions,
 } from './fence-block.js';
 export { parseFences } from './parse-fences.js';
+export { mayHoldCandidate } from './may-hold-candidate.js';
 export { readArtifactAttribute } from './read-artifact-attribute.js';

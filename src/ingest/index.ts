@@ -36,3 +36,5 @@ export type {
   ConcludedDocument,
   DocumentRecords,
 } from './conclude-document.js';
+export { IsolatedFenceParser, parseFencesIsolated } from './isolated-parse/index.js';
+export type { IsolatedFenceParserOptions, IsolatedParseOptions } from './isolated-parse/index.js';

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { memoryEventLog, openEventLog } from '../events/index.js';
 import type { EventLevel, EventLog } from '../events/index.js';
-import { parseFences } from '../fence/index.js';
 import type { IngestedContent } from './apply-plans.js';
 import { eventLevelOf, manifestArtifactOf } from './block-outcome.js';
 import type { BlockOutcome } from './block-outcome.js';
@@ -15,6 +14,7 @@ import type { NodeId, RunId } from '../project/index.js';
 import type { IngestProblem, ReportProblem } from './ingest-problem.js';
 import { openIngestRoots } from './ingest-roots.js';
 import type { IngestRoots, SharedIngestRoots } from './ingest-roots.js';
+import { parseFencesIsolated } from './isolated-parse/index.js';
 import { planBlocks } from './plan-blocks.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { placeBlocks } from './place-blocks.js';
@@ -143,7 +143,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
         : (options.content ?? (await readDocument(projectDir, docPath, limits, report)));
     const text = bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
     if (text !== null) {
-      const plans = planText(text, docPath, limits, report);
+      const plans = await planText(text, docPath, limits, report);
       ({ blocks, contents } = await placeBlocks(plans, {
         projectDir,
         events,
@@ -195,8 +195,14 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   };
 }
 
-function planText(text: string, docPath: string, limits: IngestLimits, report: ReportProblem): BlockPlan[] {
-  const scan = parseFences(text, { timeLimitMs: limits.maxParseMs });
+async function planText(
+  text: string,
+  docPath: string,
+  limits: IngestLimits,
+  report: ReportProblem,
+): Promise<BlockPlan[]> {
+  // In a worker terminated at the deadline: a hostile document cannot stall the run or the CLI.
+  const scan = await parseFencesIsolated(text, { timeLimitMs: limits.maxParseMs });
   if (scan.timedOut === true) {
     report(
       'too_complex',

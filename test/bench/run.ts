@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, and the artifacts at scale (artifacts-scale.ts), and project snapshots (observe-snapshot.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), and project snapshots (observe-snapshot.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,8 @@ import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
 import { artifactScaleSection } from './artifacts-scale.js';
 import { hostileInputSection } from './hostile-inputs.js';
+import { isolatedParseSection } from './isolated-parse.js';
+import { typicalDocument } from './typical-document.js';
 import { observeSnapshotSection } from './observe-snapshot.js';
 
 interface Sample {
@@ -90,25 +92,6 @@ function naiveRegex(text: string): number {
   let count = 0;
   for (const match of text.matchAll(NAIVE)) count += match[3]?.length ?? 0;
   return count;
-}
-
-function typicalDocument(targetBytes: number): string {
-  const parts: string[] = [];
-  let length = 0;
-  for (let n = 1; length < targetBytes; n++) {
-    const fence = '```';
-    const part =
-      `## Step ${n}: implement module ${n}\n\nThe *planner* asked for [a module](https://example.com/${n}) with \`init()\` and **tests**.\n` +
-      `It must handle errors & retries; see the notes below.\n\n- item one\n- item two with \`code\`\n\n` +
-      `${fence}ts file=src/module${n}.ts\n` +
-      `export function init${n}(options: { retries: number } = { retries: 3 }): number {\n` +
-      `  let total = 0;\n  for (let i = 0; i < options.retries; i++) {\n    total += i * ${n};\n  }\n  return total;\n}\n` +
-      `${fence}\n\nRun it:\n\n${fence}bash\nnpm test -- --grep "module ${n}"\n${fence}\n\n` +
-      `> Note: a reviewer will check module ${n} & its tests.\n\n`;
-    parts.push(part);
-    length += part.length;
-  }
-  return parts.join('');
 }
 
 function noCandidateDocument(targetBytes: number): string {
@@ -259,6 +242,7 @@ const ingest = await ingestRows();
 const artifacts = await artifactScaleSection();
 const observe = await observeSnapshotSection();
 const hostile = hostileInputSection();
+const isolated = await isolatedParseSection(typicalDocument(20_000));
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const report = `# Benchmarks
 
@@ -305,6 +289,7 @@ descriptor walk through /proc/self/fd per directory component, an lstat of the t
 file, fchmod, rename, two location checks), and each block also appends an event line with its own write(2).
 With fsync, both sides are dominated by the syncs, so the gap narrows.
 
+${isolated}
 ${artifacts}
 ${observe}
 ${hostile}`;

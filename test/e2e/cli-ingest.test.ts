@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openObjectStore, readArtifactRecords } from '../../src/artifacts/index.js';
 import { ingestManifestSchema } from '../../src/ingest/index.js';
+import { hostileNestedLists } from '../helpers/hostile-markdown.js';
 import { runCli, spawnCli } from '../helpers/run-cli.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
 
@@ -214,4 +215,31 @@ describe('artifact-ingest ingest', () => {
     );
     expect(await readFile(path.join(projectDir, 'workspace/src/a.ts'), 'utf8')).toBe('export {};\n');
   });
+});
+
+describe('artifact-ingest ingest of a hostile document', () => {
+  it('stops the parse at ingest.limits.max_parse_ms, reports too_complex and exits 0', async () => {
+    const projectDir = await tempProject({
+      'docs/hostile.md': hostileNestedLists(),
+      'artifact-ingest.config.yaml': 'ingest:\n  limits:\n    max_parse_ms: 500\n',
+    });
+    const { code, stdout, stderr } = await spawnCli([
+      'ingest',
+      'docs/hostile.md',
+      '--project',
+      projectDir,
+      '--run-id',
+      'r1',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
+      summary: { total_blocks: 0, written: 0 },
+      error: { code: 'too_complex' },
+    });
+    expect(stderr).toBe(
+      'artifact-ingest: docs/hostile.md: too_complex: docs/hostile.md took over max_parse_ms (500 ms) to parse; nothing was written\n',
+    );
+    await expect(readdir(path.join(projectDir, 'workspace'))).rejects.toThrow(/ENOENT/);
+  }, 20_000);
 });

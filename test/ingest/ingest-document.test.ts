@@ -9,6 +9,7 @@ import {
   runIngest,
 } from '../../src/ingest/index.js';
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
+import { hostileNestedLists } from '../helpers/hostile-markdown.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
 
 const base = { runId: parseRunId('run-1'), nodeId: parseNodeId('plan'), docPath: 'docs/plan.md' } as const;
@@ -229,6 +230,19 @@ describe('ingestDocument', () => {
     expect(result.manifest.artifacts).toEqual([]);
     await expect(lstat(path.join(projectDir, 'workspace'))).rejects.toThrow(/ENOENT/);
   });
+
+  it('stops the 16 KB nested-list document at max_parse_ms 500 (a worker terminated mid-line)', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': hostileNestedLists() });
+    const result = await runIngest({ projectDir, ...base, limits: { maxParseMs: 500 } });
+    expect(result.problems).toEqual([
+      {
+        code: 'too_complex',
+        message: 'docs/plan.md took over max_parse_ms (500 ms) to parse; nothing was written',
+      },
+    ]);
+    expect(result.manifest.artifacts).toEqual([]);
+    await expect(lstat(path.join(projectDir, 'workspace'))).rejects.toThrow(/ENOENT/);
+  }, 20_000);
 
   it('writes nothing but one ERROR event for a document that is not valid UTF-8', async () => {
     const bytes = Buffer.concat([

@@ -1,4 +1,6 @@
-import { parseFences, readArtifactAttribute } from '../../fence/index.js';
+import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
+import { readArtifactAttribute } from '../../fence/index.js';
+import { parseFencesIsolated } from '../../ingest/index.js';
 
 /** One ```` ```json artifact=<type> ```` block of a document. */
 export interface ContractBlock {
@@ -12,22 +14,32 @@ export interface ContractBlock {
   readonly line: number;
 }
 
-/** The contract blocks of a markdown document, in document order, found by the same CommonMark fence parser. */
-export function readContractBlocks(
+/** The contract blocks of one document, or none and `timedOut` when its parse overran the time limit. */
+export interface ContractBlockScan {
+  readonly blocks: readonly ContractBlock[];
+  /** Present when the parse was stopped at `timeLimitMs`: no block of the document was read. */
+  readonly timedOut?: true;
+}
+
+/**
+ * The contract blocks of a markdown document, in document order, found by the same CommonMark fence parser
+ * in a worker thread stopped after `timeLimitMs` (default: `max_parse_ms`'s default).
+ */
+export async function readContractBlocks(
   text: string,
   options: { readonly timeLimitMs?: number } = {},
-): ContractBlock[] {
+): Promise<ContractBlockScan> {
   // Cheap: no "artifact=" anywhere means no contract block, and no parse at all.
-  if (!text.includes('artifact=')) return [];
-  const scan = parseFences(
-    text,
-    options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs },
-  );
+  if (!text.includes('artifact=')) return { blocks: [] };
+  const scan = await parseFencesIsolated(text, {
+    timeLimitMs: options.timeLimitMs ?? DEFAULT_INGEST_LIMITS.maxParseMs,
+  });
+  if (scan.timedOut === true) return { blocks: [], timedOut: true };
   const blocks: ContractBlock[] = [];
   for (const block of scan.blocks) {
     const type = readArtifactAttribute(block.info);
     if (type === undefined || block.fenceChar !== '`') continue;
     blocks.push({ type, json: block.content, closed: block.closed, line: block.startLine });
   }
-  return blocks;
+  return { blocks };
 }

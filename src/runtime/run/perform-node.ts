@@ -100,6 +100,9 @@ async function conclude(
     events: context.events,
     ...(recorder === undefined ? {} : { recorder }),
     ...(context.ingest?.durability === undefined ? {} : { durability: context.ingest.durability }),
+    ...(context.ingest?.limits?.maxParseMs === undefined
+      ? {}
+      : { timeLimitMs: context.ingest.limits.maxParseMs }),
   });
   return { outcome, submissions };
 }

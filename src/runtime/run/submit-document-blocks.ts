@@ -1,4 +1,5 @@
 import type { ArtifactRecorder } from '../../artifacts/index.js';
+import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import {
   fieldError,
   readContractBlocks,
@@ -23,6 +24,8 @@ export interface DocumentBlocksSubmission {
   readonly events: EventLog;
   readonly recorder?: ArtifactRecorder;
   readonly durability?: 'fsync' | 'none';
+  /** The parse's deadline (`ingest.limits.max_parse_ms`); a document that overruns it has its blocks refused. */
+  readonly timeLimitMs?: number;
 }
 
 /**
@@ -32,7 +35,30 @@ export interface DocumentBlocksSubmission {
  */
 export async function submitDocumentBlocks(options: DocumentBlocksSubmission): Promise<AttemptSubmission[]> {
   const submissions: AttemptSubmission[] = [];
-  for (const block of readContractBlocks(options.text)) {
+  const scan = await readContractBlocks(
+    options.text,
+    options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs },
+  );
+  if (scan.timedOut === true) {
+    // Nothing of the document was read: one refused submission and one event say why, never a silent miss.
+    const limit = options.timeLimitMs ?? DEFAULT_INGEST_LIMITS.maxParseMs;
+    const error = fieldError(
+      [],
+      'a document whose artifact= blocks parse within max_parse_ms',
+      `a document that took over max_parse_ms (${String(limit)} ms) to parse`,
+    );
+    submissions.push({ accepted: false, type: '', errors: [error] });
+    options.events.write('WARNING', 'artifact.refused', {
+      node_id: options.nodeId,
+      type: '',
+      line: 0,
+      code: 'too_complex',
+      message: `the document took over max_parse_ms (${String(limit)} ms) to parse; none of its artifact= blocks was read`,
+      errors: [error.message],
+    });
+    return submissions;
+  }
+  for (const block of scan.blocks) {
     const refuse = (errors: readonly FieldError[], code: string, message: string): void => {
       submissions.push({ accepted: false, type: block.type, errors });
       options.events.write('WARNING', 'artifact.refused', {

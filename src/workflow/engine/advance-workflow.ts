@@ -1,4 +1,5 @@
 import type { TerminalState } from '../../contracts/index.js';
+import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import { resolveIngestEnabled } from '../../ingest/index.js';
 import type { DocumentIngestSummary } from '../../ingest/index.js';
 import type { WorkflowStep } from '../definition/index.js';
@@ -62,7 +63,11 @@ export async function advanceWorkflow(
 
   const now = deps.now ?? (() => new Date());
   // Judged before anything is written: the blocks are checked in memory, submitted only by the winning advance.
-  const blocks = readOutputSubmissions(state.run_id, output);
+  const blocks = await readOutputSubmissions(
+    state.run_id,
+    output,
+    deps.config?.ingest.limits.maxParseMs ?? DEFAULT_INGEST_LIMITS.maxParseMs,
+  );
   const earlier = step.contract === undefined ? [] : await readPassSubmissions(projectDir, state, nodeId);
   const at = now();
   const plan = planAdvance(definition, state, step, output, [...earlier, ...blocks.attempt], at);

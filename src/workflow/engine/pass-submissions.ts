@@ -1,4 +1,5 @@
 import { openObjectStore } from '../../artifacts/index.js';
+import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import {
   fieldError,
   readContractBlocks,
@@ -26,11 +27,26 @@ export interface OutputSubmissions {
  * artifact): a valid block is an accepted submission at its `.agent/artifacts/` path, any other one is refused
  * with its field errors (a cut-off block, JSON that does not parse, an unknown type, a schema error).
  */
-export function readOutputSubmissions(runId: RunId, output: string | undefined): OutputSubmissions {
+export async function readOutputSubmissions(
+  runId: RunId,
+  output: string | undefined,
+  timeLimitMs: number = DEFAULT_INGEST_LIMITS.maxParseMs,
+): Promise<OutputSubmissions> {
   if (output === undefined) return { attempt: [], accepted: [] };
   const attempt: AttemptSubmission[] = [];
   const accepted: { type: ContractType; payload: ArtifactPayload }[] = [];
-  for (const block of readContractBlocks(output)) {
+  const scan = await readContractBlocks(output, { timeLimitMs });
+  if (scan.timedOut === true) {
+    // Nothing of the output was read: one refused submission says why, so the fix request can name it.
+    const message = `an output that took over max_parse_ms (${String(timeLimitMs)} ms) to parse`;
+    attempt.push({
+      accepted: false,
+      type: '',
+      errors: [fieldError([], 'an output whose artifact= blocks parse within max_parse_ms', message)],
+    });
+    return { attempt, accepted };
+  }
+  for (const block of scan.blocks) {
     if (!block.closed) {
       attempt.push({
         accepted: false,

@@ -1,18 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { readContractBlocks } from '../../../src/contracts/index.js';
+import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
 
 describe('readContractBlocks', () => {
-  it('returns nothing for a document without artifact=, however many fences it has', () => {
-    expect(readContractBlocks('```json\n{"issues": []}\n```\n'.repeat(1000))).toEqual([]);
+  it('returns nothing for a document without artifact=, however many fences it has', async () => {
+    expect(await readContractBlocks('```json\n{"issues": []}\n```\n'.repeat(1000))).toEqual({ blocks: [] });
   });
 
-  it('passes the time limit on to the parser: a parse that overruns it gives no blocks', () => {
+  it('passes the time limit on to the parser: a parse that overruns it gives no blocks', async () => {
     const text = '```json artifact=issues\n{"issues": []}\n```\n'.repeat(1000);
-    expect(readContractBlocks(text)).toHaveLength(1000);
-    expect(readContractBlocks(text, { timeLimitMs: -1 })).toEqual([]);
+    expect((await readContractBlocks(text)).blocks).toHaveLength(1000);
+    expect(await readContractBlocks(text, { timeLimitMs: -1 })).toEqual({ blocks: [], timedOut: true });
   });
 
-  it('reads two blocks in document order, with their types, JSON and lines', () => {
+  it('stops a hostile document at its time limit, in a worker that is then terminated', async () => {
+    const hostile = hostileNestedLists('```json artifact=issues\n{"issues": []}\n```\n');
+    expect(await readContractBlocks(hostile, { timeLimitMs: 300 })).toEqual({ blocks: [], timedOut: true });
+    // The next document gets a fresh worker and its blocks.
+    expect((await readContractBlocks('```json artifact=issues\n{"issues": []}\n```\n')).blocks).toHaveLength(
+      1,
+    );
+  }, 20_000);
+
+  it('reads two blocks in document order, with their types, JSON and lines', async () => {
     const text = [
       '# Review',
       '',
@@ -27,7 +37,7 @@ describe('readContractBlocks', () => {
       '```',
       '',
     ].join('\n');
-    expect(readContractBlocks(text)).toEqual([
+    expect((await readContractBlocks(text)).blocks).toEqual([
       { type: 'issues', json: '{"issues": []}\n', closed: true, line: 3 },
       { type: 'review_analysis_decision', json: '{"section": "s"}\n', closed: true, line: 9 },
     ]);
@@ -40,26 +50,26 @@ describe('readContractBlocks', () => {
       '{"issues": []}\n',
     ],
     ['a block quote', '> ```json artifact=issues\n> {"issues": []}\n> ```\n', '{"issues": []}\n'],
-  ])('reads a block nested in %s, without its container markers', (_name, text, json) => {
-    expect(readContractBlocks(text)).toEqual([
+  ])('reads a block nested in %s, without its container markers', async (_name, text, json) => {
+    expect((await readContractBlocks(text)).blocks).toEqual([
       expect.objectContaining({ type: 'issues', json, closed: true }),
     ]);
   });
 
-  it('marks a block cut off before its closing fence as not closed', () => {
-    expect(readContractBlocks('```json artifact=issues\n{"issues": [\n')).toEqual([
+  it('marks a block cut off before its closing fence as not closed', async () => {
+    expect((await readContractBlocks('```json artifact=issues\n{"issues": [\n')).blocks).toEqual([
       { type: 'issues', json: '{"issues": [\n', closed: false, line: 1 },
     ]);
   });
 
-  it('reads a four-backtick fence that holds a three-backtick line', () => {
+  it('reads a four-backtick fence that holds a three-backtick line', async () => {
     const text = '````json artifact=commit_message\n{"body": "```"}\n```\n````\n';
-    expect(readContractBlocks(text)).toEqual([
+    expect((await readContractBlocks(text)).blocks).toEqual([
       { type: 'commit_message', json: '{"body": "```"}\n```\n', closed: true, line: 1 },
     ]);
   });
 
-  it('ignores a ~~~ fence, blocks without artifact=, and artifact= outside an info string', () => {
+  it('ignores a ~~~ fence, blocks without artifact=, and artifact= outside an info string', async () => {
     const text = [
       '~~~json artifact=issues',
       '{"issues": []}',
@@ -70,6 +80,6 @@ describe('readContractBlocks', () => {
       'Write artifact=issues in the info string.',
       '',
     ].join('\n');
-    expect(readContractBlocks(text)).toEqual([]);
+    expect((await readContractBlocks(text)).blocks).toEqual([]);
   });
 });

@@ -26,8 +26,8 @@ describe('renderContractDoc', () => {
     for (const key of Object.keys(ARTIFACT_SCHEMAS[type].shape)) expect(doc).toContain(`| \`${key}\``);
   });
 
-  it.each(CONTRACT_TYPES)('shows the %s example as a block that validates and advances', (type) => {
-    const blocks = readContractBlocks(renderContractDoc(type));
+  it.each(CONTRACT_TYPES)('shows the %s example as a block that validates and advances', async (type) => {
+    const { blocks } = await readContractBlocks(renderContractDoc(type));
     expect(blocks).toHaveLength(1);
     const [block] = blocks;
     expect(block).toMatchObject({ type, closed: true });

@@ -9,7 +9,9 @@ import { ingestManifestSchema } from '../../../src/ingest/index.js';
 import { runIngestHook } from '../../../src/runtime/run/ingest-hook.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
 import type { RunProgress } from '../../../src/runtime/run/run-types.js';
+import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
 import { fileBlock, readEvents, tempProject } from '../../helpers/temp-project.js';
+import { graphOf } from './fixtures/contract-fixtures.js';
 import {
   agentsOf,
   blockReply,
@@ -383,4 +385,53 @@ describe('the post-write hook in runGraph', () => {
     expect(events.at(-1)).toMatchObject({ event: 'run.terminal', state: 'done' });
     expect(await readFile(path.join(projectDir, 'workspace'), 'utf8')).toBe('not a directory');
   });
+});
+
+describe('a hostile document next to a parallel command node', () => {
+  it('keeps scheduling: the command finishes within its timeout, the hostile ingest ends too_complex', async () => {
+    const projectDir = await tempProject();
+    const node = JSON.stringify(process.execPath);
+    const graph = graphOf(
+      'hostile',
+      `nodes:
+  - id: hostile
+    type: agent_task
+    agent: writer
+    prompt: write
+    output_path: docs/{run_id}/hostile.md
+  - id: smoke
+    type: command
+    commands: [[${node}, -e, "setTimeout(() => {}, 2000)"]]
+    timeout_ms: 4000
+    output_path: docs/{run_id}/smoke.md
+`,
+    );
+    const result = await runGraph({
+      projectDir,
+      graph,
+      inputs: {},
+      agentFor: agentsOf(testAgent('writer', () => hostileNestedLists())),
+      runId: 'hostile',
+      // Longer than the command's timeout: a parse that blocked the event loop would make it miss it.
+      ingest: { enabled: true, durability: 'none', limits: { maxParseMs: 5_000 } },
+      concurrency: 2,
+    });
+
+    expect(result.state.nodes.smoke).toMatchObject({
+      status: 'completed',
+      contract: { type: 'smoke_test_result', state: 'done' },
+    });
+    // Fail-open: an ingest problem is carried in the summary, the node itself completes.
+    expect(result.state.nodes.hostile).toMatchObject({
+      status: 'completed',
+      ingest: { written: 0, problems: ['too_complex'] },
+    });
+    expect(result.status).toBe('completed');
+    const events = await readEvents(projectDir, 'hostile');
+    expect(events.find((event) => event.event === 'ingest.error')).toMatchObject({
+      node_id: 'hostile',
+      code: 'too_complex',
+      message: expect.stringContaining('max_parse_ms (5000 ms)') as unknown,
+    });
+  }, 30_000);
 });

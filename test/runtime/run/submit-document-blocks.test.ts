@@ -5,10 +5,11 @@ import { memoryEventLog } from '../../../src/events/index.js';
 import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 import { submitDocumentBlocks } from '../../../src/runtime/run/submit-document-blocks.js';
 import { openConfinedRoot } from '../../../src/workspace/index.js';
+import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { artifactDocument, DEVELOPMENT_RESULT } from './fixtures/contract-fixtures.js';
 
-async function submit(text: string) {
+async function submit(text: string, timeLimitMs?: number) {
   const projectDir = await tempProject({ '.agent/runs/r/.keep': '' });
   const root = await openConfinedRoot(projectDir);
   const events = memoryEventLog({ run_id: 'r' });
@@ -22,6 +23,7 @@ async function submit(text: string) {
       root,
       events,
       durability: 'none',
+      ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
     });
     return { projectDir, submissions, events };
   } finally {
@@ -30,6 +32,25 @@ async function submit(text: string) {
 }
 
 describe('submitDocumentBlocks', () => {
+  it('refuses the blocks of a document whose parse overran max_parse_ms, with an artifact.refused event', async () => {
+    const { submissions, events } = await submit(
+      hostileNestedLists(artifactDocument('development_result', DEVELOPMENT_RESULT)),
+      300,
+    );
+    expect(submissions).toEqual([
+      {
+        accepted: false,
+        type: '',
+        errors: [
+          expect.objectContaining({ got: 'a document that took over max_parse_ms (300 ms) to parse' }),
+        ],
+      },
+    ]);
+    expect(events.lines.filter((line) => line.event === 'artifact.refused')).toEqual([
+      expect.objectContaining({ node_id: 'n', code: 'too_complex' }),
+    ]);
+  }, 20_000);
+
   it('submits a valid block through the canonical path', async () => {
     const { projectDir, submissions } = await submit(
       artifactDocument('development_result', DEVELOPMENT_RESULT),

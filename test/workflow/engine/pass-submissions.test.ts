@@ -1,21 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunId } from '../../../src/project/index.js';
 import { readOutputSubmissions } from '../../../src/workflow/engine/pass-submissions.js';
+import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
 import { DEVELOPMENT_RESULT, answerWithArtifact } from './fixtures/contract-fixtures.js';
 
 const runId = parseRunId('b-1');
 
 describe('readOutputSubmissions', () => {
-  it('finds nothing in an output without artifact= blocks, or without output', () => {
-    expect(readOutputSubmissions(runId, 'Done.\n\n```ts file=a.ts\nx\n```\n')).toEqual({
+  it('finds nothing in an output without artifact= blocks, or without output', async () => {
+    expect(await readOutputSubmissions(runId, 'Done.\n\n```ts file=a.ts\nx\n```\n')).toEqual({
       attempt: [],
       accepted: [],
     });
-    expect(readOutputSubmissions(runId, undefined)).toEqual({ attempt: [], accepted: [] });
+    expect(await readOutputSubmissions(runId, undefined)).toEqual({ attempt: [], accepted: [] });
   });
 
-  it('accepts a valid block at its canonical path, without writing it', () => {
-    const read = readOutputSubmissions(
+  it('accepts a valid block at its canonical path, without writing it', async () => {
+    const read = await readOutputSubmissions(
       runId,
       answerWithArtifact('Done.', 'development_result', DEVELOPMENT_RESULT),
     );
@@ -35,8 +36,8 @@ describe('readOutputSubmissions', () => {
     ['text that is not JSON', '```json artifact=issues\n{issues: [}\n```\n', 'one JSON object'],
     ['an unknown type', '```json artifact=report\n{}\n```\n', 'a contract type'],
     ['a schema error', '```json artifact=issues\n{"issues": [{"id": "I1"}]}\n```\n', 'one of'],
-  ])('refuses %s with a field error', (_, output, expected) => {
-    const read = readOutputSubmissions(runId, output);
+  ])('refuses %s with a field error', async (_, output, expected) => {
+    const read = await readOutputSubmissions(runId, output);
     expect(read.accepted).toEqual([]);
     const [first] = read.attempt;
     expect(first?.accepted).toBe(false);
@@ -44,4 +45,15 @@ describe('readOutputSubmissions', () => {
       first !== undefined && !first.accepted ? first.errors.map((error) => error.expected).join(' | ') : '',
     ).toContain(expected);
   });
+
+  it('refuses an output whose parse overran max_parse_ms, naming the limit', async () => {
+    const hostile = hostileNestedLists('```json artifact=issues\n{"issues": []}\n```\n');
+    const read = await readOutputSubmissions(runId, hostile, 300);
+    expect(read.accepted).toEqual([]);
+    const [refused] = read.attempt;
+    expect(read.attempt).toHaveLength(1);
+    expect(
+      refused !== undefined && !refused.accepted ? refused.errors.map((error) => error.got) : [],
+    ).toEqual(['an output that took over max_parse_ms (300 ms) to parse']);
+  }, 20_000);
 });

@@ -1,0 +1,2 @@
+export { IsolatedFenceParser, parseFencesIsolated } from './parse-fences-isolated.js';
+export type { IsolatedFenceParserOptions, IsolatedParseOptions } from './parse-fences-isolated.js';

@@ -1,0 +1,176 @@
+import { spawn } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseFences } from '../../../src/fence/index.js';
+import { IsolatedFenceParser, parseFencesIsolated } from '../../../src/ingest/index.js';
+import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
+
+const fixturesDir = fileURLToPath(new URL('../../../fixtures/fence/', import.meta.url));
+const fixtureNames = (await readdir(fixturesDir)).sort();
+const readFixture = (name: string): Promise<string> => readFile(`${fixturesDir}${name}/input.md`, 'utf8');
+// Hang guard only: a hostile parse that is not stopped runs for tens of seconds.
+const GUARD = 20_000;
+
+const parsers: IsolatedFenceParser[] = [];
+const newParser = (...args: ConstructorParameters<typeof IsolatedFenceParser>): IsolatedFenceParser => {
+  const parser = new IsolatedFenceParser(...args);
+  parsers.push(parser);
+  return parser;
+};
+afterAll(async () => {
+  await Promise.all(parsers.map((parser) => parser.close()));
+});
+
+describe('parseFencesIsolated', () => {
+  it.each(fixtureNames)(
+    'gives exactly the blocks of the in-process parse for fixtures/fence/%s',
+    async (name) => {
+      const text = await readFixture(name);
+      expect(await parseFencesIsolated(text)).toEqual(parseFences(text));
+      expect(await parseFencesIsolated(text, { all: true, timeLimitMs: 10_000 })).toEqual(
+        parseFences(text, { all: true }),
+      );
+    },
+  );
+
+  it.each([
+    ['CRLF line endings', '```ts file=a.ts\r\nx\r\n```\r\n'],
+    ['a lone surrogate in content', '```ts file=a.ts\n\ud800 x\n```\n'],
+    ['a character reference in the info string', '```ts file&#61;a.ts\nx\n```\n'],
+    ['a block left open', '```ts file=a.ts\nx\n'],
+    ['a format error', '```file=a.ts\nx\n```\n'],
+  ])('keeps every field through structured clone: %s', async (_name, text) => {
+    expect(await parseFencesIsolated(text)).toEqual(parseFences(text));
+  });
+
+  it('answers a text that cannot hold a candidate without parsing, as parseFences does', async () => {
+    expect(await parseFencesIsolated('no fence here\n'.repeat(1000))).toEqual({ blocks: [], parsed: false });
+  });
+
+  it(
+    'stops the 16 KB hostile document at max_parse_ms 500 and reports it timed out',
+    async () => {
+      expect(await parseFencesIsolated(hostileNestedLists(), { timeLimitMs: 500 })).toEqual({
+        blocks: [],
+        parsed: true,
+        timedOut: true,
+      });
+    },
+    GUARD,
+  );
+});
+
+describe('IsolatedFenceParser', () => {
+  it('reuses one worker for every document', async () => {
+    const parser = newParser();
+    const text = await readFixture('typical-agent-doc');
+    for (let round = 0; round < 5; round++) expect(await parser.parse(text)).toEqual(parseFences(text));
+    expect(parser.workersStarted).toBe(1);
+  });
+
+  it('answers documents sent together, each with its own blocks, in order', async () => {
+    const parser = newParser();
+    const texts = await Promise.all(fixtureNames.map(readFixture));
+    const scans = await Promise.all(texts.map((text) => parser.parse(text, { timeLimitMs: 10_000 })));
+    expect(scans).toEqual(texts.map((text) => parseFences(text)));
+  });
+
+  it(
+    'replaces a terminated worker: two hostile documents, then a normal one, all answer',
+    async () => {
+      const parser = newParser();
+      const normal = await readFixture('typical-agent-doc');
+      const [first, second, third] = await Promise.all([
+        parser.parse(hostileNestedLists(), { timeLimitMs: 300 }),
+        parser.parse(hostileNestedLists(), { timeLimitMs: 300 }),
+        parser.parse(normal, { timeLimitMs: 10_000 }),
+      ]);
+      expect(first.timedOut).toBe(true);
+      expect(second.timedOut).toBe(true);
+      expect(third).toEqual(parseFences(normal));
+      expect(parser.workersStarted).toBe(3);
+      expect(parser.fallback).toBeUndefined();
+    },
+    GUARD,
+  );
+
+  it('falls back to the in-process parse when the worker cannot start, and says so once', async () => {
+    const warnings: string[] = [];
+    const parser = newParser({
+      workerEntry: pathToFileURL(`${fixturesDir}no-such-worker.js`),
+      warn: (message) => warnings.push(message),
+    });
+    const text = await readFixture('typical-agent-doc');
+    expect(await parser.parse(text)).toEqual(parseFences(text));
+    expect(await parser.parse(text, { all: true })).toEqual(parseFences(text, { all: true }));
+    // The in-process guard still applies: checked between parse steps.
+    expect(await parser.parse('```ts file=a.ts\nx\n```\n'.repeat(2000), { timeLimitMs: 1e-9 })).toEqual({
+      blocks: [],
+      parsed: true,
+      timedOut: true,
+    });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^cannot start the fence parse worker .*no-such-worker/),
+    ]);
+    expect(parser.fallback).toMatch(/no-such-worker/);
+    expect(parser.workersStarted).toBe(0);
+  });
+
+  it('gives up at once, starting nothing, for a time limit of zero', async () => {
+    const parser = newParser();
+    expect(await parser.parse('```ts file=a.ts\nx\n```\n', { timeLimitMs: 0 })).toEqual({
+      blocks: [],
+      parsed: true,
+      timedOut: true,
+    });
+    expect(parser.workersStarted).toBe(0);
+  });
+});
+
+describe('the worker in a process of its own (dist/)', () => {
+  const dist = pathToFileURL(fileURLToPath(new URL('../../../dist/index.js', import.meta.url))).href;
+  const runNode = (script: string): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        resolve({ code, stdout, stderr });
+      });
+    });
+
+  it(
+    'keeps the process alive while a parse without a time limit runs, then lets it exit',
+    async () => {
+      // No timer and no explicit exit: only the busy worker holds the process open, and the idle one must not.
+      const { code, stdout, stderr } = await runNode(
+        `import { parseFencesIsolated } from ${JSON.stringify(dist)};\n` +
+          "parseFencesIsolated('```ts file=a.ts\\nx\\n```\\n').then((scan) => console.log(scan.blocks[0].declaredFile));",
+      );
+      expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'a.ts\n', stderr: '' });
+    },
+    GUARD,
+  );
+
+  it(
+    'stops the hostile document in the published build, where no tsx is loaded',
+    async () => {
+      const { code, stdout, stderr } = await runNode(
+        `import { parseFencesIsolated } from ${JSON.stringify(dist)};\n` +
+          `const text = ${JSON.stringify(hostileNestedLists())};\n` +
+          'const scan = await parseFencesIsolated(text, { timeLimitMs: 500 });\n' +
+          'console.log(JSON.stringify(scan));',
+      );
+      expect({ code, stdout, stderr }).toEqual({
+        code: 0,
+        stdout: '{"blocks":[],"parsed":true,"timedOut":true}\n',
+        stderr: '',
+      });
+    },
+    GUARD,
+  );
+});
