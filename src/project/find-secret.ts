@@ -105,7 +105,7 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
     name: 'secret assignment (password=, passwd=, secret=, token=, api_key=, apikey=, access_key=, private_key=)',
     // The key and separator stay so the reader still sees which setting leaked; quotes are kept too.
     pattern:
-      /((?:(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)(?:[_-]?[A-Za-z0-9]){0,24}|token)["']?\s*[:=]\s*)(?!\\?\[REDACTED\])(\\"[^"\n]{0,1024}?\\"|"[^"\n]*"|'[^'\n]*'|[^\s"'&,;)}\]]+)/gi,
+      /((?:(?:password|passwd|passphrase|secret(?!_in_path\b)|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)(?:[_-]?[A-Za-z0-9]){0,24}|token)["']?\s*[:=]\s*)(?!\\?\[REDACTED\])(\\"[^"\n]{0,1024}?\\"|"[^"\n]*"|'[^'\n]*'|[^\s"'&,;)}\]]+)/gi,
     replacement: (_match, key = '', value = '') => key + quoteLike(value),
   },
 ];

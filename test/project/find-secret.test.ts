@@ -166,6 +166,9 @@ const REDACTED_CASES: readonly (readonly [string, string, string, string])[] = [
 
 const KEPT_CASES: readonly (readonly [string, string])[] = [
   ['ordinary path', 'workspace/src/secret-sauce/token-auth.ts'],
+  // Our own reason code before its message: `secret_in_path: file= path holds ...` must stay readable.
+  ['the secret_in_path reason', 'secret_in_path: file= path holds what looks like a credential'],
+  ['the secret_in_path code in JSON', '{"code":"secret_in_path","message":"the document path holds"}'],
   ['docs path', 'docs/guide/setup-token-auth.md'],
   ['kebab-case sk- name', 'workspace/sk-learn-notes/readme.md'],
   ['word ending in sk', 'task-runner-configuration-file.yaml'],
