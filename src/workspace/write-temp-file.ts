@@ -31,20 +31,9 @@ export async function writeTempFile(
   bytes: Uint8Array,
   durable: boolean,
 ): Promise<TempFile> {
-  const { name, handle } = await createExclusively(directory);
-  const shownAs = join(directory.expectedLocation, name);
-  let identity: FileIdentity | undefined;
-  try {
-    // fchmod, because the umask may have cleared bits of the create mode; files are never executable.
-    await withWorkspaceError('fchmod', shownAs, () => handle.chmod(FILE_MODE));
+  const { name, identity } = await fillTempFile(directory, durable, async (handle, shownAs) => {
     await withWorkspaceError('write', shownAs, () => handle.writeFile(bytes));
-    if (durable) await withWorkspaceError('fsync', shownAs, () => handle.sync());
-    const stats = await withWorkspaceError('fstat', shownAs, () => handle.stat({ bigint: true }));
-    identity = { dev: stats.dev, ino: stats.ino };
-  } finally {
-    await handle.close();
-    if (identity === undefined) await unlink(directory.entry(name)).catch(() => undefined);
-  }
+  });
   return { name, identity };
 }
 
@@ -63,13 +52,9 @@ export async function streamTempFile(
   chunks: AsyncIterable<Uint8Array>,
   durable: boolean,
 ): Promise<StreamedTempFile> {
-  const { name, handle } = await createExclusively(directory);
-  const shownAs = join(directory.expectedLocation, name);
   const hash = createHash('sha256');
   let size = 0;
-  let identity: FileIdentity | undefined;
-  try {
-    await withWorkspaceError('fchmod', shownAs, () => handle.chmod(FILE_MODE));
+  const { name, identity } = await fillTempFile(directory, durable, async (handle, shownAs) => {
     for await (const chunk of chunks) {
       hash.update(chunk);
       size += chunk.byteLength;
@@ -81,6 +66,26 @@ export async function streamTempFile(
         at += bytesWritten;
       }
     }
+  });
+  return { name, identity, sha256: hash.digest('hex'), size };
+}
+
+/**
+ * The one life of a temp file: created exclusively, mode 0644, filled by `fill`, fsynced if durable, its
+ * identity taken, closed; on any failure it is removed, so no partial temp file outlives its writer.
+ */
+async function fillTempFile(
+  directory: DirectoryHandle,
+  durable: boolean,
+  fill: (handle: FileHandle, shownAs: string) => Promise<void>,
+): Promise<TempFile> {
+  const { name, handle } = await createExclusively(directory);
+  const shownAs = join(directory.expectedLocation, name);
+  let identity: FileIdentity | undefined;
+  try {
+    // fchmod, because the umask may have cleared bits of the create mode; files are never executable.
+    await withWorkspaceError('fchmod', shownAs, () => handle.chmod(FILE_MODE));
+    await fill(handle, shownAs);
     if (durable) await withWorkspaceError('fsync', shownAs, () => handle.sync());
     const stats = await withWorkspaceError('fstat', shownAs, () => handle.stat({ bigint: true }));
     identity = { dev: stats.dev, ino: stats.ino };
@@ -88,7 +93,7 @@ export async function streamTempFile(
     await handle.close();
     if (identity === undefined) await unlink(directory.entry(name)).catch(() => undefined);
   }
-  return { name, identity, sha256: hash.digest('hex'), size };
+  return { name, identity };
 }
 
 /** Unlinks `entry` only while it is still the file with `identity`; a vanished entry is fine. */
