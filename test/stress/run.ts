@@ -92,6 +92,27 @@ async function tempRoot(label: string): Promise<string> {
   return mkdtemp(path.join(tmpdir(), `artifact-ingest-stress-${label}-`));
 }
 
+/** Ends a kill scenario: distinct stale temps, escapes from the temp root's snapshot, wall time; removes the root. */
+async function finishKills(
+  counts: Counts,
+  scenario: {
+    readonly root: string;
+    readonly before: Awaited<ReturnType<typeof snapshotTree>>;
+    readonly staleTemps: ReadonlySet<string>;
+    readonly started: number;
+  },
+): Promise<Counts> {
+  counts.staleTemps = scenario.staleTemps.size;
+  counts.escapes = escapesOf(scenario.before, await snapshotTree(scenario.root), [
+    'project/workspace',
+    'project/.agent',
+    'project/docs',
+  ]);
+  counts.seconds = (performance.now() - scenario.started) / 1000;
+  await rm(scenario.root, { recursive: true, force: true });
+  return counts;
+}
+
 /** Scenario 1a: ingest killed at random points, then the same ingest run to completion. */
 async function ingestKills(kills: number): Promise<Counts> {
   const counts = zero();
@@ -119,15 +140,7 @@ async function ingestKills(kills: number): Promise<Counts> {
     counts.drift += countDrift((await cli(['verify', runId, '--project', project, '--json'])).stdout);
     counts.trials += 1;
   }
-  counts.staleTemps = staleTemps.size;
-  counts.escapes = escapesOf(before, await snapshotTree(root), [
-    'project/workspace',
-    'project/.agent',
-    'project/docs',
-  ]);
-  counts.seconds = (performance.now() - started) / 1000;
-  await rm(root, { recursive: true, force: true });
-  return counts;
+  return finishKills(counts, { root, before, staleTemps, started });
 }
 
 function escapesOf(
@@ -197,15 +210,7 @@ async function runKills(kills: number): Promise<Counts> {
     counts.drift += countDrift((await cli(['verify', runId, '--project', project, '--json'])).stdout);
     counts.trials += 1;
   }
-  counts.staleTemps = staleTemps.size;
-  counts.escapes = escapesOf(before, await snapshotTree(root), [
-    'project/workspace',
-    'project/.agent',
-    'project/docs',
-  ]);
-  counts.seconds = (performance.now() - started) / 1000;
-  await rm(root, { recursive: true, force: true });
-  return counts;
+  return finishKills(counts, { root, before, staleTemps, started });
 }
 
 /** Scenario 2: concurrent ingesters sharing paths, then `verify`. */
