@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { mayHoldCandidate, parseFences } from '../../fence/index.js';
 import type { FenceScan } from '../../fence/index.js';
@@ -23,6 +24,8 @@ export interface IsolatedFenceParserOptions {
   readonly warn?: (message: string) => void;
   /** How long a starting worker may take to load before the parser falls back to parsing in-process. */
   readonly startTimeoutMs?: number;
+  /** The worker's heap limit in MiB; by default the process's own (v8 heap_size_limit). */
+  readonly maxHeapMb?: number;
 }
 
 interface ParseJob {
@@ -52,6 +55,7 @@ export class IsolatedFenceParser {
   private readonly entry: URL;
   private readonly warn: (message: string) => void;
   private readonly startTimeoutMs: number;
+  private readonly maxHeapMb: number;
 
   constructor(options: IsolatedFenceParserOptions = {}) {
     const fromSources = import.meta.url.endsWith('.ts');
@@ -60,6 +64,7 @@ export class IsolatedFenceParser {
       new URL(fromSources ? './fence-worker.ts' : './fence-worker.js', import.meta.url);
     this.warn = options.warn ?? ((message) => process.stderr.write(`artifact-ingest: ${message}\n`));
     this.startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    this.maxHeapMb = options.maxHeapMb ?? Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
   }
 
   /** Workers started so far (a terminated one is replaced by the next document's). */
@@ -130,9 +135,12 @@ export class IsolatedFenceParser {
   private startWorker(): Worker | undefined {
     let worker: Worker;
     try {
+      // A heap limit of its own: without one, a document that exhausts the heap aborts the whole process;
+      // with one, only the worker ends (ERR_WORKER_OUT_OF_MEMORY) and only its document is lost.
+      const resourceLimits = { maxOldGenerationSizeMb: this.maxHeapMb };
       worker = this.entry.pathname.endsWith('.ts')
-        ? new Worker(tsxBootstrap(this.entry), { eval: true })
-        : new Worker(this.entry, { execArgv: workerExecArgv(process.execArgv) });
+        ? new Worker(tsxBootstrap(this.entry), { eval: true, resourceLimits })
+        : new Worker(this.entry, { execArgv: workerExecArgv(process.execArgv), resourceLimits });
     } catch (error) {
       this.fallBack(`cannot start the fence parse worker (${describeError(error)})`);
       return undefined;

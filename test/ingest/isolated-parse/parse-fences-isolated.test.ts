@@ -95,6 +95,22 @@ describe('IsolatedFenceParser', () => {
     GUARD,
   );
 
+  it(
+    'loses only the document that exhausts the worker heap, never the process; the next one gets a new worker',
+    async () => {
+      const parser = newParser({ maxHeapMb: 48 });
+      const huge = '```ts file=a.ts\nx\n```\n\n'.repeat(400_000);
+      const normal = await readFixture('typical-agent-doc');
+      await expect(parser.parse(huge)).rejects.toThrow(
+        /fence parse worker failed: .*memory.* while parsing/i,
+      );
+      expect(await parser.parse(normal)).toEqual(parseFences(normal));
+      expect(parser.workersStarted).toBe(2);
+      expect(parser.fallback).toBeUndefined();
+    },
+    GUARD * 3,
+  );
+
   it('falls back to the in-process parse when the worker cannot start, and says so once', async () => {
     const warnings: string[] = [];
     const parser = newParser({
