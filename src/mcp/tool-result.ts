@@ -1,14 +1,24 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../config/index.js';
-import { describeError, InvalidIdError, UnknownRunError } from '../project/index.js';
+import {
+  describeError,
+  InvalidIdError,
+  redactJson,
+  redactSecrets,
+  UnknownRunError,
+} from '../project/index.js';
 import { RunError } from '../runtime/index.js';
 import { ObserveError, WorkflowError, WorkflowStateError } from '../workflow/index.js';
 
-/** A tool's success: the value as `structuredContent` and the same JSON as text (spec workflow-mcp.md). */
+/**
+ * A tool's success: the value as `structuredContent` and the same JSON as text (spec workflow-mcp.md), every
+ * string but paths, hashes and ids passed through the one redaction (docs/security.md, "Secrets").
+ */
 export function toolResult(value: object): CallToolResult {
+  const redacted = redactJson(value);
   return {
-    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
-    structuredContent: value as Record<string, unknown>,
+    content: [{ type: 'text', text: JSON.stringify(redacted, null, 2) }],
+    structuredContent: redacted as Record<string, unknown>,
   };
 }
 
@@ -33,5 +43,5 @@ export function toolError(error: unknown): CallToolResult {
   const text = isExpectedError(error)
     ? error.message
     : `internal error: ${describeError(error)}; the server log (stderr) has the details, please report it`;
-  return { content: [{ type: 'text', text }], isError: true };
+  return { content: [{ type: 'text', text: redactSecrets(text) }], isError: true };
 }
