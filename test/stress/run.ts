@@ -32,7 +32,7 @@ interface Counts {
   drift: number;
   /** What was exercised: kills, paths, swaps, writers. */
   trials: number;
-  /** Run kills that landed before the run made its folder (nothing to resume: run again afresh). */
+  /** Run kills that landed before the run made its folder (nothing to resume; not a trial, another kill follows). */
   notStarted: number;
   seconds: number;
 }
@@ -192,7 +192,9 @@ async function runKills(kills: number): Promise<Counts> {
   const before = await snapshotTree(root);
   // Each temp file once, however many rounds it survives.
   const staleTemps = new Set<string>();
-  for (let round = 1; round <= kills; round += 1) {
+  // Trials are kills that landed after the run made its folder; one before it leaves nothing to resume, so it
+  // is counted apart and another kill follows (at most four times as many attempts as trials asked for).
+  for (let round = 1; counts.trials < kills && round <= kills * 4; round += 1) {
     const runId = `kill-${String(round)}`;
     await cli(
       ['run', graph, '--project', project, '--input', 'topic=t', '--run-id', runId],
@@ -200,12 +202,11 @@ async function runKills(kills: number): Promise<Counts> {
     );
     counts.torn += (await findTornFiles(path.join(project, 'workspace'), allowed)).length;
     counts.unreadable += await countUnreadableRecordLines(project);
-    // A kill before the run made its folder leaves nothing to resume: run it afresh under the same id.
-    const resumed = await cli(['run', '--resume', runId, '--project', project]);
-    if (resumed.code === 2 && !existsSync(path.join(project, '.agent/runs', runId))) {
+    if (!existsSync(path.join(project, '.agent/runs', runId))) {
       counts.notStarted += 1;
-      await cli(['run', graph, '--project', project, '--input', 'topic=t', '--run-id', runId]);
+      continue;
     }
+    await cli(['run', '--resume', runId, '--project', project]);
     for (const temp of findStaleTemps(await snapshotTree(project))) staleTemps.add(temp);
     counts.drift += countDrift((await cli(['verify', runId, '--project', project, '--json'])).stdout);
     counts.trials += 1;
