@@ -1,6 +1,6 @@
 import { ConfigError, loadProjectConfig } from '../config/index.js';
 import { INGEST_ENV_VAR, resolveIngestEnabled } from '../ingest/index.js';
-import { parseRunId, PROJECT_CONFIG_FILE } from '../project/index.js';
+import { parseRunId, PROJECT_CONFIG_FILE, UnknownRunError } from '../project/index.js';
 import type { RunId } from '../project/index.js';
 import { createAgent, loadGraph, readRun, RunError, runGraph } from '../runtime/index.js';
 import type { Agent, RunProgress, RunState } from '../runtime/index.js';
@@ -180,7 +180,17 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
 
 /** The state of a graph run to resume; a run made by `artifact-ingest ingest` has none and cannot be resumed. */
 async function graphRunState(projectDir: string, runId: RunId): Promise<RunState> {
-  const details = await readRun(projectDir, runId);
+  let details;
+  try {
+    details = await readRun(projectDir, runId);
+  } catch (error) {
+    // The folder exists (resolveRunId checked): a run killed before its first state write, with nothing to resume.
+    if (!(error instanceof UnknownRunError)) throw error;
+    throw new RunError(
+      'not_a_graph_run',
+      `run ${runId} was stopped before it saved any state (its folder holds no state.json, so no node ran) and cannot be resumed; start it again under the same id: artifact-ingest run GRAPH --run-id ${runId}`,
+    );
+  }
   if (details.kind === 'ingest') {
     throw new RunError(
       'not_a_graph_run',

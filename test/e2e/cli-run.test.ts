@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLI, runCli, spawnCli } from '../helpers/run-cli.js';
+import { tempFileName } from '../../src/workspace/temp-file-name.js';
 import { readEvents, tempProject } from '../helpers/temp-project.js';
 import { growTmpfs, mountReadOnly, mountSmallTmpfs } from '../helpers/read-only-mount.js';
 
@@ -108,6 +109,42 @@ describe('artifact-ingest run', () => {
     expect(code).toBe(0);
     expect(stdout).toContain(`ingest: ${expected}`);
     expect(existsSync(path.join(projectDir, 'workspace/src/store.js'))).toBe(expected.startsWith('on'));
+  });
+
+  it('says how to start again a run killed before its first state write, and the fresh run sweeps its temp file', async () => {
+    const projectDir = await teamProject();
+    // What a SIGKILL during the first state write leaves: the folder, the lock and an empty temp file of a
+    // writer (this host) that is gone.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
+    const temp = tempFileName().replace(
+      `-${process.pid.toString(16).padStart(8, '0')}-`,
+      `-${Number(dead.stdout).toString(16).padStart(8, '0')}-`,
+    );
+    await mkdir(path.join(projectDir, '.agent/runs/k0'), { recursive: true });
+    await writeFile(path.join(projectDir, '.agent/runs/k0', temp), '');
+    await writeFile(path.join(projectDir, '.agent/runs/k0/events.jsonl'), '');
+
+    const resumed = await runCli(['run', '--resume', 'k0', '--project', projectDir]);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain(
+      'run k0 was stopped before it saved any state (its folder holds no state.json, so no node ran)',
+    );
+    expect(resumed.stderr).toContain('artifact-ingest run GRAPH --run-id k0');
+
+    const again = await runCli([
+      'run',
+      'team',
+      '--project',
+      projectDir,
+      '--input',
+      'goal=x',
+      '--run-id',
+      'k0',
+    ]);
+    expect(again.code).toBe(0);
+    expect(existsSync(path.join(projectDir, '.agent/runs/k0', temp))).toBe(false);
   });
 
   it('prints the final state with --json, and runs/show list and describe the run', async () => {
