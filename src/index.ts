@@ -5,6 +5,7 @@ export { parseFences } from './fence/index.js';
 export type {
   FenceBlock,
   FenceFormatCode,
+  FenceParser,
   FenceScan,
   FenceVerdict,
   ParseFencesOptions,

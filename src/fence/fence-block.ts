@@ -64,4 +64,12 @@ export interface ParseFencesOptions {
    * a host that must not stall sets a limit and treats `timedOut` as "not ingested". Default: no limit.
    */
   readonly timeLimitMs?: number;
+  /**
+   * Which block parser finds the fences: `'micromark'` (the reference path) or `'scanner'` (the one-pass block
+   * scanner, which returns the same blocks). Default: `'micromark'`.
+   */
+  readonly parser?: FenceParser;
 }
+
+/** The block parsers that can find fenced code blocks. */
+export type FenceParser = 'scanner' | 'micromark';

@@ -1,6 +1,7 @@
 export type {
   FenceBlock,
   FenceFormatCode,
+  FenceParser,
   FenceScan,
   FenceVerdict,
   ParseFencesOptions,

@@ -1,5 +1,5 @@
 import { endsInsideOpenFence } from './ends-inside-open-fence.js';
-import type { FenceVerdict } from './fence-block.js';
+import type { FenceParser, FenceVerdict } from './fence-block.js';
 import { parseInfoString } from './parse-info-string.js';
 import type { RawFence } from './read-fenced-blocks.js';
 
@@ -15,7 +15,11 @@ const markdownLangs = new Set(['md', 'markdown', 'mdx']);
 const valid: FenceVerdict = { valid: true };
 
 /** Decides whether a fenced block is a candidate and whether it can be written, checking rules in spec order. */
-export function judgeFence(fence: RawFence, deadline = Number.POSITIVE_INFINITY): FenceJudgement {
+export function judgeFence(
+  fence: RawFence,
+  deadline = Number.POSITIVE_INFINITY,
+  parser: FenceParser = 'micromark',
+): FenceJudgement {
   const candidate = fence.info.includes('=');
   const { lang, declaredFile, problem } = parseInfoString(fence.info);
   const judged = (verdict: FenceVerdict): FenceJudgement => ({ candidate, lang, declaredFile, verdict });
@@ -38,7 +42,7 @@ export function judgeFence(fence: RawFence, deadline = Number.POSITIVE_INFINITY)
   }
   // A markdown file holding its own fences: if the outer fence is no longer than an inner one, CommonMark
   // closes the outer block at the inner block's closing line and the content stops inside the inner block.
-  if (markdownLangs.has(lang.toLowerCase()) && endsInsideOpenFence(fence.content, deadline)) {
+  if (markdownLangs.has(lang.toLowerCase()) && endsInsideOpenFence(fence.content, deadline, parser)) {
     const longer = '`'.repeat(Math.max(fence.fenceLength + 1, 4));
     return judged({
       valid: false,

@@ -1,24 +1,29 @@
-import type { FenceBlock, FenceScan, ParseFencesOptions } from './fence-block.js';
+import type { FenceBlock, FenceParser, FenceScan, ParseFencesOptions } from './fence-block.js';
 import { judgeFence } from './judge-fence.js';
 import { ParseDeadlineExceeded, readFencedBlocks } from './read-fenced-blocks.js';
+import { scanFencedBlocks } from './scan-fenced-blocks.js';
 
 /** Scans a document with the CommonMark parser every time, without the cheap pre-check (for tests and oracles). */
 export function scanFences(markdown: string, options: ParseFencesOptions = {}): FenceScan {
   const deadline =
     options.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + options.timeLimitMs;
   try {
-    return { blocks: judgeAll(markdown, options.all ?? false, deadline), parsed: true };
+    return {
+      blocks: judgeAll(markdown, options.all ?? false, deadline, options.parser ?? 'micromark'),
+      parsed: true,
+    };
   } catch (error) {
     if (error instanceof ParseDeadlineExceeded) return { blocks: [], parsed: true, timedOut: true };
     throw error;
   }
 }
 
-function judgeAll(markdown: string, all: boolean, deadline: number): FenceBlock[] {
+function judgeAll(markdown: string, all: boolean, deadline: number, parser: FenceParser): FenceBlock[] {
   const blocks: FenceBlock[] = [];
   let index = 0;
-  for (const fence of readFencedBlocks(markdown, deadline)) {
-    const { candidate, lang, declaredFile, verdict } = judgeFence(fence, deadline);
+  const read = parser === 'scanner' ? scanFencedBlocks : readFencedBlocks;
+  for (const fence of read(markdown, deadline)) {
+    const { candidate, lang, declaredFile, verdict } = judgeFence(fence, deadline, parser);
     if (!candidate && !all) continue;
     blocks.push({
       index: candidate ? index++ : -1,
