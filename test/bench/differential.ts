@@ -1,10 +1,14 @@
 /**
  * The differential part of `npm run bench`: the generated corpus of test/fence/differential-corpus.test.ts at
  * scale (1,000,000 documents unless `--differential N` says otherwise), every parser of DIFFERENTIAL_PARSERS
- * compared block by block with the first, and the count of disagreements printed per parser with the first
- * minimal documents. Pinned disagreements of the test (known-disagreements.ts) count here too: they are real.
+ * compared block by block with the first, in one child process per core, and the count of disagreements
+ * printed per parser with the first minimal documents. Disagreements the test pins (known-disagreements.ts)
+ * count here too: they are real.
  * Run alone with `npx tsx test/bench/differential.ts --differential 100000`.
  */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { DIFFERENTIAL_PARSERS } from '../fence/corpus/differential-parsers.js';
 import { findDisagreements, minimizeDocument } from '../fence/corpus/find-disagreements.js';
@@ -26,32 +30,92 @@ export function differentialDocuments(argv: readonly string[] = process.argv): n
   return value;
 }
 
-/** Compares `documents` generated documents (seeds 1..documents) and returns the markdown section. */
-export function differentialSection(documents = differentialDocuments()): string {
-  const [baseline, ...others] = DIFFERENTIAL_PARSERS;
-  const counts = new Map(others.map((parser) => [parser.name, 0]));
-  const shown: string[] = [];
+/** What one shard (every n-th seed) of the corpus found. */
+interface ShardResult {
+  readonly counts: Record<string, number>;
+  readonly shown: readonly { readonly seed: number; readonly parser: string; readonly minimal: string }[];
+  readonly bytes: number;
+}
+
+/** Compares the documents of seeds 1..documents that are `shard` modulo `shards`. */
+function compareShard(documents: number, shard: number, shards: number): ShardResult {
+  const counts: Record<string, number> = {};
+  const shown: { seed: number; parser: string; minimal: string }[] = [];
   let bytes = 0;
+  let compared = 0;
   const t0 = performance.now();
-  for (let seed = 1; seed <= documents; seed++) {
+  for (let seed = shard + 1; seed <= documents; seed += shards) {
     const markdown = generateDocument(seed);
     bytes += markdown.length;
     for (const disagreement of findDisagreements(markdown, DIFFERENTIAL_PARSERS)) {
-      const count = (counts.get(disagreement.parser) ?? 0) + 1;
-      counts.set(disagreement.parser, count);
+      const count = (counts[disagreement.parser] ?? 0) + 1;
+      counts[disagreement.parser] = count;
       if (count <= SHOWN) {
         const minimal = minimizeDocument(markdown, DIFFERENTIAL_PARSERS, disagreement.parser);
-        shown.push(`seed ${seed}, ${disagreement.parser}: ${JSON.stringify(minimal)}`);
+        shown.push({ seed, parser: disagreement.parser, minimal });
       }
     }
-    if (seed % 100_000 === 0) {
+    compared += 1;
+    if (compared % 50_000 === 0) {
       const seconds = (performance.now() - t0) / 1000;
-      console.log(`differential: ${seed} documents in ${seconds.toFixed(0)} s`);
+      process.stderr.write(`differential shard ${shard}: ${compared} documents in ${seconds.toFixed(0)} s\n`);
     }
   }
+  return { counts, shown, bytes };
+}
+
+/** Runs the shards in child processes, one per core, since the documents are independent. */
+async function compareInChildren(documents: number, shards: number): Promise<ShardResult[]> {
+  const tsx = createRequire(import.meta.url).resolve('tsx');
+  const script = fileURLToPath(import.meta.url);
+  return Promise.all(
+    Array.from(
+      { length: shards },
+      (_, shard) =>
+        new Promise<ShardResult>((resolve, reject) => {
+          const args = [
+            '--import',
+            tsx,
+            script,
+            '--differential',
+            String(documents),
+            '--shard',
+            `${shard}/${shards}`,
+          ];
+          const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+          let out = '';
+          child.stdout.setEncoding('utf8');
+          child.stdout.on('data', (chunk: string) => (out += chunk));
+          child.on('error', reject);
+          child.on('close', (code) => {
+            if (code === 0) resolve(JSON.parse(out) as ShardResult);
+            else reject(new Error(`differential shard ${shard} exited with ${String(code)}`));
+          });
+        }),
+    ),
+  );
+}
+
+/** Compares `documents` generated documents (seeds 1..documents) and returns the markdown section. */
+export async function differentialSection(documents = differentialDocuments()): Promise<string> {
+  const [baseline, ...others] = DIFFERENTIAL_PARSERS;
+  const shards = documents >= 10_000 ? availableParallelism() : 1;
+  const t0 = performance.now();
+  const results = shards === 1 ? [compareShard(documents, 0, 1)] : await compareInChildren(documents, shards);
   const seconds = (performance.now() - t0) / 1000;
+  const bytes = results.reduce((sum, result) => sum + result.bytes, 0);
+  const count = (parser: string): number =>
+    results.reduce((sum, result) => sum + (result.counts[parser] ?? 0), 0);
+  const shown = others.flatMap((parser) =>
+    results
+      .flatMap((result) => result.shown)
+      .filter((entry) => entry.parser === parser.name)
+      .sort((a, b) => a.seed - b.seed)
+      .slice(0, SHOWN)
+      .map((entry) => `seed ${entry.seed}, ${entry.parser}: ${JSON.stringify(entry.minimal)}`),
+  );
   const rows = others.map(
-    (parser) => `| ${parser.name} | ${baseline.name} | ${String(counts.get(parser.name) ?? 0)} |`,
+    (parser) => `| ${parser.name} | ${baseline.name} | ${String(count(parser.name))} |`,
   );
   for (const row of rows) console.log(row);
   const per100k = documents === 0 ? 0 : (seconds / documents) * 100_000;
@@ -59,7 +123,8 @@ export function differentialSection(documents = differentialDocuments()): string
 
 Seeds 1..${documents} of test/fence/corpus/generate-document.ts (container-heavy, 50 B to 4 KB, ${(bytes / 1e6).toFixed(0)} MB in
 all), each compared block by block (every RawFence field between full parsers; info string and content with
-commonmark.js) in ${seconds.toFixed(0)} s, ${per100k.toFixed(0)} s per 100,000. \`npm run bench -- --differential N\` sets the count.
+commonmark.js) in ${seconds.toFixed(0)} s on ${shards} processes, ${per100k.toFixed(0)} s per 100,000. \`npm run bench -- --differential N\`
+sets the count.
 
 | parser | compared with | documents that disagree |
 |---|---|---:|
@@ -69,4 +134,16 @@ ${shown.length === 0 ? 'No disagreement.' : `First minimal documents of each dis
 `;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(differentialSection());
+/** `--shard k/n` in argv: this process is one shard of a parent's run and prints its result as JSON. */
+function shardOf(argv: readonly string[]): readonly [number, number] | undefined {
+  const index = argv.indexOf('--shard');
+  if (index === -1) return undefined;
+  const [shard, shards] = (argv[index + 1] ?? '').split('/').map(Number);
+  return shard === undefined || shards === undefined ? undefined : [shard, shards];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const shard = shardOf(process.argv);
+  if (shard === undefined) console.log(await differentialSection());
+  else process.stdout.write(JSON.stringify(compareShard(differentialDocuments(), ...shard)));
+}

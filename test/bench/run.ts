@@ -246,7 +246,7 @@ const observe = await observeSnapshotSection();
 const hostile = hostileInputSection();
 const isolated = await isolatedParseSection(typicalDocument(20_000));
 const contenders = await parserContendersSection();
-const differential = differentialSection();
+const differential = await differentialSection();
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const report = `# Benchmarks
 
