@@ -85,32 +85,44 @@ function linesUpTo(bytes: number, line: (index: number) => string): string {
 interface Input {
   readonly name: string;
   readonly make: () => string;
+  /** Whether each contender runs once in a child process first, stopped at the cap (all but small typical text). */
+  readonly probed: boolean;
 }
 
+/** The inputs, in table order: typical documents at three sizes, then the hostile ones. */
 export const INPUTS: readonly Input[] = [
-  { name: 'typical agent document (20 KB)', make: () => typicalDocument(20_000) },
-  { name: '1 MB document', make: () => typicalDocument(MB) },
-  { name: '10 MB document', make: () => typicalDocument(10 * MB) },
+  { name: 'typical agent document (20 KB)', make: () => typicalDocument(20_000), probed: false },
+  { name: '1 MB document', make: () => typicalDocument(MB), probed: true },
+  { name: '10 MB document', make: () => typicalDocument(10 * MB), probed: true },
   {
     name: 'hostile: nested block quotes, depth 1-200 (1 MB)',
     make: () => linesUpTo(MB, (i) => `${'>'.repeat(1 + (i % 200))} line ${i}\n`) + CANDIDATE,
+    probed: true,
   },
-  { name: 'hostile: 250,000 bare fence lines (1 MB)', make: () => '```\n'.repeat(250_000) + CANDIDATE },
+  {
+    name: 'hostile: 250,000 bare fence lines (1 MB)',
+    make: () => '```\n'.repeat(250_000) + CANDIDATE,
+    probed: true,
+  },
   {
     name: 'hostile: 3 lines of 10,000 `- ` markers',
     make: () => `${'- '.repeat(10_000)}x\n`.repeat(3) + CANDIDATE,
+    probed: true,
   },
   {
     name: 'hostile: nested lists, depth 1-100 (1 MB)',
     make: () => linesUpTo(MB, (i) => `${'  '.repeat(i % 100)}- item ${i}\n`) + CANDIDATE,
+    probed: true,
   },
-  { name: 'hostile: one 1 MB line of backticks', make: () => `${'`'.repeat(MB)}\n${CANDIDATE}` },
+  {
+    name: 'hostile: one 1 MB line of backticks',
+    make: () => `${'`'.repeat(MB)}\n${CANDIDATE}`,
+    probed: true,
+  },
 ];
 
 /** Seconds one call may take in its probe before the contender is skipped on that input. */
 const CAP_SECONDS = 30;
-/** Inputs from this size on are probed in a child process first, so that no contender can hang the bench. */
-const PROBED_BYTES = 100_000;
 /** A probe of this many seconds or more is the figure itself (one call in a fresh process). */
 const SINGLE_CALL_SECONDS = 3;
 const WARM_UP_MS = 300;
@@ -194,11 +206,15 @@ async function loadContenders(): Promise<{ name: string; parse: Parse | string }
 }
 
 /** Figures of every contender on one input. */
-function figuresFor(contenders: readonly { name: string; parse: Parse | string }[], text: string): Figure[] {
+function figuresFor(
+  contenders: readonly { name: string; parse: Parse | string }[],
+  text: string,
+  probed: boolean,
+): Figure[] {
   const figures: (Figure | undefined)[] = contenders.map(({ parse }) =>
     typeof parse === 'string' ? { skipped: parse } : undefined,
   );
-  if (text.length >= PROBED_BYTES) {
+  if (probed) {
     const runnable = contenders.filter((_, i) => figures[i] === undefined);
     const probes = probe(
       runnable.map(({ name }) => name),
@@ -247,7 +263,7 @@ export async function parserContendersSection(): Promise<string> {
   const seconds10MB: (number | undefined)[] = [];
   for (const input of INPUTS) {
     const text = input.make();
-    const figures = figuresFor(contenders, text);
+    const figures = figuresFor(contenders, text, input.probed);
     const reference = figures[referenceIndex];
     const row = `| ${input.name} | ${fmt(text.length / MB)} | ${figures.map((figure) => cell(figure, reference, text.length)).join(' | ')} |`;
     rows.push(row);
@@ -278,9 +294,9 @@ export async function parserContendersSection(): Promise<string> {
 
 Each cell: MB/s, and in brackets the contender's speed as a multiple of commonmark.js's \`Parser.parse\` on
 the same input (above 1x is faster). Contenders run interleaved in one process (a warm-up of 0.3 s and at
-least 3 calls each, then the median of 5 rounds of ~50 ms batches). Inputs of 100 KB or more are first run once per contender in a child
-process stopped after ${CAP_SECONDS} s; a contender that is stopped is skipped on that input, and one whose
-single call took ${SINGLE_CALL_SECONDS} s or more is reported from that call (†). Hostile inputs end in one
+least 3 calls each, then the median of 5 rounds of ~50 ms batches). Every input but the 20 KB one is first
+run once per contender in a child process stopped after ${CAP_SECONDS} s; a contender that is stopped is
+skipped on that input, and one whose single call took ${SINGLE_CALL_SECONDS} s or more is reported from that call (†). Hostile inputs end in one
 \`file=\` candidate so that \`parseFences\` parses them instead of skipping them in its pre-check.
 
 | input | MB | ${names.join(' | ')} |
