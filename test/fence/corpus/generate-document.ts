@@ -11,6 +11,7 @@ export interface Random {
   readonly next: () => number;
 }
 
+/** A mulberry32 generator started at `seed`. */
 export function createRandom(seed: number): Random {
   let state = seed >>> 0;
   return {
@@ -177,29 +178,32 @@ function indentedCode(context: Context): Lines {
   return lines;
 }
 
-/** The seven kinds of HTML block (CommonMark 4.6), each with fence-like lines inside and a possible end. */
+/** Start and end lines of the seven kinds of HTML block (CommonMark 4.6), kind 1 first; kinds 6 and 7 end at a blank line. */
+const HTML_BLOCKS: readonly (readonly [starts: readonly string[], ends: readonly string[]])[] = [
+  [
+    ['<script>', '<pre class="x">', '<style', '<textarea>'],
+    ['</script>', '</pre>', 'x </style> y', '</textarea>'],
+  ],
+  [['<!-- comment'], ['-->']],
+  [['<?php'], ['?>']],
+  [['<!DOCTYPE html>', '<!X'], ['>']],
+  [['<![CDATA['], [']]>']],
+  [['<div>', '<table>', '</p>', '<details open>', '  <DIV', '<section/>'], ['']],
+  [['<custom-tag attr="x">', '</a>', '<span>', '<x-y/>'], ['']],
+];
+
+/** An HTML block of any of the seven kinds, with fence-like lines inside and, mostly, its end. */
 function htmlBlock(context: Context): Lines {
-  const kind = integer(context, 1, 7);
-  const [start, end] = {
-    1: [
-      pick(context, ['<script>', '<pre class="x">', '<style', '<textarea>']),
-      pick(context, ['</script>', '</pre>', 'x </style> y', '</textarea>']),
-    ],
-    2: ['<!-- comment', '-->'],
-    3: ['<?php', '?>'],
-    4: [pick(context, ['<!DOCTYPE html>', '<!X']), '>'],
-    5: ['<![CDATA[', ']]>'],
-    6: [pick(context, ['<div>', '<table>', '</p>', '<details open>', '  <DIV', '<section/>']), ''],
-    7: [pick(context, ['<custom-tag attr="x">', '</a>', '<span>', '<x-y/>']), ''],
-  }[kind] as [string, string];
-  const lines: Lines = [start];
+  const kind = integer(context, 1, HTML_BLOCKS.length);
+  const [starts, ends] = HTML_BLOCKS[kind - 1] ?? [[''], ['']];
+  const lines: Lines = [pick(context, starts)];
   const inner = integer(context, 0, 4);
   for (let i = 0; i < inner; i++) {
     // Kinds 6 and 7 end at a blank line, so their inner lines are mostly not blank.
     const line = pick(context, TRICKY_LINES);
     lines.push(kind >= 6 && line.trim() === '' && chance(context, 0.7) ? '```' : line);
   }
-  if (chance(context, 0.8)) lines.push(end);
+  if (chance(context, 0.8)) lines.push(pick(context, ends));
   return lines;
 }
 
