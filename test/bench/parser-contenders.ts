@@ -137,12 +137,12 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** Runs this file in a child process with `args`, stopped after `capSeconds`; its stdout, or null. */
+/** Runs this file in a child process with `args`, stopped after `capSeconds`: its stdout, or why it has none. */
 function child(
   args: readonly string[],
   capSeconds: number,
   nodeFlags: readonly string[] = [],
-): string | null {
+): { readonly out: string } | { readonly failed: string } {
   const tsx = createRequire(import.meta.url).resolve('tsx');
   const script = fileURLToPath(import.meta.url);
   const result = spawnSync(process.execPath, [...nodeFlags, '--import', tsx, script, ...args], {
@@ -150,17 +150,20 @@ function child(
     timeout: capSeconds * 1000,
     maxBuffer: 1024 * 1024,
   });
-  return result.status === 0 ? result.stdout.trim() : null;
+  if (result.status === 0) return { out: result.stdout.trim() };
+  if (result.signal === 'SIGTERM') return { failed: `over ${capSeconds} s, stopped` };
+  const outOfMemory = result.stderr.includes('heap out of memory');
+  return { failed: outOfMemory ? 'out of memory' : `exited with ${String(result.status ?? result.signal)}` };
 }
 
 /** Seconds of one call of each contender on `text`, each in a child process stopped after CAP_SECONDS. */
-function probe(names: readonly string[], text: string): (number | null)[] {
+function probe(names: readonly string[], text: string): (number | string)[] {
   const file = path.join(tmpdir(), `ai-contender-${process.pid}.md`);
   writeFileSync(file, text);
   try {
     return names.map((name) => {
-      const out = child(['--once', name, file], CAP_SECONDS);
-      return out === null ? null : Number(out);
+      const result = child(['--once', name, file], CAP_SECONDS);
+      return 'out' in result ? Number(result.out) : result.failed;
     });
   } finally {
     rmSync(file, { force: true });
@@ -223,8 +226,8 @@ function figuresFor(
     runnable.forEach(({ name }, j) => {
       const i = contenders.findIndex((contender) => contender.name === name);
       const seconds = probes[j];
-      if (seconds === undefined || seconds === null)
-        figures[i] = { skipped: `over ${CAP_SECONDS} s, stopped` };
+      if (seconds === undefined || typeof seconds === 'string')
+        figures[i] = { skipped: seconds ?? 'unmeasured' };
       else if (seconds >= SINGLE_CALL_SECONDS) figures[i] = { seconds, how: 'one call' };
     });
   }
@@ -248,9 +251,13 @@ function cell(figure: Figure, reference: Figure | undefined, bytes: number): str
 
 /** Peak RSS of one contender parsing a typical document of MEMORY_BYTES, in a child process. */
 function peakMemory(name: string): string {
-  const out = child(['--memory', name, String(MEMORY_BYTES)], MEMORY_CAP_SECONDS, ['--expose-gc']);
-  if (out === null) return `| ${name} | — | — | — (over ${MEMORY_CAP_SECONDS} s or out of memory) |`;
-  const { before, peak, seconds } = JSON.parse(out) as { before: number; peak: number; seconds: number };
+  const result = child(['--memory', name, String(MEMORY_BYTES)], MEMORY_CAP_SECONDS, ['--expose-gc']);
+  if ('failed' in result) return `| ${name} | — | — | — (${result.failed}) |`;
+  const { before, peak, seconds } = JSON.parse(result.out) as {
+    before: number;
+    peak: number;
+    seconds: number;
+  };
   return `| ${name} | ${fmt(before / MB)} | ${fmt(peak / MB)} | ${fmt(peak / MEMORY_BYTES)}x (parse alone ${fmt((peak - before) / MEMORY_BYTES)}x, ${fmt(seconds)} s) |`;
 }
 
