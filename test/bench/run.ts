@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), and project snapshots (observe-snapshot.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, the parser contenders (parser-contenders.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), and project snapshots (observe-snapshot.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,10 +16,12 @@ import { micromark } from 'micromark';
 import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
 import { artifactScaleSection } from './artifacts-scale.js';
+import { differentialSection } from './differential.js';
 import { hostileInputSection } from './hostile-inputs.js';
 import { isolatedParseSection } from './isolated-parse.js';
 import { typicalDocument } from './typical-document.js';
 import { observeSnapshotSection } from './observe-snapshot.js';
+import { parserContendersSection } from './parser-contenders.js';
 
 interface Sample {
   readonly seconds: number;
@@ -243,6 +245,8 @@ const artifacts = await artifactScaleSection();
 const observe = await observeSnapshotSection();
 const hostile = hostileInputSection();
 const isolated = await isolatedParseSection(typicalDocument(20_000));
+const contenders = await parserContendersSection();
+const differential = await differentialSection();
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const report = `# Benchmarks
 
@@ -289,6 +293,8 @@ descriptor walk through /proc/self/fd per directory component, an lstat of the t
 file, fchmod, rename, two location checks), and each block also appends an event line with its own write(2).
 With fsync, both sides are dominated by the syncs, so the gap narrows.
 
+${contenders}
+${differential}
 ${isolated}
 ${artifacts}
 ${observe}

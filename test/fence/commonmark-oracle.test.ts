@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import { Parser } from 'commonmark';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFences } from '../../src/fence/parse-fences.js';
+import { asReferenceReadsIt, type InfoAndContent, referenceFences } from './corpus/reference-fences.js';
 
 interface SpecExample {
   readonly markdown: string;
@@ -12,33 +12,7 @@ interface SpecExample {
 
 const require = createRequire(import.meta.url);
 const spec = require('commonmark-spec') as { readonly tests: readonly SpecExample[] };
-const reference = new Parser();
 const propertyRuns = Number(process.env.FENCE_PROPERTY_RUNS ?? 300);
-
-type InfoAndContent = readonly [info: string, content: string];
-
-/** Fenced code blocks as commonmark.js, the reference implementation, sees them. */
-function referenceFences(markdown: string): InfoAndContent[] {
-  const found: InfoAndContent[] = [];
-  const walker = reference.parse(markdown).walker();
-  for (let step = walker.next(); step !== null; step = walker.next()) {
-    const { entering, node } = step;
-    // commonmark.js keeps fenced-ness in an untyped field; indented code blocks have no info string.
-    if (entering && node.type === 'code_block' && (node as unknown as { _isFenced: boolean })._isFenced) {
-      found.push([node.info ?? '', node.literal ?? '']);
-    }
-  }
-  return found;
-}
-
-/**
- * The same document with two commonmark.js quirks undone, neither changing CommonMark's lines: commonmark.js
- * does not skip a leading byte order mark (cmark does), and after a final lone CR (a line ending, CommonMark 2.1)
- * it sees one more, empty, line; a final CRLF ends the line the same way.
- */
-function asReferenceReadsIt(markdown: string): string {
-  return markdown.replace(/^\uFEFF/, '').replace(/\r$/, '\r\n');
-}
 
 /** Our fenced code blocks in commonmark.js's terms, which stores every line ending as \n. */
 function ourFences(markdown: string): InfoAndContent[] {
