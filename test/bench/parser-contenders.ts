@@ -37,7 +37,14 @@ const REFERENCE = 'commonmark.js parse';
 
 /** The contenders, in table order; the issue-12 scanner is one more line here. */
 export const CONTENDERS: readonly Contender[] = [
-  { name: 'parseFences (micromark)', load: () => Promise.resolve((text) => parseFences(text)) },
+  {
+    name: 'parseFences (scanner)',
+    load: () => Promise.resolve((text) => parseFences(text, { parser: 'scanner' })),
+  },
+  {
+    name: 'parseFences (micromark)',
+    load: () => Promise.resolve((text) => parseFences(text, { parser: 'micromark' })),
+  },
   {
     name: REFERENCE,
     load: () => {

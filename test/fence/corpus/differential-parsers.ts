@@ -3,6 +3,7 @@
  * block scanner of issue 12) is one line here; the test and `npm run bench` both read this list.
  */
 import { readFencedBlocks, type RawFence } from '../../../src/fence/read-fenced-blocks.js';
+import { scanFencedBlocks } from '../../../src/fence/scan-fenced-blocks.js';
 import { asReferenceReadsIt, type InfoAndContent, referenceFences } from './reference-fences.js';
 
 /** A parser that gives every field of a fenced block, as `readFencedBlocks` does. */
@@ -35,4 +36,5 @@ export const commonmarkParser: InfoAndContentParser = {
 export const DIFFERENTIAL_PARSERS: readonly [FullParser, ...DifferentialParser[]] = [
   micromarkParser,
   commonmarkParser,
+  { name: 'scanner', full: (markdown) => scanFencedBlocks(markdown) },
 ];

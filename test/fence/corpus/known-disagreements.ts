@@ -26,7 +26,7 @@ export const KNOWN_DISAGREEMENTS: readonly KnownDisagreement[] = [
       'the block then swallows the following container lines, fences included, up to a blank line',
     reproduction: '> a\n<x>\n> ```\n',
     referenceFences: [['', '']],
-    parsers: ['commonmark.js'],
+    parsers: ['commonmark.js', 'scanner'],
     seeds: [
       1372, 2091, 3863, 5687, 9889, 10761, 11375, 12950, 13957, 15902, 16056, 16758, 17260, 17269, 18311,
     ],
