@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +7,7 @@ import { openArtifactRecorder } from '../../src/artifacts/record/record-artifact
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
 import { folderFiles, recordRun } from '../helpers/recorded-run.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, runProgram } from '../helpers/run-cli.js';
 import { writeLargeBundle } from '../helpers/large-bundle.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { treeDigest } from '../helpers/tree-digest.js';
@@ -175,21 +174,12 @@ function importInChild(file: string, target: string, heapMiB: number, options: o
   const script = `const { importBundle } = await import(${JSON.stringify(DIST_INDEX)});
 const summary = await importBundle(${JSON.stringify(target)}, ${JSON.stringify(file)}, ${JSON.stringify(options)});
 process.stdout.write(JSON.stringify({ summary, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));`;
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [`--max-old-space-size=${String(heapMiB)}`, '--input-type=module', '-e', script],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runProgram(process.execPath, [
+    `--max-old-space-size=${String(heapMiB)}`,
+    '--input-type=module',
+    '-e',
+    script,
+  ]);
 }
 
 describe('import memory', () => {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/run-cli.js';
+import { CLI, runProgram } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
@@ -23,20 +22,7 @@ function doublingGraph(count: number): string {
 
 /** Runs the built CLI with a V8 heap capped at `heapMiB`, so a run that builds a 1 GB string dies. */
 function runCapped(args: readonly string[], cwd: string, heapMiB: number) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${String(heapMiB)}`, CLI, ...args], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runProgram(process.execPath, [`--max-old-space-size=${String(heapMiB)}`, CLI, ...args], { cwd });
 }
 
 describe('artifact-ingest run: template growth', () => {

@@ -43,11 +43,23 @@ export async function runCli(args: readonly string[], options: CliOptions = {}):
 
 /** Runs the real CLI binary in a child process and collects its exit code and output. */
 export function spawnCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return runProgram(process.execPath, [CLI, ...args], options);
+}
+
+/**
+ * Runs any program in a child process, with `input` (none by default) on its standard input, and collects its
+ * exit code and output: the one child-process collector of the tests.
+ */
+export function runProgram(
+  command: string,
+  args: readonly string[],
+  options: { readonly cwd?: string; readonly env?: Record<string, string>; readonly input?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
@@ -57,5 +69,6 @@ export function spawnCli(args: readonly string[], options: CliOptions = {}): Pro
     child.on('close', (code) => {
       resolve({ code, stdout, stderr });
     });
+    child.stdin.end(options.input ?? '');
   });
 }
