@@ -1,9 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { runEventsPath } from '../../project/index.js';
+import { readRunEvents } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
 
 /** An ingest whose `ingest.started` event no later `ingest.summary` of the same node and document followed. */
 export interface InterruptedIngest {
@@ -18,44 +14,32 @@ export interface InterruptedIngest {
   readonly ts: string;
 }
 
-// Only these lines are parsed: a run's event log can be long, and every other event is irrelevant here.
-const INGEST_EVENT = /"event":"ingest\.(?:started|summary)"/u;
-
 /**
  * Reads a run's events.jsonl and returns each ingest that started and never summarised: an ingest is complete
  * once any later `ingest.summary` of the same node and document exists (a re-run or a resume completes it).
  */
 export async function findInterruptedIngests(projectDir: string, runId: RunId): Promise<InterruptedIngest[]> {
   const open = new Map<string, InterruptedIngest[]>();
-  const lines = createInterface({
-    input: createReadStream(join(projectDir, runEventsPath(runId))),
-    crlfDelay: Infinity,
-  });
-  try {
-    for await (const line of lines) {
-      if (!INGEST_EVENT.test(line)) continue;
-      const event = parseEvent(line);
-      if (event === undefined) continue;
-      const key = `${event.nodeId}\0${event.docPath}`;
-      if (event.kind === 'summary') {
-        open.delete(key);
-        continue;
-      }
-      const started = open.get(key) ?? [];
-      started.push({
-        runId,
-        nodeId: event.nodeId,
-        docPath: event.docPath,
-        planned: event.planned,
-        plannedPaths: event.plannedPaths,
-        ts: event.ts,
-      });
-      open.set(key, started);
+  // Only ingest lines are parsed: a run's event log can be long, and every other event is irrelevant here. A run
+  // without an event log (a bundle-imported or record-only run) has no ingest to judge.
+  for await (const fields of readRunEvents(projectDir, runId, '"ingest.')) {
+    const event = ingestEventOf(fields);
+    if (event === undefined) continue;
+    const key = `${event.nodeId}\0${event.docPath}`;
+    if (event.kind === 'summary') {
+      open.delete(key);
+      continue;
     }
-  } catch (error) {
-    // A run without an event log (a bundle-imported or record-only run) has no ingest to judge.
-    if (errnoOf(error) === 'ENOENT') return [];
-    throw error;
+    const started = open.get(key) ?? [];
+    started.push({
+      runId,
+      nodeId: event.nodeId,
+      docPath: event.docPath,
+      planned: event.planned,
+      plannedPaths: event.plannedPaths,
+      ts: event.ts,
+    });
+    open.set(key, started);
   }
   return [...open.values()].flat();
 }
@@ -69,16 +53,7 @@ interface IngestEvent {
   readonly ts: string;
 }
 
-function parseEvent(line: string): IngestEvent | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    // A torn line is not an event; the events reader reports those.
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const fields = value as Record<string, unknown>;
+function ingestEventOf(fields: Readonly<Record<string, unknown>>): IngestEvent | undefined {
   const { event, node_id: nodeId, doc_path: docPath } = fields;
   if (typeof nodeId !== 'string' || typeof docPath !== 'string') return undefined;
   if (event === 'ingest.summary') {
@@ -86,6 +61,7 @@ function parseEvent(line: string): IngestEvent | undefined {
     if (fields.dry_run === true) return undefined;
     return { kind: 'summary', nodeId, docPath, planned: 0, plannedPaths: [], ts: '' };
   }
+  if (event !== 'ingest.started') return undefined;
   const paths = Array.isArray(fields.planned_paths)
     ? fields.planned_paths.filter((item): item is string => typeof item === 'string')
     : [];

@@ -1,0 +1,60 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { runEventsPath } from '../project/index.js';
+import type { RunId } from '../project/index.js';
+
+/** What stands where a log was looked for but is no log to read: nothing there, or a symlink, FIFO or device. */
+const NO_LOG = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'ENXIO']);
+
+/**
+ * The events of a run's events.jsonl whose line contains `marker` (an event name in quotes, say), parsed, in
+ * order, read line by line (the log is never held whole). A missing log, one planted as a symlink or a FIFO,
+ * and lines that are not JSON objects count as no event; other I/O errors are thrown.
+ */
+export async function* readRunEvents(
+  projectDir: string,
+  runId: RunId,
+  marker: string,
+): AsyncGenerator<Readonly<Record<string, unknown>>> {
+  let handle;
+  try {
+    // O_NOFOLLOW: never through a symlink; O_NONBLOCK: a FIFO opened here cannot block the reader.
+    handle = await open(
+      path.join(projectDir, runEventsPath(runId)),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+  } catch (error) {
+    if (NO_LOG.has((error as NodeJS.ErrnoException).code ?? '')) return;
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return;
+    const lines = createInterface({
+      input: handle.createReadStream({ autoClose: false }),
+      crlfDelay: Infinity,
+    });
+    for await (const line of lines) {
+      // Most lines are other events: skip them before paying for JSON.parse.
+      if (!line.includes(marker)) continue;
+      const event = parseObject(line);
+      if (event !== undefined) yield event;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseObject(line: string): Readonly<Record<string, unknown>> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    // A torn line (a writer killed mid-line) is no event.
+    return undefined;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
