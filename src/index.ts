@@ -5,7 +5,6 @@ export { parseFences } from './fence/index.js';
 export type {
   FenceBlock,
   FenceFormatCode,
-  FenceParser,
   FenceScan,
   FenceVerdict,
   ParseFencesOptions,
@@ -29,9 +28,17 @@ export type {
 export { EventLogError, memoryEventLog, openEventLog, redactSecrets } from './events/index.js';
 export type { EventFields, EventLevel, EventLine, EventLog, MemoryEventLog } from './events/index.js';
 
-// project: ids and the on-disk layout
-export { InvalidIdError, ID_PATTERN, parseNodeId, parseRunId, UnknownRunError } from './project/index.js';
-export type { NodeId, RunId } from './project/index.js';
+// project: ids, the on-disk layout and the names of the block parsers
+export {
+  DEFAULT_FENCE_PARSER,
+  FENCE_PARSERS,
+  InvalidIdError,
+  ID_PATTERN,
+  parseNodeId,
+  parseRunId,
+  UnknownRunError,
+} from './project/index.js';
+export type { FenceParser, NodeId, RunId } from './project/index.js';
 
 // config: the one config file, YAML + zod with line/column errors
 export {

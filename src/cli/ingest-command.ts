@@ -96,6 +96,7 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
         dryRun,
         durability: config.ingest.durability,
         limits: config.ingest.limits,
+        parser: config.ingest.parser,
         // Recorded under the workspace lock, right after the renames, so concurrent ingests never drift.
         ...(records === undefined
           ? {}

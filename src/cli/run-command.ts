@@ -152,6 +152,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
       ingest: {
         enabled: ingest.enabled,
         limits: projectConfig.ingest.limits,
+        parser: projectConfig.ingest.parser,
         durability: projectConfig.ingest.durability,
       },
       onProgress: progressPrinter(io.stderr),

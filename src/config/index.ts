@@ -6,7 +6,7 @@ export { closestMatch } from './closest-match.js';
 export { describeValue } from './describe-value.js';
 export { MAX_CONFIG_FILE_BYTES, readConfigText } from './read-config-text.js';
 export { parseIngestFlag } from './parse-ingest-flag.js';
-export { DEFAULT_INGEST_LIMITS } from './ingest-limits.js';
+export { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from './ingest-limits.js';
 export type { IngestLimits } from './ingest-limits.js';
 export type { AgentConfig, AgentKind } from './agent-config.js';
 export { RUNTIME_CONFIG_DEFAULTS } from './agents-config.js';

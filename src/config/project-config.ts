@@ -9,8 +9,9 @@ import {
   toRuntimeSettings,
   type RuntimeSettings,
 } from './agents-config.js';
+import { DEFAULT_FENCE_PARSER, FENCE_PARSERS, type FenceParser } from '../project/index.js';
 import { describeValue } from './describe-value.js';
-import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './ingest-limits.js';
+import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs, type IngestLimits } from './ingest-limits.js';
 import { parseIngestFlag } from './parse-ingest-flag.js';
 import type { AllowedKeys } from './parse-yaml-with-schema.js';
 
@@ -22,6 +23,9 @@ export interface IngestSettings {
   readonly failMode: 'open' | 'closed';
   /** `none` skips fsync for speed; `fsync` makes each write durable before the manifest says so. */
   readonly durability: 'fsync' | 'none';
+  /** The block parser that finds fences: the scanner by default, micromark as the reference path. */
+  readonly parser: FenceParser;
+  /** `max_parse_ms`'s default follows the parser ({@link defaultMaxParseMs}). */
   readonly limits: IngestLimits;
 }
 
@@ -46,6 +50,7 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = Object.freeze({
     enabled: undefined,
     failMode: 'open',
     durability: 'fsync',
+    parser: DEFAULT_FENCE_PARSER,
     limits: DEFAULT_INGEST_LIMITS,
   }),
   agents: new Map<string, AgentConfig>(),
@@ -102,6 +107,7 @@ const ingestShape = {
   enabled: enabledSchema.optional(),
   fail_mode: choiceSchema('fail_mode', ['open', 'closed']).optional(),
   durability: choiceSchema('durability', ['fsync', 'none']).optional(),
+  parser: choiceSchema('parser', FENCE_PARSERS).optional(),
   limits: mappingSchema('limits', limitsShape),
 };
 
@@ -158,17 +164,19 @@ export function projectConfigSchema(projectDir: string) {
     const ingest = file.ingest ?? {};
     const limits = ingest.limits ?? {};
     const defaults = DEFAULT_PROJECT_CONFIG.ingest;
+    const parser = ingest.parser ?? defaults.parser;
     return {
       ingest: {
         enabled: ingest.enabled,
         failMode: ingest.fail_mode ?? defaults.failMode,
         durability: ingest.durability ?? defaults.durability,
+        parser,
         limits: {
           maxDocumentBytes: limits.max_document_bytes ?? defaults.limits.maxDocumentBytes,
           maxBlockBytes: limits.max_block_bytes ?? defaults.limits.maxBlockBytes,
           maxBlocks: limits.max_blocks ?? defaults.limits.maxBlocks,
           maxTotalBytes: limits.max_total_bytes ?? defaults.limits.maxTotalBytes,
-          maxParseMs: limits.max_parse_ms ?? defaults.limits.maxParseMs,
+          maxParseMs: limits.max_parse_ms ?? defaultMaxParseMs(parser),
         },
       },
       agents: toAgentConfigs(file.agents, projectDir),

@@ -1,3 +1,5 @@
+import type { FenceParser } from '../project/index.js';
+
 /** Why a candidate block cannot be ingested as written (spec ingest.md sections 1-2). */
 export type FenceFormatCode =
   | 'missing_lang'
@@ -48,7 +50,7 @@ export interface FenceBlock {
 export interface FenceScan {
   /** Candidate blocks in document order (every fenced block when scanned with `all: true`). */
   readonly blocks: readonly FenceBlock[];
-  /** False when a cheap pre-check proved that the text holds no candidate and micromark was not run. */
+  /** False when a cheap pre-check proved that the text holds no candidate and no block parser was run. */
   readonly parsed: boolean;
   /** Present when parsing overran `timeLimitMs`: the scan was abandoned and `blocks` is empty. */
   readonly timedOut?: true;
@@ -65,11 +67,8 @@ export interface ParseFencesOptions {
    */
   readonly timeLimitMs?: number;
   /**
-   * Which block parser finds the fences: `'micromark'` (the reference path) or `'scanner'` (the one-pass block
-   * scanner, which returns the same blocks). Default: `'micromark'`.
+   * Which block parser finds the fences: `'scanner'` (the default: a one-pass CommonMark block scanner, linear
+   * in the input) or `'micromark'` (the reference path it is checked against, which returns the same blocks).
    */
   readonly parser?: FenceParser;
 }
-
-/** The block parsers that can find fenced code blocks. */
-export type FenceParser = 'scanner' | 'micromark';

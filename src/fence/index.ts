@@ -1,7 +1,6 @@
 export type {
   FenceBlock,
   FenceFormatCode,
-  FenceParser,
   FenceScan,
   FenceVerdict,
   ParseFencesOptions,

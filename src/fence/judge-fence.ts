@@ -1,5 +1,6 @@
 import { endsInsideOpenFence } from './ends-inside-open-fence.js';
-import type { FenceParser, FenceVerdict } from './fence-block.js';
+import type { FenceParser } from '../project/index.js';
+import type { FenceVerdict } from './fence-block.js';
 import { parseInfoString } from './parse-info-string.js';
 import type { RawFence } from './read-fenced-blocks.js';
 
@@ -18,7 +19,7 @@ const valid: FenceVerdict = { valid: true };
 export function judgeFence(
   fence: RawFence,
   deadline = Number.POSITIVE_INFINITY,
-  parser: FenceParser = 'micromark',
+  parser?: FenceParser,
 ): FenceJudgement {
   const candidate = fence.info.includes('=');
   const { lang, declaredFile, problem } = parseInfoString(fence.info);

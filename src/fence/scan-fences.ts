@@ -1,7 +1,8 @@
-import type { FenceBlock, FenceParser, FenceScan, ParseFencesOptions } from './fence-block.js';
+import type { FenceParser } from '../project/index.js';
+import type { FenceBlock, FenceScan, ParseFencesOptions } from './fence-block.js';
 import { judgeFence } from './judge-fence.js';
-import { ParseDeadlineExceeded, readFencedBlocks } from './read-fenced-blocks.js';
-import { scanFencedBlocks } from './scan-fenced-blocks.js';
+import { fenceReader } from './fence-reader.js';
+import { ParseDeadlineExceeded } from './read-fenced-blocks.js';
 
 /** Scans a document with the CommonMark parser every time, without the cheap pre-check (for tests and oracles). */
 export function scanFences(markdown: string, options: ParseFencesOptions = {}): FenceScan {
@@ -9,7 +10,7 @@ export function scanFences(markdown: string, options: ParseFencesOptions = {}): 
     options.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + options.timeLimitMs;
   try {
     return {
-      blocks: judgeAll(markdown, options.all ?? false, deadline, options.parser ?? 'micromark'),
+      blocks: judgeAll(markdown, options.all ?? false, deadline, options.parser),
       parsed: true,
     };
   } catch (error) {
@@ -18,11 +19,15 @@ export function scanFences(markdown: string, options: ParseFencesOptions = {}): 
   }
 }
 
-function judgeAll(markdown: string, all: boolean, deadline: number, parser: FenceParser): FenceBlock[] {
+function judgeAll(
+  markdown: string,
+  all: boolean,
+  deadline: number,
+  parser: FenceParser | undefined,
+): FenceBlock[] {
   const blocks: FenceBlock[] = [];
   let index = 0;
-  const read = parser === 'scanner' ? scanFencedBlocks : readFencedBlocks;
-  for (const fence of read(markdown, deadline)) {
+  for (const fence of fenceReader(parser)(markdown, deadline)) {
     const { candidate, lang, declaredFile, verdict } = judgeFence(fence, deadline, parser);
     if (!candidate && !all) continue;
     blocks.push({

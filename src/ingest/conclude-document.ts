@@ -1,5 +1,6 @@
 import type { EventLog } from '../events/index.js';
 import type { IngestLimits } from '../config/index.js';
+import type { FenceParser } from '../project/index.js';
 import { describeError, sha256Hex } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
@@ -35,6 +36,8 @@ export interface ConcludeIngest {
   /** Roots shared by every document of the run; their opener closes them. */
   readonly roots?: IngestRoots;
   readonly limits?: Partial<IngestLimits>;
+  /** The block parser (`ingest.parser`); by default the scanner. */
+  readonly parser?: FenceParser;
   readonly durability?: 'fsync' | 'none';
 }
 
@@ -135,6 +138,7 @@ export async function concludeDocument(options: ConcludeDocumentOptions): Promis
     events: options.events,
     ...(ingest.roots === undefined ? {} : { roots: ingest.roots }),
     ...(ingest.limits === undefined ? {} : { limits: ingest.limits }),
+    ...(ingest.parser === undefined ? {} : { parser: ingest.parser }),
     ...(ingest.durability === undefined ? {} : { durability: ingest.durability }),
     // Recorded under the workspace lock, right after the renames: the last record of a path is its last writer's.
     onPlaced: (placed) => options.records.recordIngested(nodeId, agentId, placed),

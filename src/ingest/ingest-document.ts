@@ -4,8 +4,10 @@ import type { EventLevel, EventLog } from '../events/index.js';
 import type { IngestedContent } from './apply-plans.js';
 import { eventLevelOf, manifestArtifactOf } from './block-outcome.js';
 import type { BlockOutcome } from './block-outcome.js';
-import { DEFAULT_INGEST_LIMITS } from '../config/index.js';
+import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
+import { DEFAULT_FENCE_PARSER } from '../project/index.js';
 import type { IngestLimits } from '../config/index.js';
+import type { FenceParser } from '../project/index.js';
 import { ingestManifestSchema } from './ingest-manifest.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
 import { describeError, parseNodeId, parseRunId, redactSecrets, runEventsPath } from '../project/index.js';
@@ -47,7 +49,10 @@ export interface IngestOptions {
   /** 'open' (default): problems are recorded, never thrown. 'closed': {@link ingestDocument} throws on them. */
   readonly failMode?: 'open' | 'closed';
   readonly durability?: 'fsync' | 'none';
+  /** Unset limits take their defaults; `maxParseMs`'s follows the parser ({@link defaultMaxParseMs}). */
   readonly limits?: Partial<IngestLimits>;
+  /** The block parser (`ingest.parser`): the scanner by default, micromark as the reference path. */
+  readonly parser?: FenceParser;
   /** An event log to append to instead of opening the run's events.jsonl (the caller closes it). */
   readonly events?: EventLog;
   /** Clock, for reproducible manifests in tests. */
@@ -107,7 +112,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   const docPath = projectRelative(projectDir, options.docPath);
   const runId = parseRunId(options.runId, 'runId');
   const nodeId = parseNodeId(options.nodeId, 'nodeId');
-  const limits = { ...DEFAULT_INGEST_LIMITS, ...options.limits };
+  const parser = options.parser ?? DEFAULT_FENCE_PARSER;
+  const limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(parser), ...options.limits };
   const dryRun = options.dryRun === true;
   const durability = options.durability ?? 'fsync';
   const problems: IngestProblem[] = [];
@@ -143,7 +149,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
         : (options.content ?? (await readDocument(projectDir, docPath, limits, report)));
     const text = bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
     if (text !== null) {
-      const plans = await planText(text, docPath, limits, report);
+      const plans = await planText(text, docPath, limits, parser, report);
       ({ blocks, contents } = await placeBlocks(plans, {
         projectDir,
         events,
@@ -199,10 +205,11 @@ async function planText(
   text: string,
   docPath: string,
   limits: IngestLimits,
+  parser: FenceParser,
   report: ReportProblem,
 ): Promise<BlockPlan[]> {
   // In a worker terminated at the deadline: a hostile document cannot stall the run or the CLI.
-  const scan = await parseFencesIsolated(text, { timeLimitMs: limits.maxParseMs });
+  const scan = await parseFencesIsolated(text, { timeLimitMs: limits.maxParseMs, parser });
   if (scan.timedOut === true) {
     report(
       'too_complex',

@@ -1,6 +1,7 @@
 import { redactSecrets } from '../events/index.js';
 import type { EventLog } from '../events/index.js';
 import type { IngestLimits } from '../config/index.js';
+import type { FenceParser } from '../project/index.js';
 import { describeError } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import { runIngest } from './ingest-document.js';
@@ -40,6 +41,8 @@ export interface WrittenDocumentIngestOptions {
   /** The run's event log; ingest events land in the run's events.jsonl. */
   readonly events: EventLog;
   readonly limits?: Partial<IngestLimits>;
+  /** The block parser (`ingest.parser`); by default the scanner. */
+  readonly parser?: FenceParser;
   readonly durability?: 'fsync' | 'none';
   /** Records the files the ingest placed, under the workspace lock (see `IngestOptions.onPlaced`). */
   readonly onPlaced?: (contents: readonly IngestedContent[]) => Promise<void>;
@@ -72,6 +75,7 @@ export async function ingestWrittenDocument(
       mode: options.mode,
       events: options.events,
       ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.parser === undefined ? {} : { parser: options.parser }),
       ...(options.durability === undefined ? {} : { durability: options.durability }),
       ...(options.onPlaced === undefined ? {} : { onPlaced: options.onPlaced }),
     });

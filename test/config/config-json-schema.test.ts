@@ -45,7 +45,7 @@ describe('projectConfigJsonSchema', () => {
   });
 
   it.each([
-    ['ingest', ['enabled', 'fail_mode', 'durability', 'limits']],
+    ['ingest', ['enabled', 'fail_mode', 'durability', 'parser', 'limits']],
     ['runtime', ['concurrency', 'max_run_document_bytes']],
     ['workflow', []],
     ['contracts', []],

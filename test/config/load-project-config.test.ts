@@ -34,7 +34,13 @@ describe('loadProjectConfig', () => {
   it('returns the defaults when the project has no config file', async () => {
     await expect(loadProjectConfig(dir)).resolves.toEqual(DEFAULT_PROJECT_CONFIG);
     expect(DEFAULT_PROJECT_CONFIG).toEqual({
-      ingest: { enabled: undefined, failMode: 'open', durability: 'fsync', limits: DEFAULT_INGEST_LIMITS },
+      ingest: {
+        enabled: undefined,
+        failMode: 'open',
+        durability: 'fsync',
+        parser: 'scanner',
+        limits: DEFAULT_INGEST_LIMITS,
+      },
       agents: new Map(),
       runtime: { concurrency: 2, maxRunDocumentBytes: 256 * 1024 * 1024 },
       workflow: {},
@@ -50,6 +56,7 @@ describe('loadProjectConfig', () => {
         '  enabled: true',
         '  fail_mode: closed',
         '  durability: none',
+        '  parser: micromark',
         '  limits:',
         '    max_document_bytes: 1048576',
         '    max_block_bytes: 65536',
@@ -65,6 +72,7 @@ describe('loadProjectConfig', () => {
         enabled: true,
         failMode: 'closed',
         durability: 'none',
+        parser: 'micromark',
         limits: {
           maxDocumentBytes: 1048576,
           maxBlockBytes: 65536,
@@ -83,8 +91,20 @@ describe('loadProjectConfig', () => {
       enabled: undefined,
       failMode: 'open',
       durability: 'fsync',
+      parser: 'scanner',
       limits: { ...DEFAULT_INGEST_LIMITS, maxBlocks: 50 },
     });
+    expect(config.ingest.limits.maxParseMs).toBe(10_000);
+  });
+
+  it('gives max_parse_ms the default of the parser chosen: 10 s for the scanner, 30 s for micromark', () => {
+    expect(parseProjectConfig('ingest:\n  parser: scanner\n').ingest.limits.maxParseMs).toBe(10_000);
+    expect(parseProjectConfig('ingest:\n  parser: micromark\n').ingest).toMatchObject({
+      parser: 'micromark',
+      limits: { ...DEFAULT_INGEST_LIMITS, maxParseMs: 30_000 },
+    });
+    const set = 'ingest:\n  parser: micromark\n  limits:\n    max_parse_ms: 700\n';
+    expect(parseProjectConfig(set).ingest.limits.maxParseMs).toBe(700);
   });
 
   it('names the file, line and column in the error it throws', async () => {
@@ -156,7 +176,7 @@ describe('parseProjectConfig errors', () => {
     expect(lines).toHaveLength(9);
     expect(lines[1]).toBe(
       '  artifact-ingest.config.yaml:2:3: ingest.enabeld: unknown key "enabeld"; did you mean "enabled"? ' +
-        'Rename it, or remove it (allowed here: enabled, fail_mode, durability, limits)',
+        'Rename it, or remove it (allowed here: enabled, fail_mode, durability, parser, limits)',
     );
     expect(error.source).toBe('artifact-ingest.config.yaml');
   });
@@ -167,6 +187,7 @@ describe('parseProjectConfig errors', () => {
     ['fail-mode', 'fail_mode'],
     ['failMode', 'fail_mode'],
     ['durabilty', 'durability'],
+    ['parsr', 'parser'],
     ['limit', 'limits'],
   ])('suggests the key the misspelt ingest.%s meant', (written, meant) => {
     const [issue] = issuesOf(`ingest:\n  ${written}: x\n`);
@@ -177,7 +198,7 @@ describe('parseProjectConfig errors', () => {
   it('asks to remove an unknown key that resembles nothing', () => {
     const [issue] = issuesOf('ingest:\n  colour: blue\n');
     expect(issue?.message).toBe(
-      'unknown key "colour"; remove it (allowed here: enabled, fail_mode, durability, limits)',
+      'unknown key "colour"; remove it (allowed here: enabled, fail_mode, durability, parser, limits)',
     );
   });
 
@@ -191,6 +212,11 @@ describe('parseProjectConfig errors', () => {
       'durability: FSYNC',
       'ingest.durability',
       'got "FSYNC"; write "durability: fsync" or "durability: none"',
+    ],
+    [
+      'parser: commonmark',
+      'ingest.parser',
+      'got "commonmark"; write "parser: scanner" or "parser: micromark"',
     ],
     ['limits: 100', 'ingest.limits', 'expected a mapping of max_document_bytes, max_block_bytes'],
     ['limits:\n    max_blocks: -5', 'ingest.limits.max_blocks', '-5 is too small'],

@@ -221,7 +221,8 @@ describe('artifact-ingest ingest of a hostile document', () => {
   it('stops the parse at ingest.limits.max_parse_ms, reports too_complex and exits 0', async () => {
     const projectDir = await tempProject({
       'docs/hostile.md': hostileNestedLists(),
-      'artifact-ingest.config.yaml': 'ingest:\n  limits:\n    max_parse_ms: 500\n',
+      // micromark: the scanner, the default, parses this document in about a millisecond.
+      'artifact-ingest.config.yaml': 'ingest:\n  parser: micromark\n  limits:\n    max_parse_ms: 500\n',
     });
     const { code, stdout, stderr } = await spawnCli([
       'ingest',
@@ -242,4 +243,23 @@ describe('artifact-ingest ingest of a hostile document', () => {
     );
     await expect(readdir(path.join(projectDir, 'workspace'))).rejects.toThrow(/ENOENT/);
   }, 20_000);
+
+  it('writes its block with the scanner, the default parser, under the same limit', async () => {
+    const projectDir = await tempProject({
+      'docs/hostile.md': hostileNestedLists(),
+      'artifact-ingest.config.yaml': 'ingest:\n  limits:\n    max_parse_ms: 500\n',
+    });
+    const { code, stdout, stderr } = await spawnCli([
+      'ingest',
+      'docs/hostile.md',
+      '--project',
+      projectDir,
+      '--run-id',
+      'r1',
+      '--json',
+    ]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(stdout)).toMatchObject({ summary: { total_blocks: 1, written: 1 } });
+    expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('x\n');
+  });
 });

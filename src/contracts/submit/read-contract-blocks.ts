@@ -1,4 +1,5 @@
-import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
+import { defaultMaxParseMs } from '../../config/index.js';
+import { DEFAULT_FENCE_PARSER, type FenceParser } from '../../project/index.js';
 import { readArtifactAttribute } from '../../fence/index.js';
 import { parseFencesIsolated } from '../../ingest/index.js';
 
@@ -23,16 +24,17 @@ export interface ContractBlockScan {
 
 /**
  * The contract blocks of a markdown document, in document order, found by the same CommonMark fence parser
- * in a worker thread stopped after `timeLimitMs` (default: `max_parse_ms`'s default).
+ * in a worker thread stopped after `timeLimitMs` (default: `max_parse_ms`'s default for the parser).
  */
 export async function readContractBlocks(
   text: string,
-  options: { readonly timeLimitMs?: number } = {},
+  options: { readonly timeLimitMs?: number; readonly parser?: FenceParser } = {},
 ): Promise<ContractBlockScan> {
   // Cheap: no "artifact=" anywhere means no contract block, and no parse at all.
   if (!text.includes('artifact=')) return { blocks: [] };
   const scan = await parseFencesIsolated(text, {
-    timeLimitMs: options.timeLimitMs ?? DEFAULT_INGEST_LIMITS.maxParseMs,
+    timeLimitMs: options.timeLimitMs ?? defaultMaxParseMs(options.parser ?? DEFAULT_FENCE_PARSER),
+    ...(options.parser === undefined ? {} : { parser: options.parser }),
   });
   if (scan.timedOut === true) return { blocks: [], timedOut: true };
   const blocks: ContractBlock[] = [];

@@ -1,3 +1,4 @@
+import type { FenceParser } from '../../project/index.js';
 import type { FenceScan } from '../../fence/index.js';
 
 /** What the parent sends the fence parse worker: one document (strings are copied by structured clone). */
@@ -5,6 +6,8 @@ export interface FenceParseRequest {
   readonly id: number;
   readonly text: string;
   readonly all: boolean;
+  /** The block parser; undefined for the default. */
+  readonly parser: FenceParser | undefined;
 }
 
 /**

@@ -10,7 +10,13 @@ if (port === null) throw new Error('fence-worker.js runs only as a worker thread
 port.on('message', (request: FenceParseRequest) => {
   let answer: FenceParseAnswer;
   try {
-    answer = { id: request.id, scan: parseFences(request.text, request.all ? { all: true } : {}) };
+    answer = {
+      id: request.id,
+      scan: parseFences(request.text, {
+        ...(request.all ? { all: true } : {}),
+        ...(request.parser === undefined ? {} : { parser: request.parser }),
+      }),
+    };
   } catch (error) {
     // An unexpected throw stays the parent's error, as it would be in-process; the worker lives on.
     answer = {

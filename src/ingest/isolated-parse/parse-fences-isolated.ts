@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { mayHoldCandidate, parseFences } from '../../fence/index.js';
+import type { FenceParser } from '../../project/index.js';
 import type { FenceScan } from '../../fence/index.js';
 import { describeError } from '../../project/index.js';
 import type { FenceParseAnswer, FenceParseRequest } from './fence-parse-message.js';
@@ -14,6 +15,8 @@ export interface IsolatedParseOptions {
   readonly all?: boolean;
   /** Terminate the parse when it runs longer than this many milliseconds: the scan is then `timedOut`. */
   readonly timeLimitMs?: number;
+  /** The block parser (`ingest.parser`); by default the scanner. */
+  readonly parser?: FenceParser;
 }
 
 /** Internal options of an {@link IsolatedFenceParser}, for tests: the worker's entry, its flags, where warnings go. */
@@ -80,14 +83,14 @@ export class IsolatedFenceParser {
   /** The document's scan, as `parseFences` gives it, or `timedOut` with no blocks when it overran `timeLimitMs`. */
   parse(text: string, options: IsolatedParseOptions = {}): Promise<FenceScan> {
     const all = options.all === true;
-    // A proof of "no candidate" is a linear scan without micromark: it cannot stall, so it stays in-process.
+    // A proof of "no candidate" is a linear scan without a block parser: it cannot stall, so it stays in-process.
     if (!mayHoldCandidate(text, all)) return Promise.resolve({ blocks: [], parsed: false });
     // No time at all: what the in-process parse answers after its first step, without starting anything.
     if (options.timeLimitMs !== undefined && options.timeLimitMs <= 0)
       return Promise.resolve({ blocks: [], parsed: true, timedOut: true });
     return new Promise<FenceScan>((resolve, reject) => {
       this.queue.push({
-        request: { id: this.nextId++, text, all },
+        request: { id: this.nextId++, text, all, parser: options.parser },
         timeLimitMs: options.timeLimitMs,
         resolve,
         reject,
@@ -233,6 +236,7 @@ function parseInProcess(job: ParseJob): void {
     job.resolve(
       parseFences(job.request.text, {
         ...(job.request.all ? { all: true } : {}),
+        ...(job.request.parser === undefined ? {} : { parser: job.request.parser }),
         ...(job.timeLimitMs === undefined ? {} : { timeLimitMs: job.timeLimitMs }),
       }),
     );

@@ -85,6 +85,7 @@ async function conclude(
       mode: context.graph.mode,
       roots: context.ingestRoots,
       ...(context.ingest?.limits === undefined ? {} : { limits: context.ingest.limits }),
+      ...(context.ingest?.parser === undefined ? {} : { parser: context.ingest.parser }),
       ...(context.ingest?.durability === undefined ? {} : { durability: context.ingest.durability }),
     },
   });
@@ -103,6 +104,7 @@ async function conclude(
     ...(context.ingest?.limits?.maxParseMs === undefined
       ? {}
       : { timeLimitMs: context.ingest.limits.maxParseMs }),
+    ...(context.ingest?.parser === undefined ? {} : { parser: context.ingest.parser }),
   });
   return { outcome, submissions };
 }

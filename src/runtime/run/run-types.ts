@@ -1,6 +1,7 @@
 import type { ContractType, FieldError, TerminalState } from '../../contracts/index.js';
 import type { EventLevel } from '../../events/index.js';
 import type { IngestLimits } from '../../config/index.js';
+import type { FenceParser } from '../../project/index.js';
 import type { DocumentIngestSummary, IngestMode } from '../../ingest/index.js';
 import type { Agent } from '../agents/index.js';
 import type { GraphDefinition } from '../graph/index.js';
@@ -128,6 +129,8 @@ export interface RunGraphOptions {
   readonly ingest?: {
     readonly enabled: boolean;
     readonly limits?: Partial<IngestLimits>;
+    /** The block parser (`ingest.parser`); by default the scanner. */
+    readonly parser?: FenceParser;
     readonly durability?: 'fsync' | 'none';
   };
   /**

@@ -1,5 +1,6 @@
 import type { ArtifactRecorder } from '../../artifacts/index.js';
-import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
+import { defaultMaxParseMs } from '../../config/index.js';
+import { DEFAULT_FENCE_PARSER, type FenceParser } from '../../project/index.js';
 import {
   fieldError,
   readContractBlocks,
@@ -26,6 +27,8 @@ export interface DocumentBlocksSubmission {
   readonly durability?: 'fsync' | 'none';
   /** The parse's deadline (`ingest.limits.max_parse_ms`); a document that overruns it has its blocks refused. */
   readonly timeLimitMs?: number;
+  /** The block parser (`ingest.parser`); by default the scanner. */
+  readonly parser?: FenceParser;
 }
 
 /**
@@ -35,13 +38,11 @@ export interface DocumentBlocksSubmission {
  */
 export async function submitDocumentBlocks(options: DocumentBlocksSubmission): Promise<AttemptSubmission[]> {
   const submissions: AttemptSubmission[] = [];
-  const scan = await readContractBlocks(
-    options.text,
-    options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs },
-  );
+  const parser = options.parser ?? DEFAULT_FENCE_PARSER;
+  const limit = options.timeLimitMs ?? defaultMaxParseMs(parser);
+  const scan = await readContractBlocks(options.text, { timeLimitMs: limit, parser });
   if (scan.timedOut === true) {
     // Nothing of the document was read: one refused submission and one event say why, never a silent miss.
-    const limit = options.timeLimitMs ?? DEFAULT_INGEST_LIMITS.maxParseMs;
     const error = fieldError(
       [],
       'a document whose artifact= blocks parse within max_parse_ms',

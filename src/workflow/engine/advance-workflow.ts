@@ -1,5 +1,4 @@
 import type { TerminalState } from '../../contracts/index.js';
-import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import { resolveIngestEnabled } from '../../ingest/index.js';
 import type { DocumentIngestSummary } from '../../ingest/index.js';
 import type { WorkflowStep } from '../definition/index.js';
@@ -66,7 +65,9 @@ export async function advanceWorkflow(
   const blocks = await readOutputSubmissions(
     state.run_id,
     output,
-    deps.config?.ingest.limits.maxParseMs ?? DEFAULT_INGEST_LIMITS.maxParseMs,
+    deps.config === undefined
+      ? {}
+      : { timeLimitMs: deps.config.ingest.limits.maxParseMs, parser: deps.config.ingest.parser },
   );
   const earlier = step.contract === undefined ? [] : await readPassSubmissions(projectDir, state, nodeId);
   const at = now();

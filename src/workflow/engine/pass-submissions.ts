@@ -1,5 +1,6 @@
 import { openObjectStore } from '../../artifacts/index.js';
-import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
+import { defaultMaxParseMs } from '../../config/index.js';
+import { DEFAULT_FENCE_PARSER, type FenceParser } from '../../project/index.js';
 import {
   fieldError,
   readContractBlocks,
@@ -30,12 +31,14 @@ export interface OutputSubmissions {
 export async function readOutputSubmissions(
   runId: RunId,
   output: string | undefined,
-  timeLimitMs: number = DEFAULT_INGEST_LIMITS.maxParseMs,
+  parse: { readonly timeLimitMs?: number; readonly parser?: FenceParser } = {},
 ): Promise<OutputSubmissions> {
+  const parser = parse.parser ?? DEFAULT_FENCE_PARSER;
+  const timeLimitMs = parse.timeLimitMs ?? defaultMaxParseMs(parser);
   if (output === undefined) return { attempt: [], accepted: [] };
   const attempt: AttemptSubmission[] = [];
   const accepted: { type: ContractType; payload: ArtifactPayload }[] = [];
-  const scan = await readContractBlocks(output, { timeLimitMs });
+  const scan = await readContractBlocks(output, { timeLimitMs, parser });
   if (scan.timedOut === true) {
     // Nothing of the output was read: one refused submission says why, so the fix request can name it.
     const message = `an output that took over max_parse_ms (${String(timeLimitMs)} ms) to parse`;

@@ -55,7 +55,9 @@ export async function writeStepDocument(
         sourceKind: 'workflow',
         mode: 'single',
         durability: context.durability,
-        ...(deps.config === undefined ? {} : { limits: deps.config.ingest.limits }),
+        ...(deps.config === undefined
+          ? {}
+          : { limits: deps.config.ingest.limits, parser: deps.config.ingest.parser }),
       },
     });
     if (outcome.status === 'failed') {

@@ -15,12 +15,22 @@ describe('readContractBlocks', () => {
 
   it('stops a hostile document at its time limit, in a worker that is then terminated', async () => {
     const hostile = hostileNestedLists('```json artifact=issues\n{"issues": []}\n```\n');
-    expect(await readContractBlocks(hostile, { timeLimitMs: 300 })).toEqual({ blocks: [], timedOut: true });
+    expect(await readContractBlocks(hostile, { timeLimitMs: 300, parser: 'micromark' })).toEqual({
+      blocks: [],
+      timedOut: true,
+    });
     // The next document gets a fresh worker and its blocks.
     expect((await readContractBlocks('```json artifact=issues\n{"issues": []}\n```\n')).blocks).toHaveLength(
       1,
     );
   }, 20_000);
+
+  it('reads the block of the same document with the scanner, the default parser, within the same limit', async () => {
+    const hostile = hostileNestedLists('```json artifact=issues\n{"issues": []}\n```\n');
+    expect(await readContractBlocks(hostile, { timeLimitMs: 300 })).toEqual({
+      blocks: [{ type: 'issues', json: '{"issues": []}\n', closed: true, line: 4 }],
+    });
+  });
 
   it('reads two blocks in document order, with their types, JSON and lines', async () => {
     const text = [

@@ -51,7 +51,9 @@ describe('parseFencesIsolated', () => {
   it(
     'stops the 16 KB hostile document at max_parse_ms 500 and reports it timed out',
     async () => {
-      expect(await parseFencesIsolated(hostileNestedLists(), { timeLimitMs: 500 })).toEqual({
+      expect(
+        await parseFencesIsolated(hostileNestedLists(), { timeLimitMs: 500, parser: 'micromark' }),
+      ).toEqual({
         blocks: [],
         parsed: true,
         timedOut: true,
@@ -59,6 +61,13 @@ describe('parseFencesIsolated', () => {
     },
     GUARD,
   );
+
+  it('parses the same document with the scanner, the default parser, within the same limit', async () => {
+    const text = hostileNestedLists();
+    const scan = await parseFencesIsolated(text, { timeLimitMs: 500 });
+    expect(scan).toEqual(parseFences(text, { parser: 'scanner' }));
+    expect(scan.blocks.map((block) => block.declaredFile)).toEqual(['a.ts']);
+  });
 });
 
 describe('IsolatedFenceParser', () => {
@@ -82,8 +91,8 @@ describe('IsolatedFenceParser', () => {
       const parser = newParser();
       const normal = await readFixture('typical-agent-doc');
       const [first, second, third] = await Promise.all([
-        parser.parse(hostileNestedLists(), { timeLimitMs: 300 }),
-        parser.parse(hostileNestedLists(), { timeLimitMs: 300 }),
+        parser.parse(hostileNestedLists(), { timeLimitMs: 300, parser: 'micromark' }),
+        parser.parse(hostileNestedLists(), { timeLimitMs: 300, parser: 'micromark' }),
         parser.parse(normal, { timeLimitMs: 10_000 }),
       ]);
       expect(first.timedOut).toBe(true);
@@ -178,7 +187,7 @@ describe('the worker in a process of its own (dist/)', () => {
       const { code, stdout, stderr } = await runNode(
         `import { parseFencesIsolated } from ${JSON.stringify(dist)};\n` +
           `const text = ${JSON.stringify(hostileNestedLists())};\n` +
-          'const scan = await parseFencesIsolated(text, { timeLimitMs: 500 });\n' +
+          "const scan = await parseFencesIsolated(text, { timeLimitMs: 500, parser: 'micromark' });\n" +
           'console.log(JSON.stringify(scan));',
       );
       expect({ code, stdout, stderr }).toEqual({

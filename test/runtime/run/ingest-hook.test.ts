@@ -413,7 +413,7 @@ describe('a hostile document next to a parallel command node', () => {
       agentFor: agentsOf(testAgent('writer', () => hostileNestedLists())),
       runId: 'hostile',
       // Longer than the command's timeout: a parse that blocked the event loop would make it miss it.
-      ingest: { enabled: true, durability: 'none', limits: { maxParseMs: 5_000 } },
+      ingest: { enabled: true, durability: 'none', parser: 'micromark', limits: { maxParseMs: 5_000 } },
       concurrency: 2,
     });
 
@@ -434,4 +434,31 @@ describe('a hostile document next to a parallel command node', () => {
       message: expect.stringContaining('max_parse_ms (5000 ms)') as unknown,
     });
   }, 30_000);
+
+  it("writes the hostile document's block with the scanner, the default parser", async () => {
+    const projectDir = await tempProject();
+    const graph = graphOf(
+      'hostile',
+      `nodes:
+  - id: hostile
+    type: agent_task
+    agent: writer
+    prompt: write
+    output_path: docs/{run_id}/hostile.md
+`,
+    );
+    const result = await runGraph({
+      projectDir,
+      graph,
+      inputs: {},
+      agentFor: agentsOf(testAgent('writer', () => hostileNestedLists())),
+      runId: 'hostile',
+      ingest: { enabled: true, durability: 'none', limits: { maxParseMs: 5_000 } },
+    });
+    expect(result.state.nodes.hostile).toMatchObject({
+      status: 'completed',
+      ingest: { written: 1, problems: [] },
+    });
+    expect(await readFile(path.join(projectDir, 'workspace', 'a.ts'), 'utf8')).toBe('x\n');
+  });
 });

@@ -2,14 +2,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryEventLog } from '../../../src/events/index.js';
-import { parseNodeId, parseRunId } from '../../../src/project/index.js';
+import { parseNodeId, parseRunId, type FenceParser } from '../../../src/project/index.js';
 import { submitDocumentBlocks } from '../../../src/runtime/run/submit-document-blocks.js';
 import { openConfinedRoot } from '../../../src/workspace/index.js';
 import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { artifactDocument, DEVELOPMENT_RESULT } from './fixtures/contract-fixtures.js';
 
-async function submit(text: string, timeLimitMs?: number) {
+async function submit(text: string, timeLimitMs?: number, parser?: FenceParser) {
   const projectDir = await tempProject({ '.agent/runs/r/.keep': '' });
   const root = await openConfinedRoot(projectDir);
   const events = memoryEventLog({ run_id: 'r' });
@@ -24,6 +24,7 @@ async function submit(text: string, timeLimitMs?: number) {
       events,
       durability: 'none',
       ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
+      ...(parser === undefined ? {} : { parser }),
     });
     return { projectDir, submissions, events };
   } finally {
@@ -36,6 +37,7 @@ describe('submitDocumentBlocks', () => {
     const { submissions, events } = await submit(
       hostileNestedLists(artifactDocument('development_result', DEVELOPMENT_RESULT)),
       300,
+      'micromark',
     );
     expect(submissions).toEqual([
       {
@@ -50,6 +52,14 @@ describe('submitDocumentBlocks', () => {
       expect.objectContaining({ node_id: 'n', code: 'too_complex' }),
     ]);
   }, 20_000);
+
+  it('submits the block of the same document with the scanner, the default parser, within the same limit', async () => {
+    const { submissions } = await submit(
+      hostileNestedLists(artifactDocument('development_result', DEVELOPMENT_RESULT)),
+      300,
+    );
+    expect(submissions).toEqual([expect.objectContaining({ accepted: true, type: 'development_result' })]);
+  });
 
   it('submits a valid block through the canonical path', async () => {
     const { projectDir, submissions } = await submit(

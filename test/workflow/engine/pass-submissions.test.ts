@@ -48,7 +48,7 @@ describe('readOutputSubmissions', () => {
 
   it('refuses an output whose parse overran max_parse_ms, naming the limit', async () => {
     const hostile = hostileNestedLists('```json artifact=issues\n{"issues": []}\n```\n');
-    const read = await readOutputSubmissions(runId, hostile, 300);
+    const read = await readOutputSubmissions(runId, hostile, { timeLimitMs: 300, parser: 'micromark' });
     expect(read.accepted).toEqual([]);
     const [refused] = read.attempt;
     expect(read.attempt).toHaveLength(1);
