@@ -53,13 +53,27 @@ const INPUTS: readonly HostileInput[] = [
     run: (text: string) => mayHoldCandidate(text, false),
     n: 500_000,
   },
-  {
-    name: 'parseFences: 5 lines in 20k block quotes (flattened containers)',
+  ...(['scanner', 'micromark'] as const).map((parser): HostileInput => ({
+    name: `parseFences (${parser}): 5 lines in 20k block quotes (flattened containers)`,
     test: 'test/fence/flatten-container.test.ts',
-    // The trailing candidate block makes parseFences run micromark instead of its no-candidate shortcut.
+    // The trailing candidate block makes parseFences parse instead of taking its no-candidate shortcut.
     make: (size) => `${`${'>'.repeat(size)} a\n`.repeat(5)}\n\`\`\`ts file=a.ts\nx\n\`\`\`\n`,
+    run: (text: string) => parseFences(text, { parser }),
+    n: 20_000,
+  })),
+  {
+    name: 'parseFences (scanner): 3 lines of n nested `- ` markers',
+    test: 'test/fence/scan-fences.test.ts',
+    make: (size) => `${`${'- '.repeat(size)}x\n`.repeat(3)}\`\`\`ts file=a.ts\nx\n\`\`\`\n`,
     run: (text: string) => parseFences(text),
     n: 20_000,
+  },
+  {
+    name: 'parseFences (scanner): n lazy lines in a block quote',
+    test: 'test/fence/scan-fences.test.ts',
+    make: (size) => `${'> a\nb\n'.repeat(size)}\n\`\`\`ts file=a.ts\nx\n\`\`\`\n`,
+    run: (text: string) => parseFences(text),
+    n: 50_000,
   },
   {
     name: 'parseTemplate: unclosed braces',

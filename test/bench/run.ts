@@ -154,8 +154,13 @@ for (const { name, text } of inputs) {
   const bytes = Buffer.byteLength(text);
   let row: string;
   if (bytes > CAPPED_BYTES) {
-    const [ours, regex] = measureInterleaved([() => parseFences(text), () => naiveRegex(text)]);
-    if (ours === undefined || regex === undefined) throw new Error('unmeasured');
+    const [ours, reference0, regex] = measureInterleaved([
+      () => parseFences(text),
+      () => parseFences(text, { parser: 'micromark' }),
+      () => naiveRegex(text),
+    ]);
+    if (ours === undefined || reference0 === undefined || regex === undefined) throw new Error('unmeasured');
+    const onMicromark = `${fmt(mb(bytes, reference0.seconds))} (${fmt(reference0.seconds / ours.seconds)}x)`;
     const reference = cappedMicromark(text);
     const referenceCell =
       reference === null
@@ -165,15 +170,17 @@ for (const { name, text } of inputs) {
       reference === null
         ? `> ${fmt(MICROMARK_CAP_SECONDS / ours.seconds)}x`
         : `${fmt(reference / ours.seconds)}x`;
-    row = `| ${name} | ${fmt(bytes / 1e6)} | ${fmt(mb(bytes, ours.seconds))} | ${referenceCell} | ${ratio} | ${fmt(mb(bytes, regex.seconds))} |`;
+    row = `| ${name} | ${fmt(bytes / 1e6)} | ${fmt(mb(bytes, ours.seconds))} | ${onMicromark} | ${referenceCell} | ${ratio} | ${fmt(mb(bytes, regex.seconds))} |`;
   } else {
-    const [ours, reference, regex] = measureInterleaved([
+    const [ours, onMicromark, reference, regex] = measureInterleaved([
       () => parseFences(text),
+      () => parseFences(text, { parser: 'micromark' }),
       () => micromark(text),
       () => naiveRegex(text),
     ]);
-    if (ours === undefined || reference === undefined || regex === undefined) throw new Error('unmeasured');
-    row = `| ${name} | ${fmt(bytes / 1e6)} | ${fmt(mb(bytes, ours.seconds))} | ${fmt(mb(bytes, reference.seconds))} | ${fmt(reference.seconds / ours.seconds)}x | ${fmt(mb(bytes, regex.seconds))} |`;
+    if (ours === undefined || onMicromark === undefined || reference === undefined || regex === undefined)
+      throw new Error('unmeasured');
+    row = `| ${name} | ${fmt(bytes / 1e6)} | ${fmt(mb(bytes, ours.seconds))} | ${fmt(mb(bytes, onMicromark.seconds))} (${fmt(onMicromark.seconds / ours.seconds)}x) | ${fmt(mb(bytes, reference.seconds))} | ${fmt(reference.seconds / ours.seconds)}x | ${fmt(mb(bytes, regex.seconds))} |`;
   }
   parserRows.push(row);
   console.log(row);
@@ -252,12 +259,16 @@ const report = `# Benchmarks
 
 Measured by \`npm run bench\` (test/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpu}.
 Machines here are noisy: read the ratios, which compare runs made in the same process minutes apart.
-The three contenders of a row run interleaved (A, B, C, A, B, C ...), so they share heap, JIT and machine\nload. Fast calls: the median of 5 timed batches after a warm-up of 0.5 s; calls of 0.5 s or more: the median\nof 3; calls of 5 s or more: a single call.
+The contenders of a row run interleaved (A, B, C, A, B, C ...), so they share heap, JIT and machine\nload. Fast calls: the median of 5 timed batches after a warm-up of 0.5 s; calls of 0.5 s or more: the median\nof 3; calls of 5 s or more: a single call.
 
 ## Parser: \`parseFences\` beside micromark's HTML compile and a naive regex
 
-| input | MB | parseFences MB/s | micromark() MB/s | speed-up | naive regex MB/s |
-|---|---:|---:|---:|---:|---:|
+\`parseFences\` with its default parser, the one-pass block scanner (issue 12, D67), beside the same call on
+micromark's block parser (\`parser: 'micromark'\`; in brackets how many times slower it is), micromark's full
+HTML compile (speed-up: the scanner's) and a naive regex.
+
+| input | MB | parseFences MB/s | parseFences (micromark) MB/s | micromark() MB/s | speed-up | naive regex MB/s |
+|---|---:|---:|---:|---:|---:|---:|
 ${parserRows.join('\n')}
 
 Inputs over 5 MB run micromark() once in a child process stopped after ${MICROMARK_CAP_SECONDS} s (it grows
@@ -267,6 +278,23 @@ speed-up a lower bound.
 The naive regex (\`^\`\`\`(\\S+) file=(\\S+)\\n([\\s\\S]*?)^\`\`\`$\`, what several peers use) is fast because it is
 wrong: it truncates nested fences, ignores containers, HTML blocks and indented code, and accepts unclosed
 blocks. It is here as a floor, not a rival.
+
+### Before issue 12: \`parseFences\` on micromark's block parser (2026-11-21)
+
+The same table as measured on 2026-11-21, when micromark's block parser was the only one (kept for the
+comparison; \`npm run bench\` no longer rewrites it).
+
+| input | MB | parseFences MB/s | micromark() MB/s | speed-up | naive regex MB/s |
+|---|---:|---:|---:|---:|---:|
+| typical agent document (20 KB) | 0.02 | 1.49 | 0.55 | 2.71x | 574 |
+| 1 MB document | 1.00 | 1.50 | 0.11 | 13.3x | 2301 |
+| 10 MB document | 10.0 | 1.43 | < 0.06 (over 180 s, stopped) | > 25.8x | 1910 |
+| no candidates (1 MB) | 1.00 | 1680 | 0.07 | 24904x | 3256 |
+| hostile: 100k lines of bare fences (pre-check skips) | 0.40 | 105 | 0.38 | 276x | 787 |
+| hostile: the same + one candidate (full parse) | 0.40 | 0.45 | 0.30 | 1.51x | 676 |
+| hostile: nested blockquotes (depth 1-200) | 0.22 | 0.27 | 0.15 | 1.82x | 3947 |
+
+End-to-end ingest then ran at 0.19x the floor (durability none) and 0.42x (fsync).
 
 ## End-to-end ingest: files/s beside a floor
 

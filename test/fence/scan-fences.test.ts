@@ -85,10 +85,39 @@ describe('scanFences time limit', () => {
   const hostile = `${'> a\nb\n'.repeat(8_000)}\n\`\`\`ts file=a.ts\nx\n\`\`\`\n`;
 
   it('abandons a scan that overruns timeLimitMs and reports no blocks', () => {
-    expect(scanFences(hostile, { timeLimitMs: 1 })).toEqual({ blocks: [], parsed: true, timedOut: true });
+    expect(scanFences(hostile, { parser: 'micromark', timeLimitMs: 1 })).toEqual({
+      blocks: [],
+      parsed: true,
+      timedOut: true,
+    });
+    expect(scanFences(hostile, { timeLimitMs: -1 })).toEqual({ blocks: [], parsed: true, timedOut: true });
   });
 
   it('changes nothing when the limit is not reached', () => {
     expect(scanFences(doc, { timeLimitMs: 60_000 })).toEqual(scanFences(doc));
+  });
+});
+
+// The scanner's results on the hostile inputs whose linear cost `npm run bench` measures (t(2n)/t(n)).
+describe('scanFences with the scanner on hostile input', () => {
+  const candidate = '```ts file=a.ts\nx\n```\n';
+
+  it('finds the block after 3 lines of 20,000 nested list markers', () => {
+    const { blocks } = scanFences(`${`${'- '.repeat(20_000)}x\n`.repeat(3)}${candidate}`);
+    expect(
+      blocks.map(({ declaredFile, content, startLine, verdict }) => ({
+        declaredFile,
+        content,
+        startLine,
+        verdict,
+      })),
+    ).toEqual([{ declaredFile: 'a.ts', content: 'x\n', startLine: 4, verdict: { valid: true } }]);
+  });
+
+  it('finds the block after 50,000 lazy lines in a block quote', () => {
+    const { blocks } = scanFences(`${'> a\nb\n'.repeat(50_000)}\n${candidate}`);
+    expect(
+      blocks.map(({ declaredFile, startLine, closed }) => ({ declaredFile, startLine, closed })),
+    ).toEqual([{ declaredFile: 'a.ts', startLine: 100_002, closed: true }]);
   });
 });
