@@ -10,7 +10,11 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { DIFFERENTIAL_PARSERS } from '../fence/corpus/differential-parsers.js';
+import {
+  commonmarkParser,
+  DIFFERENTIAL_PARSERS,
+  type FullParser,
+} from '../fence/corpus/differential-parsers.js';
 import { findDisagreements, minimizeDocument } from '../fence/corpus/find-disagreements.js';
 import { generateDocument } from '../fence/corpus/generate-document.js';
 
@@ -30,9 +34,25 @@ export function differentialDocuments(argv: readonly string[] = process.argv): n
   return value;
 }
 
+const SCANNER = 'scanner';
+const REFERENCE = commonmarkParser.name;
+
+/**
+ * How the scanner's disagreements with micromark divide: where commonmark.js departs from micromark too and the
+ * scanner gives what commonmark.js gives, micromark is the one off the spec (D66); every other disagreement is
+ * the scanner's, and must be 0.
+ */
+interface ScannerVerdicts {
+  /** The scanner and commonmark.js both differ from micromark, and agree with each other. */
+  readonly micromarkDeparts: number;
+  /** The scanner differs from micromark, and commonmark.js does not back it. */
+  readonly scannerWrong: number;
+}
+
 /** What one shard (every n-th seed) of the corpus found. */
 interface ShardResult {
   readonly counts: Record<string, number>;
+  readonly scanner: ScannerVerdicts;
   readonly shown: readonly { readonly seed: number; readonly parser: string; readonly minimal: string }[];
   readonly bytes: number;
 }
@@ -40,6 +60,10 @@ interface ShardResult {
 /** Compares the documents of seeds 1..documents that are `shard` modulo `shards`. */
 function compareShard(documents: number, shard: number, shards: number): ShardResult {
   const counts: Record<string, number> = {};
+  const scanner = { micromarkDeparts: 0, scannerWrong: 0 };
+  const scannerParser = DIFFERENTIAL_PARSERS.find(
+    (parser): parser is FullParser => parser.name === SCANNER && 'full' in parser,
+  );
   const shown: { seed: number; parser: string; minimal: string }[] = [];
   let bytes = 0;
   let compared = 0;
@@ -47,7 +71,15 @@ function compareShard(documents: number, shard: number, shards: number): ShardRe
   for (let seed = shard + 1; seed <= documents; seed += shards) {
     const markdown = generateDocument(seed);
     bytes += markdown.length;
-    for (const disagreement of findDisagreements(markdown, DIFFERENTIAL_PARSERS)) {
+    const disagreements = findDisagreements(markdown, DIFFERENTIAL_PARSERS);
+    const parsers = new Set(disagreements.map((disagreement) => disagreement.parser));
+    if (scannerParser !== undefined && parsers.has(SCANNER)) {
+      const backed =
+        parsers.has(REFERENCE) && findDisagreements(markdown, [scannerParser, commonmarkParser]).length === 0;
+      if (backed) scanner.micromarkDeparts += 1;
+      else scanner.scannerWrong += 1;
+    }
+    for (const disagreement of disagreements) {
       const count = (counts[disagreement.parser] ?? 0) + 1;
       counts[disagreement.parser] = count;
       if (count <= SHOWN) {
@@ -61,7 +93,7 @@ function compareShard(documents: number, shard: number, shards: number): ShardRe
       process.stderr.write(`differential shard ${shard}: ${compared} documents in ${seconds.toFixed(0)} s\n`);
     }
   }
-  return { counts, shown, bytes };
+  return { counts, scanner, bytes, shown };
 }
 
 /** Runs the shards in child processes, one per core, since the documents are independent. */
@@ -117,7 +149,13 @@ export async function differentialSection(documents = differentialDocuments()): 
   const rows = others.map(
     (parser) => `| ${parser.name} | ${baseline.name} | ${String(count(parser.name))} |`,
   );
-  for (const row of rows) console.log(row);
+  const verdict = (key: keyof ScannerVerdicts): number =>
+    results.reduce((sum, result) => sum + result.scanner[key], 0);
+  const scannerRows = [
+    `| micromark departs from CommonMark (D66): the scanner gives what commonmark.js gives | ${String(verdict('micromarkDeparts'))} |`,
+    `| **the scanner's own disagreements** (commonmark.js does not back it; must be 0) | **${String(verdict('scannerWrong'))}** |`,
+  ];
+  for (const row of [...rows, ...scannerRows]) console.log(row);
   const per100k = documents === 0 ? 0 : (seconds / documents) * 100_000;
   return `## Differential corpus: ${documents.toLocaleString('en-US')} generated documents
 
@@ -129,6 +167,12 @@ sets the count.
 | parser | compared with | documents that disagree |
 |---|---|---:|
 ${rows.join('\n')}
+
+The scanner's disagreements with micromark, judged by commonmark.js:
+
+| documents where the scanner differs from micromark | count |
+|---|---:|
+${scannerRows.join('\n')}
 
 ${shown.length === 0 ? 'No disagreement.' : `First minimal documents of each disagreement (JSON strings):\n\n${FENCE}\n${shown.join('\n')}\n${FENCE}`}
 `;
