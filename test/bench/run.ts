@@ -307,14 +307,16 @@ ${ingest.join('\n')}
 
 ## Where the time goes
 
-A CPU profile of \`parseFences\` on the typical document (node --cpu-prof, 400 calls): 38% garbage collection
-of micromark's token and event objects, about 35% micromark's block tokenizer (create-tokenizer.js and the
-document/container continuation in initialize/document.js), about 10% our walk of the flow events
-(read-fenced-blocks.ts, flatten-container.ts), the rest spread thin. Skipping micromark's \`postprocess\`
-(inline parsing, which never changes block structure) is where the speed-up over \`micromark()\` comes from;
-the pre-check (indexOf over fence runs) is what makes documents without candidates cost almost nothing.
-micromark() itself grows superlinearly with document size here (0.7 MB/s at 20 KB, 0.1 MB/s at 1 MB, over
-180 s for 10 MB); \`parseFences\` stays near-linear (1.8, 1.7, 1.5 MB/s).
+A CPU profile of \`parseFences\` (the scanner) on the 1 MB typical document (node --cpu-prof, 150 calls, from
+dist/): about 45% the block scanner itself (the line loop, matching open containers, opening blocks, finding
+line ends), about 25% judging the candidates it finds (\`parseInfoString\`, \`judgeFence\`, decoding the info
+string), 14% garbage collection of the blocks returned, the rest spread thin. The pre-check (indexOf over
+fence runs) still makes documents without candidates cost almost nothing.
+
+Before issue 12 (micromark's block parser), the same profile on the typical document showed 38% garbage
+collection of micromark's token and event objects, about 35% micromark's block tokenizer and about 10% our
+walk of its flow events; \`parseFences\` stayed near-linear (1.8, 1.7, 1.5 MB/s at 20 KB, 1 MB, 10 MB) while
+micromark() grew superlinearly (0.7, 0.1 MB/s, over 180 s for 10 MB).
 
 End-to-end ingest costs 3-6 times the floor per file: each file is written by the confined writer (a
 descriptor walk through /proc/self/fd per directory component, an lstat of the target, an exclusive temp
