@@ -26,6 +26,8 @@ export class LineCursor {
   indent = 0;
   /** Whether the line holds only spaces and tabs from the cursor on. */
   blank = false;
+  /** Where the last search for nextNonspace started: [spaceRunStart, nextNonspace) holds only spaces and tabs. */
+  private spaceRunStart = 0;
 
   constructor(text: string) {
     this.text = text;
@@ -52,6 +54,7 @@ export class LineCursor {
     this.offset = start;
     this.column = 0;
     this.partialTab = false;
+    this.nextNonspace = -1;
   }
 
   /** The character code at `position` of the current line, or -1 past its end. */
@@ -61,10 +64,17 @@ export class LineCursor {
 
   /** Finds the next non-space at or after the cursor, without moving it. */
   findNextNonspace(): void {
+    if (this.offset >= this.spaceRunStart && this.offset <= this.nextNonspace) {
+      // Still inside the run of spaces searched last: the same next non-space, at the same tab-expanded column,
+      // so that matching N list items on a line indented N levels deep is not O(N²).
+      this.indent = this.nextNonspaceColumn - this.column;
+      return;
+    }
     const text = this.text;
     const end = this.lineEnd;
     let position = this.offset;
     let columns = this.column;
+    this.spaceRunStart = position;
     while (position < end) {
       const code = text.charCodeAt(position);
       if (code === 0x20) columns++;

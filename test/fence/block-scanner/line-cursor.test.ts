@@ -105,4 +105,37 @@ describe('LineCursor columns', () => {
     cursor.findNextNonspace();
     expect([cursor.nextNonspace, cursor.nextNonspaceColumn, cursor.indent]).toEqual([4, 4, 3]);
   });
+
+  it.each<[string, number, boolean]>([
+    // [how far the cursor moves into the run, by columns, before searching again; partial tab expected]
+    ['not at all', 0, false],
+    ['two spaces', 2, false],
+    ['into the tab', 3, true],
+    ['past the tab', 4, false],
+  ])('finds the same next non-space again after moving %s into the run searched', (_name, move, partial) => {
+    const cursor = new LineCursor('  \t x');
+    cursor.startLine(0);
+    cursor.findNextNonspace();
+    cursor.advanceOffset(move, true);
+    expect(cursor.partialTab).toBe(partial);
+    cursor.findNextNonspace();
+    expect([cursor.nextNonspace, cursor.nextNonspaceColumn, cursor.indent, cursor.blank]).toEqual([
+      4,
+      5,
+      5 - move,
+      false,
+    ]);
+  });
+
+  it('searches again on the next line and past the run', () => {
+    const cursor = new LineCursor('   x  y\n\tz');
+    cursor.startLine(0);
+    cursor.findNextNonspace();
+    cursor.advanceOffset(4, false);
+    cursor.findNextNonspace();
+    expect([cursor.nextNonspace, cursor.nextNonspaceColumn, cursor.indent]).toEqual([6, 6, 2]);
+    cursor.startLine(8);
+    cursor.findNextNonspace();
+    expect([cursor.nextNonspace, cursor.nextNonspaceColumn, cursor.indent]).toEqual([9, 4, 4]);
+  });
 });
