@@ -30,6 +30,7 @@ export function matchContainers(scan: BlockScan): void {
     if (index > 1) scan.findNextNonspace();
     if (scan.kinds[index] === QUOTE) {
       if (scan.indent >= CODE_INDENT || scan.charAt(scan.nextNonspace) !== 0x3e /* > */) break;
+      // CommonMark 5.1: the marker is `>` and one optional space or tab (a tab possibly only in part).
       scan.advanceNextNonspace();
       scan.advanceOffset(1, false);
       if (isSpaceOrTab(scan.charAt(scan.offset))) scan.advanceOffset(1, true);

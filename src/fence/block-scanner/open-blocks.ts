@@ -22,6 +22,7 @@ export function openBlocks(scan: BlockScan): boolean {
       return false;
     }
     if (!indented && code === 0x3e /* > */) {
+      // CommonMark 5.1: the marker is `>` and one optional space or tab (a tab possibly only in part).
       scan.advanceNextNonspace();
       scan.advanceOffset(1, false);
       if (isSpaceOrTab(scan.charAt(scan.offset))) scan.advanceOffset(1, true);
