@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { FenceParser } from '../../src/fence/fence-block.js';
 import { parseFences } from '../../src/fence/parse-fences.js';
 import { asReferenceReadsIt, type InfoAndContent, referenceFences } from './corpus/reference-fences.js';
 
@@ -13,16 +14,18 @@ interface SpecExample {
 const require = createRequire(import.meta.url);
 const spec = require('commonmark-spec') as { readonly tests: readonly SpecExample[] };
 const propertyRuns = Number(process.env.FENCE_PROPERTY_RUNS ?? 300);
+/** Every test runs with each parser, so that both hold whichever is the default. */
+const parsers: readonly FenceParser[] = ['scanner', 'micromark'];
 
 /** Our fenced code blocks in commonmark.js's terms, which stores every line ending as \n. */
-function ourFences(markdown: string): InfoAndContent[] {
-  return parseFences(markdown, { all: true }).blocks.map((block) => [
+function ourFences(markdown: string, parser: FenceParser): InfoAndContent[] {
+  return parseFences(markdown, { all: true, parser }).blocks.map((block) => [
     block.info,
     block.content.replace(/\r\n?/g, '\n'),
   ]);
 }
 
-describe('CommonMark spec examples', () => {
+describe.each(parsers)('CommonMark spec examples with parser %s', (parser) => {
   const examples = spec.tests.map((example) => ({
     ...example,
     markdown: example.markdown.replace(/→/g, '\t'),
@@ -34,12 +37,12 @@ describe('CommonMark spec examples', () => {
 
   it('agrees on all examples joined into one document, which micromark receives in many slices', () => {
     const joined = asReferenceReadsIt(examples.map((example) => example.markdown).join('\n\n'));
-    expect(ourFences(joined)).toEqual(referenceFences(joined));
-    expect(ourFences(joined).length).toBeGreaterThan(20);
+    expect(ourFences(joined, parser)).toEqual(referenceFences(joined));
+    expect(ourFences(joined, parser).length).toBeGreaterThan(20);
   });
 
   it.each(examples)('agrees with commonmark.js on example $number ($section)', ({ markdown }) => {
-    expect(ourFences(markdown)).toEqual(referenceFences(markdown));
+    expect(ourFences(markdown, parser)).toEqual(referenceFences(markdown));
   });
 });
 
@@ -158,12 +161,12 @@ const documentArbitrary = fc
     ending,
   }));
 
-describe('random documents', () => {
+describe.each(parsers)('random documents with parser %s', (parser) => {
   it('agree with commonmark.js on the info string and content of every fenced block', () => {
     fc.assert(
       fc.property(documentArbitrary, ({ body, ending }) => {
         const markdown = body + ending;
-        expect(ourFences(markdown)).toEqual(referenceFences(asReferenceReadsIt(markdown)));
+        expect(ourFences(markdown, parser)).toEqual(referenceFences(asReferenceReadsIt(markdown)));
       }),
       { numRuns: propertyRuns },
     );
@@ -174,8 +177,8 @@ describe('random documents', () => {
   it('parse without a final line ending like the same document with one, minus that ending', () => {
     fc.assert(
       fc.property(documentArbitrary, ({ body, ending }) => {
-        const unended = parseFences(body, { all: true }).blocks;
-        const ended = parseFences(body + ending, { all: true }).blocks;
+        const unended = parseFences(body, { all: true, parser }).blocks;
+        const ended = parseFences(body + ending, { all: true, parser }).blocks;
         expect(unended.map((block) => [block.info, block.startLine, block.closed])).toEqual(
           ended.map((block) => [block.info, block.startLine, block.closed]),
         );

@@ -1,27 +1,33 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { FenceParser } from '../../src/fence/fence-block.js';
 import { parseFences } from '../../src/fence/parse-fences.js';
 import { scanFences } from '../../src/fence/scan-fences.js';
 
 const propertyRuns = Number(process.env.FENCE_PROPERTY_RUNS ?? 300);
+/** Every test runs with each parser, so that both hold whichever is the default. */
+const parsers: readonly FenceParser[] = ['scanner', 'micromark'];
 
-describe('parseFences', () => {
+describe.each(parsers)('parseFences with parser %s', (parser) => {
   it('skips parsing when no line can hold a candidate', () => {
-    expect(parseFences('# Title\n\n```bash\nx = 1\n```\n')).toEqual({ blocks: [], parsed: false });
+    expect(parseFences('# Title\n\n```bash\nx = 1\n```\n', { parser })).toEqual({
+      blocks: [],
+      parsed: false,
+    });
   });
 
   it('parses when a line may hold a candidate, even if it turns out to hold none', () => {
-    expect(parseFences('use ```x=1``` inline\n')).toEqual({ blocks: [], parsed: true });
+    expect(parseFences('use ```x=1``` inline\n', { parser })).toEqual({ blocks: [], parsed: true });
   });
 
   it('with all, skips parsing only when there is no fence run at all', () => {
-    expect(parseFences('text = 1\n', { all: true })).toEqual({ blocks: [], parsed: false });
-    expect(parseFences('```bash\nx\n```\n', { all: true }).blocks).toHaveLength(1);
+    expect(parseFences('text = 1\n', { all: true, parser })).toEqual({ blocks: [], parsed: false });
+    expect(parseFences('```bash\nx\n```\n', { all: true, parser }).blocks).toHaveLength(1);
   });
 
   it('flags a same-length markdown block CommonMark closed at its inner closing line', () => {
     const markdown = '```md file=README.md\n# T\n```bash\nnpm i\n```\nmore\n```\n';
-    const blocks = parseFences(markdown, { all: true }).blocks;
+    const blocks = parseFences(markdown, { all: true, parser }).blocks;
     expect(blocks.map((block) => [block.index, block.content, block.closed, block.verdict])).toEqual([
       [
         0,
@@ -35,13 +41,15 @@ describe('parseFences', () => {
 
   it('accepts the same markdown block fenced with four backticks', () => {
     const markdown = '````md file=README.md\n# T\n```bash\nnpm i\n```\nmore\n````\n';
-    const [block] = parseFences(markdown).blocks;
+    const [block] = parseFences(markdown, { parser }).blocks;
     expect(block?.verdict).toEqual({ valid: true });
     expect(block?.content).toBe('# T\n```bash\nnpm i\n```\nmore\n');
   });
 
   it('calls a candidate cut off by the end of the document unterminated', () => {
-    const [block] = parseFences('Here is the file:\n\n```ts file=src/a.ts\nexport const a =').blocks;
+    const [block] = parseFences('Here is the file:\n\n```ts file=src/a.ts\nexport const a =', {
+      parser,
+    }).blocks;
     expect(block).toMatchObject({ closed: false, verdict: { valid: false, code: 'unterminated' } });
   });
 
@@ -52,7 +60,7 @@ describe('parseFences', () => {
       (_, level) => `${'`'.repeat(depth + 3 - level)}md file=${level}.md`,
     );
     const closing = Array.from({ length: depth }, (_, level) => '`'.repeat(level + 4));
-    const { blocks } = parseFences([...opening, ...closing, ''].join('\n'));
+    const { blocks } = parseFences([...opening, ...closing, ''].join('\n'), { parser });
     expect(blocks).toHaveLength(1);
     expect(blocks[0]?.verdict).toEqual({ valid: true });
   });
@@ -90,11 +98,13 @@ const nearCandidateText = fc
   )
   .map((pieces) => pieces.join(''));
 
-describe('the cheap pre-check', () => {
+describe.each(parsers)('the cheap pre-check with parser %s', (parser) => {
   it('never changes the blocks found, compared with always parsing', () => {
     fc.assert(
       fc.property(nearCandidateText, fc.boolean(), (markdown, all) => {
-        expect(parseFences(markdown, { all }).blocks).toEqual(scanFences(markdown, { all }).blocks);
+        expect(parseFences(markdown, { all, parser }).blocks).toEqual(
+          scanFences(markdown, { all, parser }).blocks,
+        );
       }),
       { numRuns: propertyRuns * 10 },
     );

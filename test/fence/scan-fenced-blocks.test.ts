@@ -200,6 +200,15 @@ describe('scanFencedBlocks on hostile input', () => {
     expectSameAsMicromark(`${quotes} \`\`\`ts file=a\n${quotes} x\n${quotes} \`\`\`\n`.repeat(3));
   });
 
+  it('reads a fence at the bottom of 100 nested list items, each line indented all the way', () => {
+    const depth = 100;
+    const items = Array.from({ length: depth }, (_, level) => `${'  '.repeat(level)}- a\n`).join('');
+    const inner = '  '.repeat(depth);
+    const markdown = `${items}${inner}\`\`\`ts file=a.ts\n${inner} \tx\n${inner}\n${inner}\`\`\`\n`;
+    expect(scanFencedBlocks(markdown)).toMatchObject([{ content: ' \tx\n\n', closed: true }]);
+    expectSameAsMicromark(markdown);
+  });
+
   it('keeps blank lines cheap under 10k nested list items', () => {
     const blocks = scanFencedBlocks(`${'- '.repeat(10_000)}\`\`\`\n${'\n'.repeat(50_000)}`);
     expect(blocks).toHaveLength(1);

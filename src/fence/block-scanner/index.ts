@@ -1,2 +1,2 @@
-export { htmlBlockEnds, htmlBlockKind } from './html-block-kind.js';
-export { isDefinitionsOnly } from './is-definitions-only.js';
+export { BlockScan, FENCED } from './block-scan.js';
+export { incorporateLine } from './incorporate-line.js';
