@@ -1,5 +1,5 @@
 import type { FenceParser } from '../project/index.js';
-import { fenceReader } from './fence-reader.js';
+import { forEachFence } from './fence-reader.js';
 
 /** Whether a markdown text, parsed as CommonMark on its own, ends while a fenced code block is still open. */
 export function endsInsideOpenFence(
@@ -8,5 +8,9 @@ export function endsInsideOpenFence(
   parser?: FenceParser,
 ): boolean {
   if (!markdown.includes('```') && !markdown.includes('~~~')) return false;
-  return fenceReader(parser)(markdown, deadline).some((block) => block.reachesEnd);
+  let reachesEnd = false;
+  forEachFence(markdown, parser, deadline, (block) => {
+    if (block.reachesEnd) reachesEnd = true;
+  });
+  return reachesEnd;
 }

@@ -15,13 +15,18 @@ export interface FenceJudgement {
 const markdownLangs = new Set(['md', 'markdown', 'mdx']);
 const valid: FenceVerdict = { valid: true };
 
+/** Whether a fenced block is a candidate: its decoded info string holds `=` (the author attached attributes). */
+export function isCandidate(fence: RawFence): boolean {
+  return fence.info.includes('=');
+}
+
 /** Decides whether a fenced block is a candidate and whether it can be written, checking rules in spec order. */
 export function judgeFence(
   fence: RawFence,
   deadline = Number.POSITIVE_INFINITY,
   parser?: FenceParser,
 ): FenceJudgement {
-  const candidate = fence.info.includes('=');
+  const candidate = isCandidate(fence);
   const { lang, declaredFile, problem } = parseInfoString(fence.info);
   const judged = (verdict: FenceVerdict): FenceJudgement => ({ candidate, lang, declaredFile, verdict });
 

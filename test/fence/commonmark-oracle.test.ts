@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FenceParser } from '../../src/fence/fence-block.js';
+import type { FenceParser } from '../../src/project/index.js';
 import { parseFences } from '../../src/fence/parse-fences.js';
 import { asReferenceReadsIt, type InfoAndContent, referenceFences } from './corpus/reference-fences.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FenceParser } from '../../src/fence/fence-block.js';
+import type { FenceParser } from '../../src/project/index.js';
 import { parseFences } from '../../src/fence/parse-fences.js';
 import { scanFences } from '../../src/fence/scan-fences.js';
 

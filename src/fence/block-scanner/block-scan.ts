@@ -23,8 +23,9 @@ export const CODE_INDENT = 4;
  * the per-line steps in this folder share their fields without indirection).
  */
 export class BlockScan extends LineCursor {
-  readonly found: RawFence[] = [];
   readonly fence: FenceContent;
+  /** Receives each fenced block as it ends, so that the blocks a caller drops are garbage at once. */
+  private readonly onFence: (fence: RawFence) => void;
 
   // Open containers; index 0 is the document. `firstQuote[i]` is the lowest quote index at or below i.
   depth = 1;
@@ -54,9 +55,10 @@ export class BlockScan extends LineCursor {
   thematicFailCode = 0;
   thematicFailAt = 0;
 
-  constructor(text: string) {
+  constructor(text: string, onFence: (fence: RawFence) => void) {
     super(text);
     this.fence = new FenceContent(text);
+    this.onFence = onFence;
   }
 
   /** Closes the blocks this line did not continue (once per line, before anything is added). */
@@ -76,7 +78,7 @@ export class BlockScan extends LineCursor {
 
   /** Records the open fence as found and leaves no leaf open. */
   finishFence(closed: boolean, endLine: number, reachesEnd: boolean): void {
-    this.found.push(this.fence.finish(closed, endLine, reachesEnd));
+    this.onFence(this.fence.finish(closed, endLine, reachesEnd));
     this.leaf = NO_LEAF;
   }
 
