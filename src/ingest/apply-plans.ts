@@ -1,6 +1,6 @@
 import { redactSecrets } from '../events/index.js';
 import { WorkspaceError } from '../workspace/index.js';
-import type { ConfinedRoot } from '../workspace/index.js';
+import type { ConfinedRoot, WriteBatch } from '../workspace/index.js';
 import { describeError, sha256Hex } from '../project/index.js';
 import type { BlockOutcome } from './block-outcome.js';
 import type { IngestRoots } from './ingest-roots.js';
@@ -46,14 +46,47 @@ export async function applyPlans(
   const { workspace, missing } = plans.some((plan) => plan.kind === 'write')
     ? await openWorkspace(options, report)
     : { workspace: null, missing: false };
-  const blocks: BlockOutcome[] = [];
-  const contents: IngestedContent[] = [];
-  for (const plan of plans) {
-    const applied = await applyPlan(plan, workspace, missing, options, report);
-    blocks.push(applied.block);
-    if (applied.content !== undefined) contents.push(applied.content);
+  // One batch per document: a folder is walked once and, under fsync, synced once after its last rename.
+  const batch = workspace?.writeBatch() ?? null;
+  const applied: AppliedPlan[] = [];
+  try {
+    for (const plan of plans) applied.push(await applyPlan(plan, batch, missing, options, report));
+  } finally {
+    if (batch !== null) await finishBatch(batch, applied, report);
   }
-  return { blocks, contents };
+  return {
+    blocks: applied.map((plan) => plan.block),
+    contents: applied.flatMap((plan) => (plan.content === undefined ? [] : [plan.content])),
+  };
+}
+
+/**
+ * Syncs the batch's folders; a file whose folder could not be synced is not durably in place, so its block
+ * becomes an io_error and its content is not recorded, as when a single write's folder sync fails.
+ */
+async function finishBatch(batch: WriteBatch, applied: AppliedPlan[], report: ReportProblem): Promise<void> {
+  let unsynced;
+  try {
+    unsynced = await batch.finish();
+  } catch (error) {
+    report('io_error', `syncing workspace/ folders: ${describeError(error)}`);
+    return;
+  }
+  for (const { directory, paths, error } of unsynced) {
+    report('io_error', `syncing workspace/${directory}: ${describeError(error)}`);
+    const failed = new Set(paths.map((path) => `workspace/${path}`));
+    applied.forEach((plan, index) => {
+      if (plan.content === undefined || !failed.has(plan.content.workspacePath)) return;
+      applied[index] = {
+        block: {
+          ...plan.block,
+          status: statusOfReason('io_error'),
+          code: 'io_error',
+          message: redactSecrets(describeError(error)),
+        },
+      };
+    });
+  }
 }
 
 /** One plan's outcome, and its content when its bytes are now on disk. */
@@ -78,7 +111,7 @@ async function openWorkspace(
 
 async function applyPlan(
   plan: BlockPlan,
-  workspace: ConfinedRoot | null,
+  workspace: WriteBatch | null,
   workspaceMissing: boolean,
   options: ApplyOptions,
   report: ReportProblem,
