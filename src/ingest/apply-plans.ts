@@ -1,5 +1,5 @@
 import { redactSecrets } from '../events/index.js';
-import { WorkspaceError } from '../workspace/index.js';
+import { pathCollisionKey, WorkspaceError } from '../workspace/index.js';
 import type { ConfinedRoot, WriteBatch } from '../workspace/index.js';
 import { describeError, sha256Hex } from '../project/index.js';
 import type { BlockOutcome } from './block-outcome.js';
@@ -37,6 +37,12 @@ export interface ApplyOptions {
   readonly staleTempBefore?: number;
 }
 
+/**
+ * How many of a document's files are written at once: each write is a chain of small filesystem calls on
+ * libuv's threadpool (4 threads by default), so a few in flight overlap their latencies.
+ */
+export const WRITE_CONCURRENCY = 4;
+
 /** Writes every cleared plan through the confined writer; returns every plan's outcome and the bytes now on disk. */
 export async function applyPlans(
   plans: readonly BlockPlan[],
@@ -49,15 +55,41 @@ export async function applyPlans(
   // One batch per document: a folder is walked once and, under fsync, synced once after its last rename.
   const batch = workspace?.writeBatch() ?? null;
   const applied: AppliedPlan[] = [];
-  try {
-    for (const plan of plans) applied.push(await applyPlan(plan, batch, missing, options, report));
-  } finally {
-    if (batch !== null) await finishBatch(batch, applied, report);
-  }
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let index = next++; index < plans.length; index = next++) {
+      const plan = plans[index];
+      if (plan !== undefined) applied[index] = await applyPlan(plan, batch, missing, options, report);
+    }
+  };
+  const lanes = Array.from({ length: writesAreIndependent(plans) ? WRITE_CONCURRENCY : 1 }, lane);
+  // allSettled: the batch is finished only once no write is in flight, even when a lane failed.
+  const settled = await Promise.allSettled(lanes);
+  if (batch !== null) await finishBatch(batch, applied, report);
+  for (const ended of settled) if (ended.status === 'rejected') throw ended.reason;
   return {
     blocks: applied.map((plan) => plan.block),
     contents: applied.flatMap((plan) => (plan.content === undefined ? [] : [plan.content])),
   };
+}
+
+/**
+ * Whether the order of the writes cannot change their outcomes: no path (compared as the filesystem may fold
+ * it) is a folder of another, as `a.ts` and `a.ts/b.ts` are, where the first written decides the other's fate.
+ */
+function writesAreIndependent(plans: readonly BlockPlan[]): boolean {
+  const files = new Set<string>();
+  const folders = new Set<string>();
+  for (const plan of plans) {
+    if (plan.kind !== 'write') continue;
+    const key = pathCollisionKey(plan.path);
+    files.add(key);
+    for (let slash = key.indexOf('/'); slash !== -1; slash = key.indexOf('/', slash + 1)) {
+      folders.add(key.slice(0, slash));
+    }
+  }
+  for (const file of files) if (folders.has(file)) return false;
+  return true;
 }
 
 /**
