@@ -63,4 +63,22 @@ describe.each<Confinement>(['proc-fd', 'lstat-walk'])('ConfinedRoot.writeBatch (
     await batch.finish();
     expect(await readdir(inRoot('a'))).toEqual(['second.ts']);
   });
+
+  it('reports a folder whose deferred sync failed, naming the files written into it', async () => {
+    const batch = root.writeBatch();
+    await batch.write('a/one.ts', bytesOf('1\n'), { durability: 'fsync' });
+    await batch.write('a/two.ts', bytesOf('2\n'), { durability: 'fsync' });
+    await batch.write('b/three.ts', bytesOf('3\n'), { durability: 'fsync' });
+    // The fallback syncs a folder by its path, so a folder moved away cannot be synced; proc-fd holds it open.
+    await rename(inRoot('a'), inRoot('a-moved'));
+    const unsynced = await batch.finish();
+    if (confinement === 'lstat-walk') {
+      expect(unsynced.map(({ directory, paths }) => ({ directory, paths }))).toEqual([
+        { directory: 'a', paths: ['a/one.ts', 'a/two.ts'] },
+      ]);
+      expect(unsynced[0]?.error).toMatchObject({ name: 'WorkspaceError', syscall: 'fsync' });
+    } else {
+      expect(unsynced).toEqual([]);
+    }
+  });
 });
