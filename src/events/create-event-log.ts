@@ -28,10 +28,20 @@ interface SharedState {
   readonly logger: Logger;
   readonly sink: EventSink;
   closing: Promise<void> | undefined;
+  /** Lines formatted during a `writeAll`, sent to the sink together when it ends. */
+  readonly batching: { lines: string[] | undefined };
 }
 
 /** Builds the root event log of a sink: a pino logger configured for the events.jsonl line format. */
 export function createEventLog(sink: EventSink, bindings: EventFields = {}): EventLog {
+  const batching: SharedState['batching'] = { lines: undefined };
+  // pino formats each event and hands the line here; inside a writeAll the line waits for the others.
+  const destination = {
+    write: (line: string) => {
+      if (batching.lines === undefined) sink.destination.write(line);
+      else batching.lines.push(line);
+    },
+  };
   const logger = pino(
     {
       level: 'info',
@@ -43,13 +53,13 @@ export function createEventLog(sink: EventSink, bindings: EventFields = {}): Eve
       timestamp: () => `,"ts":"${new Date().toISOString()}"`,
       formatters: { level: (label) => ({ level: LEVEL_LABEL[label] ?? label.toUpperCase() }) },
     },
-    sink.destination,
+    destination,
   );
-  return familyMember({ logger, sink, closing: undefined }, checkedFields(bindings, 'binding'));
+  return familyMember({ logger, sink, closing: undefined, batching }, checkedFields(bindings, 'binding'));
 }
 
 function familyMember(state: SharedState, bindings: Readonly<Record<string, unknown>>): EventLog {
-  return {
+  const member: EventLog = {
     write(level, event, fields) {
       if (state.closing !== undefined) {
         throw new Error(`event log is closed; write "${event}" before calling close()`);
@@ -66,6 +76,18 @@ function familyMember(state: SharedState, bindings: Readonly<Record<string, unkn
       const line = { event, ...bindings, ...(fields === undefined ? {} : checkedFields(fields, 'field')) };
       state.logger[PINO_METHOD[level]](line);
     },
+    writeAll(entries) {
+      if (state.batching.lines !== undefined) throw new Error('writeAll called inside another writeAll');
+      const lines: string[] = [];
+      state.batching.lines = lines;
+      try {
+        for (const { level, event, fields } of entries) member.write(level, event, fields);
+      } finally {
+        state.batching.lines = undefined;
+        // Misuse part-way through still appends the events checked before it, as separate writes would have.
+        if (lines.length > 0) state.sink.destination.write(lines.join(''));
+      }
+    },
     child(more) {
       return familyMember(state, { ...bindings, ...checkedFields(more, 'binding') });
     },
@@ -74,6 +96,7 @@ function familyMember(state: SharedState, bindings: Readonly<Record<string, unkn
       return state.closing;
     },
   };
+  return member;
 }
 
 /** Refuses reserved and content keys (misuse), then redacts every string. */

@@ -1,6 +1,6 @@
 export { EVENT_LEVELS, isEventLevel, type EventLevel } from './event-level.js';
 export { EVENT_NAME_PATTERN, eventLineSchema, type EventLine } from './event-line.js';
-export type { EventFields, EventLog } from './event-log.js';
+export type { EventEntry, EventFields, EventLog } from './event-log.js';
 export { EventLogError } from './event-log-error.js';
 export { memoryEventLog, type MemoryEventLog } from './memory-event-log.js';
 export { openEventLog } from './open-event-log.js';

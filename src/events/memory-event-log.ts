@@ -14,8 +14,11 @@ export function memoryEventLog(bindings: EventFields = {}): MemoryEventLog {
     {
       // Lines go through pino and JSON.parse, so a test sees the same shape a file would hold.
       destination: {
-        write: (line: string) => {
-          lines.push(JSON.parse(line) as Record<string, unknown>);
+        // A writeAll hands over several lines at once.
+        write: (text: string) => {
+          for (const line of text.split('\n')) {
+            if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+          }
         },
       },
       close: () => Promise.resolve(),

@@ -1,6 +1,6 @@
 import { redactSecrets } from '../events/index.js';
-import { WorkspaceError } from '../workspace/index.js';
-import type { ConfinedRoot } from '../workspace/index.js';
+import { pathCollisionKey, WorkspaceError } from '../workspace/index.js';
+import type { ConfinedRoot, WriteBatch } from '../workspace/index.js';
 import { describeError, sha256Hex } from '../project/index.js';
 import type { BlockOutcome } from './block-outcome.js';
 import type { IngestRoots } from './ingest-roots.js';
@@ -37,6 +37,12 @@ export interface ApplyOptions {
   readonly staleTempBefore?: number;
 }
 
+/**
+ * How many of a document's files are written at once: each write is a chain of small filesystem calls on
+ * libuv's threadpool (4 threads by default), so a few in flight overlap their latencies.
+ */
+export const WRITE_CONCURRENCY = 4;
+
 /** Writes every cleared plan through the confined writer; returns every plan's outcome and the bytes now on disk. */
 export async function applyPlans(
   plans: readonly BlockPlan[],
@@ -46,14 +52,73 @@ export async function applyPlans(
   const { workspace, missing } = plans.some((plan) => plan.kind === 'write')
     ? await openWorkspace(options, report)
     : { workspace: null, missing: false };
-  const blocks: BlockOutcome[] = [];
-  const contents: IngestedContent[] = [];
+  // One batch per document: a folder is walked once and, under fsync, synced once after its last rename.
+  const batch = workspace?.writeBatch() ?? null;
+  const applied: AppliedPlan[] = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let index = next++; index < plans.length; index = next++) {
+      const plan = plans[index];
+      if (plan !== undefined) applied[index] = await applyPlan(plan, batch, missing, options, report);
+    }
+  };
+  const lanes = Array.from({ length: writesAreIndependent(plans) ? WRITE_CONCURRENCY : 1 }, lane);
+  // allSettled: the batch is finished only once no write is in flight, even when a lane failed.
+  const settled = await Promise.allSettled(lanes);
+  if (batch !== null) await finishBatch(batch, applied, report);
+  for (const ended of settled) if (ended.status === 'rejected') throw ended.reason;
+  return {
+    blocks: applied.map((plan) => plan.block),
+    contents: applied.flatMap((plan) => (plan.content === undefined ? [] : [plan.content])),
+  };
+}
+
+/**
+ * Whether the order of the writes cannot change their outcomes: no path (compared as the filesystem may fold
+ * it) is a folder of another, as `a.ts` and `a.ts/b.ts` are, where the first written decides the other's fate.
+ */
+function writesAreIndependent(plans: readonly BlockPlan[]): boolean {
+  const files = new Set<string>();
+  const folders = new Set<string>();
   for (const plan of plans) {
-    const applied = await applyPlan(plan, workspace, missing, options, report);
-    blocks.push(applied.block);
-    if (applied.content !== undefined) contents.push(applied.content);
+    if (plan.kind !== 'write') continue;
+    const key = pathCollisionKey(plan.path);
+    files.add(key);
+    for (let slash = key.indexOf('/'); slash !== -1; slash = key.indexOf('/', slash + 1)) {
+      folders.add(key.slice(0, slash));
+    }
   }
-  return { blocks, contents };
+  for (const file of files) if (folders.has(file)) return false;
+  return true;
+}
+
+/**
+ * Syncs the batch's folders; a file whose folder could not be synced is not durably in place, so its block
+ * becomes an io_error and its content is not recorded, as when a single write's folder sync fails.
+ */
+async function finishBatch(batch: WriteBatch, applied: AppliedPlan[], report: ReportProblem): Promise<void> {
+  let unsynced;
+  try {
+    unsynced = await batch.finish();
+  } catch (error) {
+    report('io_error', `syncing workspace/ folders: ${describeError(error)}`);
+    return;
+  }
+  for (const { directory, paths, error } of unsynced) {
+    report('io_error', `syncing workspace/${directory}: ${describeError(error)}`);
+    const failed = new Set(paths.map((path) => `workspace/${path}`));
+    applied.forEach((plan, index) => {
+      if (plan.content === undefined || !failed.has(plan.content.workspacePath)) return;
+      applied[index] = {
+        block: {
+          ...plan.block,
+          status: statusOfReason('io_error'),
+          code: 'io_error',
+          message: redactSecrets(describeError(error)),
+        },
+      };
+    });
+  }
 }
 
 /** One plan's outcome, and its content when its bytes are now on disk. */
@@ -78,7 +143,7 @@ async function openWorkspace(
 
 async function applyPlan(
   plan: BlockPlan,
-  workspace: ConfinedRoot | null,
+  workspace: WriteBatch | null,
   workspaceMissing: boolean,
   options: ApplyOptions,
   report: ReportProblem,

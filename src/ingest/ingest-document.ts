@@ -162,8 +162,14 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   } catch (error) {
     report('internal_error', describeError(error));
   }
-  for (const block of blocks)
-    events.write(eventLevelOf(block), 'ingest.block', { ...manifestArtifactOf(block) });
+  // One append for the document's block events, not one per block.
+  events.writeAll(
+    blocks.map((block) => ({
+      level: eventLevelOf(block),
+      event: 'ingest.block',
+      fields: { ...manifestArtifactOf(block) },
+    })),
+  );
 
   const manifest = buildManifest(
     options,

@@ -3,7 +3,13 @@ import { dirname, resolve } from 'node:path';
 import { mkdir, open, readlink, realpath } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { ConfinedWriteOptions } from './confined-write-options.js';
-import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './directory-handle.js';
+import type {
+  DirectoryHandle,
+  DirectoryWalk,
+  RootAnchor,
+  WalkOptions,
+  WalkResult,
+} from './directory-handle.js';
 import { filesystemRefusal } from './filesystem-refusal.js';
 import { checkDeclaredPath } from './path-rules.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
@@ -19,6 +25,8 @@ import type { AppendOptions } from './append-lines.js';
 import { openStagingFolder } from './staging-folder.js';
 import { removeStaleTempFiles, STALE_TEMP_AGE_MS } from './remove-stale-temp-files.js';
 import type { StagingFolder } from './staging-folder.js';
+import { shareDirectories } from './shared-directories.js';
+import type { UnsyncedDirectory } from './shared-directories.js';
 
 /** How the writer stays inside the root: `proc-fd` (Linux, descriptor-relative) or the `lstat-walk` fallback. */
 export type Confinement = 'proc-fd' | 'lstat-walk';
@@ -52,10 +60,25 @@ export interface ConfinedRoot {
   appendLines(declaredPath: string, text: string, options?: AppendOptions): Promise<AppendOutcome>;
   /** Creates the folder at `declaredPath` and its parents, each a real folder (a symlink on the way is refused). */
   makeDirectory(declaredPath: string): Promise<WriteOutcome>;
+  /** Starts a batch of writes that share opened directories and sync each directory once, in `finish`. */
+  writeBatch(): WriteBatch;
   /** Opens a fresh staging folder beside `targetDirectory`, to fill and then publish with renames. */
   stage(targetDirectory: string): Promise<StagingFolder | WriteRefusal>;
   /** Waits for writes in flight, then releases the root's descriptor. */
   close(): Promise<void>;
+}
+
+/**
+ * Writes of many files through one root: each `write` is checked and placed as `ConfinedRoot.write` does, but a
+ * directory is walked once per batch and, under fsync durability, synced once by `finish` instead of once per file.
+ */
+export interface WriteBatch {
+  write(declaredPath: string, bytes: Uint8Array, options?: ConfinedWriteOptions): Promise<WriteOutcome>;
+  /**
+   * Syncs every directory a durable write renamed into, then releases the directories; until it returns, those
+   * renames may not be on disk. Returns the directories whose sync failed (empty when all are durable).
+   */
+  finish(): Promise<readonly UnsyncedDirectory[]>;
 }
 
 /** Opens `rootPath` as the trust anchor of confined writes. */
@@ -141,16 +164,20 @@ function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot 
     await removeStaleTempFiles(directory, options.staleTempBefore ?? Date.now() - STALE_TEMP_AGE_MS);
   };
 
+  const walkFromRoot = (directories: readonly string[], options: WalkOptions): Promise<WalkResult> =>
+    walk(root, directories, options);
+
   const writeOnce = async (
     declaredPath: string,
     bytes: Uint8Array,
     options: ConfinedWriteOptions,
+    reach = walkFromRoot,
   ): Promise<WriteOutcome> => {
     const verdict = checkDeclaredPath(declaredPath);
     if (!verdict.ok) return { status: 'refused', code: verdict.code, message: verdict.message };
     const directories = verdict.path.split('/');
     const name = directories.pop() ?? verdict.path;
-    const reached = await walk(root, directories, {
+    const reached = await reach(directories, {
       create: options.dryRun !== true,
       onStep: options.onStep,
     });
@@ -231,6 +258,22 @@ function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot 
         if (reached.kind === 'opened') await reached.directory.close();
         return { status: 'written', path: verdict.path };
       }),
+    writeBatch: () => {
+      const shared = shareDirectories(root, walk);
+      return {
+        write: (declaredPath, bytes, options = {}) =>
+          track('write', async () => {
+            const outcome = await writeOnce(declaredPath, bytes, options, (directories, walkOptions) =>
+              shared.walk(directories, walkOptions),
+            );
+            if (outcome.status === 'written' && options.durability !== 'none') {
+              shared.written(outcome.path.split('/').slice(0, -1).join('/'), outcome.path);
+            }
+            return outcome;
+          }),
+        finish: () => track('finish', () => shared.finish()),
+      };
+    },
     stage: (targetDirectory) =>
       track('stage', () =>
         openStagingFolder(root, walk, targetDirectory, (anchor) => confinedRoot(anchor, confinement)),

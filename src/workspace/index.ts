@@ -1,7 +1,8 @@
 export { checkDeclaredPath, findSecretInPath, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from './path-rules.js';
 export { pathCollisionKey } from './path-collision-key.js';
 export { openConfinedRoot } from './confined-root.js';
-export type { ConfinedRoot, ConfinedRootOptions, Confinement } from './confined-root.js';
+export type { ConfinedRoot, ConfinedRootOptions, Confinement, WriteBatch } from './confined-root.js';
+export type { UnsyncedDirectory } from './shared-directories.js';
 export type { ConfinedWriteOptions, WriteStep } from './confined-write-options.js';
 export type { StreamedWriteOptions } from './stream-file-atomically.js';
 export { WorkspaceError } from './workspace-error.js';

@@ -1,5 +1,5 @@
-import { constants } from 'node:fs';
-import { mkdir, open, readlink } from 'node:fs/promises';
+import { constants, readlinkSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { COMPONENT_ATTEMPTS } from './directory-handle.js';
@@ -98,12 +98,13 @@ function descriptorDirectory(
     relativePath,
     expectedLocation,
     entry: (name) => `${descriptorPath(handle)}/${name}`,
-    locate: async () => {
+    locate: () => {
       try {
-        // The kernel's current path of the open directory, wherever it has been moved to.
-        return await readlink(descriptorPath(handle));
+        // The kernel's current path of the open directory, wherever it has been moved to. Synchronous: procfs
+        // builds it from the dentry cache with no disk or network I/O, so a threadpool trip would cost more.
+        return Promise.resolve(readlinkSync(descriptorPath(handle)));
       } catch {
-        return undefined;
+        return Promise.resolve(undefined);
       }
     },
     sync: () => withWorkspaceError('fsync', expectedLocation, () => handle.sync()),

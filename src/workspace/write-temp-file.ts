@@ -83,11 +83,13 @@ async function fillTempFile(
   const shownAs = join(directory.expectedLocation, name);
   let identity: FileIdentity | undefined;
   try {
+    const stats = await withWorkspaceError('fstat', shownAs, () => handle.stat({ bigint: true }));
     // fchmod, because the umask may have cleared bits of the create mode; files are never executable.
-    await withWorkspaceError('fchmod', shownAs, () => handle.chmod(FILE_MODE));
+    if ((stats.mode & 0o7777n) !== BigInt(FILE_MODE)) {
+      await withWorkspaceError('fchmod', shownAs, () => handle.chmod(FILE_MODE));
+    }
     await fill(handle, shownAs);
     if (durable) await withWorkspaceError('fsync', shownAs, () => handle.sync());
-    const stats = await withWorkspaceError('fstat', shownAs, () => handle.stat({ bigint: true }));
     identity = { dev: stats.dev, ino: stats.ino };
   } finally {
     await handle.close();

@@ -142,6 +142,72 @@ describe('openEventLog line format', () => {
   });
 });
 
+describe('openEventLog writeAll', () => {
+  const entries = [1, 2, 3].map((seq) => ({
+    level: 'INFO' as const,
+    event: 'ingest.block',
+    fields: { seq },
+  }));
+
+  it('appends every event with one fs.writeSync of whole lines, with the bindings of the member', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const log = openEventLog(file);
+    const child = log.child({ run_id: 'r1' });
+    const writeSync = vi.spyOn(fs, 'writeSync');
+    child.writeAll(entries);
+    const calls = writeSync.mock.calls.length;
+    writeSync.mockRestore();
+    log.write('INFO', 'ingest.summary', { seq: 4 });
+    await log.close();
+    expect(calls).toBe(1);
+    const lines = await readLines(file);
+    expect(lines.map((line) => [line['event'], line['seq'], line['run_id']])).toEqual([
+      ['ingest.block', 1, 'r1'],
+      ['ingest.block', 2, 'r1'],
+      ['ingest.block', 3, 'r1'],
+      ['ingest.summary', 4, undefined],
+    ]);
+    for (const line of lines) expect(eventLineSchema.safeParse(line).success).toBe(true);
+  });
+
+  it('starts the batch on a fresh line after a write that was cut off, so only the cut line is lost', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    await writeFile(file, '{"level":"INFO","ts":"2025-01-01T00:00:01.000Z","ev');
+    const log = openEventLog(file);
+    log.writeAll(entries);
+    await log.close();
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines.slice(1, 4).map((line) => (JSON.parse(line) as { seq: number }).seq)).toEqual([1, 2, 3]);
+    expect(lines[4]).toBe('');
+  });
+
+  it('appends the events before a misused one, then throws', async () => {
+    const file = path.join(dir, 'events.jsonl');
+    const log = openEventLog(file);
+    expect(() => {
+      log.writeAll([...entries.slice(0, 2), { level: 'INFO', event: 'Not Dotted' }, ...entries.slice(2)]);
+    }).toThrow(/dotted lowercase/);
+    log.write('INFO', 'ingest.summary');
+    await log.close();
+    expect((await readLines(file)).map((line) => line['seq'] ?? line['event'])).toEqual([
+      1,
+      2,
+      'ingest.summary',
+    ]);
+  });
+
+  it('keeps each event of a batch as its own line in a memory log', () => {
+    const log = memoryEventLog({ run_id: 'r1' });
+    log.writeAll(entries);
+    expect(log.lines.map((line) => [line['seq'], line['run_id']])).toEqual([
+      [1, 'r1'],
+      [2, 'r1'],
+      [3, 'r1'],
+    ]);
+  });
+});
+
 describe('openEventLog bindings and child', () => {
   it('adds bindings to every line and child bindings only to the child lines', async () => {
     const file = path.join(dir, 'events.jsonl');

@@ -21,6 +21,7 @@ function countingOpen() {
       writeStream: (declared, chunks, streamOptions) => root.writeStream(declared, chunks, streamOptions),
       appendLines: (declared, text, appendOptions) => root.appendLines(declared, text, appendOptions),
       makeDirectory: (declared) => root.makeDirectory(declared),
+      writeBatch: () => root.writeBatch(),
       stage: (targetDirectory) => root.stage(targetDirectory),
       close: async () => {
         closed.push(path.basename(rootPath));
