@@ -59,12 +59,17 @@ export async function applyPlans(
   const lane = async (): Promise<void> => {
     for (let index = next++; index < plans.length; index = next++) {
       const plan = plans[index];
-      if (plan !== undefined) applied[index] = await applyPlan(plan, batch, missing, options, report);
+      if (plan !== undefined) applied[index] = await applyPlan(plan, batch, missing, options);
     }
   };
   const lanes = Array.from({ length: writesAreIndependent(plans) ? WRITE_CONCURRENCY : 1 }, lane);
   // allSettled: the batch is finished only once no write is in flight, even when a lane failed.
   const settled = await Promise.allSettled(lanes);
+  // Writes end in any order; their problems are reported in document order, as a sequential ingest would.
+  // (forEach: a lane that threw leaves holes, skipped here; the throw follows.)
+  applied.forEach((plan) => {
+    if (plan.problem !== undefined) report('io_error', plan.problem);
+  });
   if (batch !== null) await finishBatch(batch, applied, report);
   for (const ended of settled) if (ended.status === 'rejected') throw ended.reason;
   return {
@@ -125,6 +130,8 @@ async function finishBatch(batch: WriteBatch, applied: AppliedPlan[], report: Re
 interface AppliedPlan {
   readonly block: BlockOutcome;
   readonly content?: IngestedContent;
+  /** An I/O problem of this write, reported once every write has settled, in document order. */
+  readonly problem?: string;
 }
 
 async function openWorkspace(
@@ -146,7 +153,6 @@ async function applyPlan(
   workspace: WriteBatch | null,
   workspaceMissing: boolean,
   options: ApplyOptions,
-  report: ReportProblem,
 ): Promise<AppliedPlan> {
   if (plan.kind === 'decided') return { block: outcome(plan, plan.path, plan.code, plan.message) };
   if (workspace === null) {
@@ -176,8 +182,10 @@ async function applyPlan(
         return { block: outcome(plan, null, written.code, written.message) };
     }
   } catch (error) {
-    report('io_error', `writing workspace/${plan.path}: ${describeError(error)}`);
-    return { block: outcome(plan, plan.path, 'io_error', describeError(error)) };
+    return {
+      block: outcome(plan, plan.path, 'io_error', describeError(error)),
+      problem: `writing workspace/${plan.path}: ${describeError(error)}`,
+    };
   }
 }
 

@@ -5,6 +5,7 @@ import { DEFAULT_INGEST_LIMITS } from '../../src/config/index.js';
 import { parseFences } from '../../src/fence/index.js';
 import { applyPlans, WRITE_CONCURRENCY } from '../../src/ingest/apply-plans.js';
 import { openIngestRoots, planBlocks } from '../../src/ingest/index.js';
+import { openConfinedRoot } from '../../src/workspace/index.js';
 import { fileBlock, tempProject } from '../helpers/temp-project.js';
 
 async function apply(files: readonly string[], durability: 'fsync' | 'none' = 'none') {
@@ -24,6 +25,47 @@ async function apply(files: readonly string[], durability: 'fsync' | 'none' = 'n
 }
 
 describe('applyPlans', () => {
+  it('reports failed writes in document order, whatever order they fail in', async () => {
+    const projectDir = await tempProject();
+    const files = ['a.ts', 'b.ts', 'c.ts', 'd.ts'];
+    const doc = files.map((file) => fileBlock('ts', file, 'x')).join('\n');
+    const plans = planBlocks(parseFences(doc).blocks, DEFAULT_INGEST_LIMITS);
+    // A root whose writes fail, the first block's last: written one at a time they would fail in order.
+    const roots = openIngestRoots(projectDir, {
+      open: async (rootPath, options) => {
+        const root = await openConfinedRoot(rootPath, options);
+        return {
+          ...root,
+          writeBatch: () => ({
+            write: async (declared: string) => {
+              await new Promise((resolve) =>
+                setTimeout(resolve, 40 * (files.length - files.indexOf(declared))),
+              );
+              throw new Error(`disk full writing ${declared}`);
+            },
+            finish: () => Promise.resolve([]),
+          }),
+        };
+      },
+    });
+    const problems: string[] = [];
+    try {
+      const applied = await applyPlans(
+        plans,
+        { roots, dryRun: false, durability: 'none' },
+        (code, message) => {
+          problems.push(`${code}: ${message}`);
+        },
+      );
+      expect(applied.blocks.map((block) => block.code)).toEqual(files.map(() => 'io_error'));
+    } finally {
+      await roots.close();
+    }
+    expect(problems).toEqual(
+      files.map((file) => `io_error: writing workspace/${file}: disk full writing ${file}`),
+    );
+  });
+
   it.each(['none', 'fsync'] as const)(
     'writes many files at once and reports them in document order (durability %s)',
     async (durability) => {
