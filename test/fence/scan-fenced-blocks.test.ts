@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ParseDeadlineExceeded, readFencedBlocks } from '../../src/fence/read-fenced-blocks.js';
 import { scanFencedBlocks } from '../../src/fence/scan-fenced-blocks.js';
 import { scanFences } from '../../src/fence/scan-fences.js';
+import { generateDocument } from './corpus/generate-document.js';
 
 const require = createRequire(import.meta.url);
 const spec = require('commonmark-spec') as { readonly tests: readonly { readonly markdown: string }[] };
@@ -185,6 +186,30 @@ describe('scanFencedBlocks on random container-heavy documents', () => {
       }),
       { numRuns: propertyRuns },
     );
+  });
+});
+
+// Found by the 1,000,000-document run of `npm run bench` (seeds 403200, 754115, 929275): micromark counts a
+// fence its unmatched containers close on a last line without an ending as open to the end of the document
+// when that line ends in a tab the matched prefixes use only in part.
+describe('scanFencedBlocks on a last line that ends in a partly used tab', () => {
+  it.each([
+    '>>~~~\n>\t',
+    '>>>~~~\n > >\t',
+    '1. >```\n\t',
+    ' - >~~~\r\n  \t',
+    '\r\n1. x>\n\n1. >- ```\n\t',
+    '>>~~~\n>\t\t',
+    '>>~~~\n> \t',
+    '>~~~\n\t',
+    '>>~~~\n>>\t',
+    '>>>~~~\n > >\t\n',
+  ])("gives micromark's blocks for %j", (markdown) => {
+    expectSameAsMicromark(markdown);
+  });
+
+  it.each([403200, 754115, 929275])("gives micromark's blocks for corpus seed %i", (seed) => {
+    expectSameAsMicromark(generateDocument(seed));
   });
 });
 

@@ -9,6 +9,7 @@ export class LineCursor {
   readonly text: string;
   /** 1-based number of the current line. */
   lineNumber = 0;
+  lineStart = 0;
   /** The current line is [its start, lineEnd) without its ending, which runs to nextLineStart. */
   lineEnd = 0;
   nextLineStart = 0;
@@ -51,6 +52,7 @@ export class LineCursor {
       this.lineEnd = text.length;
       this.nextLineStart = text.length;
     }
+    this.lineStart = start;
     this.offset = start;
     this.column = 0;
     this.partialTab = false;
@@ -86,6 +88,18 @@ export class LineCursor {
     this.nextNonspace = position;
     this.nextNonspaceColumn = columns;
     this.indent = columns - this.column;
+  }
+
+  /** Whether the line ends (without a line ending) in a tab whose columns hold `column` strictly inside them. */
+  endsInTabAround(column: number): boolean {
+    const text = this.text;
+    const end = this.lineEnd;
+    if (end !== this.nextLineStart || end === this.lineStart || text.charCodeAt(end - 1) !== 0x09)
+      return false;
+    let tabStart = 0;
+    for (let position = this.lineStart; position < end - 1; position++)
+      tabStart += text.charCodeAt(position) === 0x09 ? TAB_STOP - (tabStart % TAB_STOP) : 1;
+    return tabStart < column && column < tabStart + TAB_STOP - (tabStart % TAB_STOP);
   }
 
   /** Moves the cursor to the next non-space found last. */

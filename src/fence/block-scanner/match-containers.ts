@@ -15,6 +15,7 @@ export function matchContainers(scan: BlockScan): void {
     let matched = firstQuote > top ? top : firstQuote - 1;
     if (matched === top && top >= 1 && scan.hasChild[top] !== true) matched = top - 1;
     scan.blankRemainderColumns = -1;
+    scan.prefixColumn = scan.itemWidthTotal[matched] ?? 0;
     if (matched >= 1) {
       scan.blankRemainderColumns = scan.nextNonspaceColumn - (scan.itemWidthTotal[matched] ?? 0);
       scan.advanceNextNonspace();
@@ -48,9 +49,11 @@ export function matchContainers(scan: BlockScan): void {
     }
     matched = index;
   }
+  scan.prefixColumn = scan.column;
   if (blankFrom !== -1) {
     const widths = (scan.itemWidthTotal[matched] ?? 0) - (scan.itemWidthTotal[blankFrom - 1] ?? 0);
     scan.blankRemainderColumns = scan.nextNonspaceColumn - blankColumn - widths;
+    scan.prefixColumn = blankColumn + widths;
   }
   scan.matchedContainers = matched;
 }
