@@ -218,21 +218,19 @@ describe('artifact-ingest ingest', () => {
 });
 
 describe('artifact-ingest ingest of a hostile document', () => {
-  it('stops the parse at ingest.limits.max_parse_ms, reports too_complex and exits 0', async () => {
+  /** Ingests the hostile reply through the CLI under max_parse_ms 500, with the config's `parser` line, if any. */
+  async function ingestHostile(parserLine: string) {
     const projectDir = await tempProject({
       'docs/hostile.md': hostileNestedLists(),
-      // micromark: the scanner, the default, parses this document in about a millisecond.
-      'artifact-ingest.config.yaml': 'ingest:\n  parser: micromark\n  limits:\n    max_parse_ms: 500\n',
+      'artifact-ingest.config.yaml': `ingest:\n${parserLine}  limits:\n    max_parse_ms: 500\n`,
     });
-    const { code, stdout, stderr } = await spawnCli([
-      'ingest',
-      'docs/hostile.md',
-      '--project',
-      projectDir,
-      '--run-id',
-      'r1',
-      '--json',
-    ]);
+    const args = ['ingest', 'docs/hostile.md', '--project', projectDir, '--run-id', 'r1', '--json'];
+    return { projectDir, ...(await spawnCli(args)) };
+  }
+
+  it('stops the parse at ingest.limits.max_parse_ms, reports too_complex and exits 0', async () => {
+    // micromark: the scanner, the default, parses this document in about a millisecond.
+    const { projectDir, code, stdout, stderr } = await ingestHostile('  parser: micromark\n');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({
       summary: { total_blocks: 0, written: 0 },
@@ -245,19 +243,7 @@ describe('artifact-ingest ingest of a hostile document', () => {
   }, 20_000);
 
   it('writes its block with the scanner, the default parser, under the same limit', async () => {
-    const projectDir = await tempProject({
-      'docs/hostile.md': hostileNestedLists(),
-      'artifact-ingest.config.yaml': 'ingest:\n  limits:\n    max_parse_ms: 500\n',
-    });
-    const { code, stdout, stderr } = await spawnCli([
-      'ingest',
-      'docs/hostile.md',
-      '--project',
-      projectDir,
-      '--run-id',
-      'r1',
-      '--json',
-    ]);
+    const { projectDir, code, stdout, stderr } = await ingestHostile('');
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(stdout)).toMatchObject({ summary: { total_blocks: 1, written: 1 } });
     expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('x\n');

@@ -388,7 +388,8 @@ describe('the post-write hook in runGraph', () => {
 });
 
 describe('a hostile document next to a parallel command node', () => {
-  it('keeps scheduling: the command finishes within its timeout, the hostile ingest ends too_complex', async () => {
+  /** Runs the hostile node beside a 2 s command with a 4 s timeout, ingest on, with the given block parser. */
+  async function runBesideCommand(parser: 'micromark' | undefined) {
     const projectDir = await tempProject();
     const node = JSON.stringify(process.execPath);
     const graph = graphOf(
@@ -413,20 +414,29 @@ describe('a hostile document next to a parallel command node', () => {
       agentFor: agentsOf(testAgent('writer', () => hostileNestedLists())),
       runId: 'hostile',
       // Longer than the command's timeout: a parse that blocked the event loop would make it miss it.
-      ingest: { enabled: true, durability: 'none', parser: 'micromark', limits: { maxParseMs: 5_000 } },
+      ingest: {
+        enabled: true,
+        durability: 'none',
+        ...(parser === undefined ? {} : { parser }),
+        limits: { maxParseMs: 5_000 },
+      },
       concurrency: 2,
     });
-
     expect(result.state.nodes.smoke).toMatchObject({
       status: 'completed',
       contract: { type: 'smoke_test_result', state: 'done' },
     });
+    expect(result.status).toBe('completed');
+    return { projectDir, result };
+  }
+
+  it('keeps scheduling: the command finishes within its timeout, the hostile ingest ends too_complex', async () => {
+    const { projectDir, result } = await runBesideCommand('micromark');
     // Fail-open: an ingest problem is carried in the summary, the node itself completes.
     expect(result.state.nodes.hostile).toMatchObject({
       status: 'completed',
       ingest: { written: 0, problems: ['too_complex'] },
     });
-    expect(result.status).toBe('completed');
     const events = await readEvents(projectDir, 'hostile');
     expect(events.find((event) => event.event === 'ingest.error')).toMatchObject({
       node_id: 'hostile',
@@ -436,29 +446,11 @@ describe('a hostile document next to a parallel command node', () => {
   }, 30_000);
 
   it("writes the hostile document's block with the scanner, the default parser", async () => {
-    const projectDir = await tempProject();
-    const graph = graphOf(
-      'hostile',
-      `nodes:
-  - id: hostile
-    type: agent_task
-    agent: writer
-    prompt: write
-    output_path: docs/{run_id}/hostile.md
-`,
-    );
-    const result = await runGraph({
-      projectDir,
-      graph,
-      inputs: {},
-      agentFor: agentsOf(testAgent('writer', () => hostileNestedLists())),
-      runId: 'hostile',
-      ingest: { enabled: true, durability: 'none', limits: { maxParseMs: 5_000 } },
-    });
+    const { projectDir, result } = await runBesideCommand(undefined);
     expect(result.state.nodes.hostile).toMatchObject({
       status: 'completed',
       ingest: { written: 1, problems: [] },
     });
     expect(await readFile(path.join(projectDir, 'workspace', 'a.ts'), 'utf8')).toBe('x\n');
-  });
+  }, 30_000);
 });
