@@ -328,7 +328,7 @@ collection of micromark's token and event objects, about 35% micromark's block t
 walk of its flow events; \`parseFences\` stayed near-linear (1.8, 1.7, 1.5 MB/s at 20 KB, 1 MB, 10 MB) while
 micromark() grew superlinearly (0.7, 0.1 MB/s, over 180 s for 10 MB).
 
-End-to-end ingest takes about 1.5-2 times the floor's time without fsync, and 0.5-1.2 times with it (it was
+End-to-end ingest takes about 1.3-2 times the floor's time without fsync, and 0.5-1.2 times with it (it was
 3-6 times; with fsync up to 4 files in flight share journal commits, which the one-at-a-time floor cannot): a
 document's files go through one write batch of the confined writer, which walks each folder once, checks a
 folder's location by reading /proc/self/fd directly, fsyncs each folder once after its last rename (not once
