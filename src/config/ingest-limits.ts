@@ -1,4 +1,4 @@
-import type { FenceParser } from '../project/index.js';
+import { DEFAULT_FENCE_PARSER, type FenceParser } from '../project/index.js';
 
 /** Size and count limits for one document; exceeding one gives `too_large` or `too_many_blocks`, never a crash. */
 export interface IngestLimits {
@@ -33,6 +33,6 @@ export const DEFAULT_INGEST_LIMITS: IngestLimits = Object.freeze({
  * leaves room for a loaded machine and bounds the stall one document can cause. micromark does about 1 MB/s,
  * so its default leaves room for a 16 MiB document on a slow 2-core machine (docs/benchmarks.md).
  */
-export function defaultMaxParseMs(parser: FenceParser): number {
+export function defaultMaxParseMs(parser: FenceParser = DEFAULT_FENCE_PARSER): number {
   return parser === 'micromark' ? MICROMARK_MAX_PARSE_MS : SCANNER_MAX_PARSE_MS;
 }

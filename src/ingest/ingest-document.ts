@@ -5,7 +5,6 @@ import type { IngestedContent } from './apply-plans.js';
 import { eventLevelOf, manifestArtifactOf } from './block-outcome.js';
 import type { BlockOutcome } from './block-outcome.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
-import { DEFAULT_FENCE_PARSER } from '../project/index.js';
 import type { IngestLimits } from '../config/index.js';
 import type { FenceParser } from '../project/index.js';
 import { ingestManifestSchema } from './ingest-manifest.js';
@@ -112,8 +111,11 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   const docPath = projectRelative(projectDir, options.docPath);
   const runId = parseRunId(options.runId, 'runId');
   const nodeId = parseNodeId(options.nodeId, 'nodeId');
-  const parser = options.parser ?? DEFAULT_FENCE_PARSER;
-  const limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(parser), ...options.limits };
+  const limits = {
+    ...DEFAULT_INGEST_LIMITS,
+    maxParseMs: defaultMaxParseMs(options.parser),
+    ...options.limits,
+  };
   const dryRun = options.dryRun === true;
   const durability = options.durability ?? 'fsync';
   const problems: IngestProblem[] = [];
@@ -149,7 +151,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
         : (options.content ?? (await readDocument(projectDir, docPath, limits, report)));
     const text = bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
     if (text !== null) {
-      const plans = await planText(text, docPath, limits, parser, report);
+      const plans = await planText(text, docPath, limits, options.parser, report);
       ({ blocks, contents } = await placeBlocks(plans, {
         projectDir,
         events,
@@ -211,7 +213,7 @@ async function planText(
   text: string,
   docPath: string,
   limits: IngestLimits,
-  parser: FenceParser,
+  parser: FenceParser | undefined,
   report: ReportProblem,
 ): Promise<BlockPlan[]> {
   // In a worker terminated at the deadline: a hostile document cannot stall the run or the CLI.

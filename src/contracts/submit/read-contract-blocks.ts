@@ -1,5 +1,5 @@
 import { defaultMaxParseMs } from '../../config/index.js';
-import { DEFAULT_FENCE_PARSER, type FenceParser } from '../../project/index.js';
+import type { FenceParser } from '../../project/index.js';
 import { readArtifactAttribute } from '../../fence/index.js';
 import { parseFencesIsolated } from '../../ingest/index.js';
 
@@ -28,13 +28,13 @@ export interface ContractBlockScan {
  */
 export async function readContractBlocks(
   text: string,
-  options: { readonly timeLimitMs?: number; readonly parser?: FenceParser } = {},
+  options: { readonly timeLimitMs?: number; readonly parser?: FenceParser | undefined } = {},
 ): Promise<ContractBlockScan> {
   // Cheap: no "artifact=" anywhere means no contract block, and no parse at all.
   if (!text.includes('artifact=')) return { blocks: [] };
   const scan = await parseFencesIsolated(text, {
-    timeLimitMs: options.timeLimitMs ?? defaultMaxParseMs(options.parser ?? DEFAULT_FENCE_PARSER),
-    ...(options.parser === undefined ? {} : { parser: options.parser }),
+    timeLimitMs: options.timeLimitMs ?? defaultMaxParseMs(options.parser),
+    parser: options.parser,
   });
   if (scan.timedOut === true) return { blocks: [], timedOut: true };
   const blocks: ContractBlock[] = [];

@@ -15,8 +15,8 @@ export interface IsolatedParseOptions {
   readonly all?: boolean;
   /** Terminate the parse when it runs longer than this many milliseconds: the scan is then `timedOut`. */
   readonly timeLimitMs?: number;
-  /** The block parser (`ingest.parser`); by default the scanner. */
-  readonly parser?: FenceParser;
+  /** The block parser (`ingest.parser`); by default (or undefined) the scanner. */
+  readonly parser?: FenceParser | undefined;
 }
 
 /** Internal options of an {@link IsolatedFenceParser}, for tests: the worker's entry, its flags, where warnings go. */

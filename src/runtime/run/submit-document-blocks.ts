@@ -1,6 +1,6 @@
 import type { ArtifactRecorder } from '../../artifacts/index.js';
 import { defaultMaxParseMs } from '../../config/index.js';
-import { DEFAULT_FENCE_PARSER, type FenceParser } from '../../project/index.js';
+import type { FenceParser } from '../../project/index.js';
 import {
   fieldError,
   readContractBlocks,
@@ -38,9 +38,8 @@ export interface DocumentBlocksSubmission {
  */
 export async function submitDocumentBlocks(options: DocumentBlocksSubmission): Promise<AttemptSubmission[]> {
   const submissions: AttemptSubmission[] = [];
-  const parser = options.parser ?? DEFAULT_FENCE_PARSER;
-  const limit = options.timeLimitMs ?? defaultMaxParseMs(parser);
-  const scan = await readContractBlocks(options.text, { timeLimitMs: limit, parser });
+  const limit = options.timeLimitMs ?? defaultMaxParseMs(options.parser);
+  const scan = await readContractBlocks(options.text, { timeLimitMs: limit, parser: options.parser });
   if (scan.timedOut === true) {
     // Nothing of the document was read: one refused submission and one event say why, never a silent miss.
     const error = fieldError(

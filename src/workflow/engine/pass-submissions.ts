@@ -1,6 +1,6 @@
 import { openObjectStore } from '../../artifacts/index.js';
 import { defaultMaxParseMs } from '../../config/index.js';
-import { DEFAULT_FENCE_PARSER, type FenceParser } from '../../project/index.js';
+import type { FenceParser } from '../../project/index.js';
 import {
   fieldError,
   readContractBlocks,
@@ -33,12 +33,11 @@ export async function readOutputSubmissions(
   output: string | undefined,
   parse: { readonly timeLimitMs?: number; readonly parser?: FenceParser } = {},
 ): Promise<OutputSubmissions> {
-  const parser = parse.parser ?? DEFAULT_FENCE_PARSER;
-  const timeLimitMs = parse.timeLimitMs ?? defaultMaxParseMs(parser);
+  const timeLimitMs = parse.timeLimitMs ?? defaultMaxParseMs(parse.parser);
   if (output === undefined) return { attempt: [], accepted: [] };
   const attempt: AttemptSubmission[] = [];
   const accepted: { type: ContractType; payload: ArtifactPayload }[] = [];
-  const scan = await readContractBlocks(output, { timeLimitMs, parser });
+  const scan = await readContractBlocks(output, { timeLimitMs, parser: parse.parser });
   if (scan.timedOut === true) {
     // Nothing of the output was read: one refused submission says why, so the fix request can name it.
     const message = `an output that took over max_parse_ms (${String(timeLimitMs)} ms) to parse`;
