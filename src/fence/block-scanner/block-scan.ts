@@ -49,11 +49,6 @@ export class BlockScan extends LineCursor {
   onlyPrefixes = false;
   /** The column where the matched containers' prefixes end, as micromark counts a blank line's list items. */
   prefixColumn = 0;
-  /**
-   * The last line, without an ending, is its matched prefixes and the rest of a tab the last of them partly
-   * used: micromark then counts a fence its unmatched containers close as open to the end of the document.
-   */
-  endsInPartialTab = false;
   leafMatched = false;
   allClosed = true;
 
@@ -71,7 +66,9 @@ export class BlockScan extends LineCursor {
   /** Closes the blocks this line did not continue (once per line, before anything is added). */
   closeUnmatched(): void {
     if (this.allClosed) return;
-    if (this.leaf === FENCED && !this.leafMatched && this.endsInPartialTab)
+    // The last line, without an ending, is its matched prefixes and the rest of a tab the last of them partly
+    // used: micromark then counts the fence these unmatched containers close as open to the end of the document.
+    if (this.leaf === FENCED && !this.leafMatched && this.blank && this.endsInTabAround(this.prefixColumn))
       this.finishFence(false, this.lineNumber - 1, true);
     else if (this.leaf !== NO_LEAF && !this.leafMatched) this.closeLeaf(this.lineNumber - 1);
     this.depth = this.matchedContainers + 1;

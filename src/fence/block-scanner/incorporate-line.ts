@@ -17,7 +17,6 @@ export function incorporateLine(scan: BlockScan): void {
     scan.blankRemainderColumns === -1
       ? scan.offset >= scan.lineEnd && !scan.partialTab
       : scan.blankRemainderColumns <= 0;
-  scan.endsInPartialTab = scan.leaf === FENCED && scan.blank && scan.endsInTabAround(scan.prefixColumn);
   if (scan.leaf !== NO_LEAF && scan.matchedContainers === scan.depth - 1) {
     scan.findNextNonspace();
     if (scan.leaf === FENCED && isClosingFence(scan)) {
