@@ -4,17 +4,18 @@ import { forEachScannedFence } from './scan-fenced-blocks.js';
 
 /**
  * Hands `onFence` each fenced code block of a markdown document, in document order, read by the chosen block
- * parser (default: the scanner, which hands each block over as it ends; micromark reads them all first).
+ * parser (undefined: the default; the scanner hands each block over as it ends, micromark reads them all
+ * first).
  */
 export function forEachFence(
   markdown: string,
-  parser: FenceParser = DEFAULT_FENCE_PARSER,
+  parser: FenceParser | undefined,
   deadline: number,
   onFence: (fence: RawFence) => void,
 ): void {
-  if (parser !== 'micromark') {
-    forEachScannedFence(markdown, onFence, deadline);
+  if ((parser ?? DEFAULT_FENCE_PARSER) === 'micromark') {
+    for (const fence of readFencedBlocks(markdown, deadline)) onFence(fence);
     return;
   }
-  for (const fence of readFencedBlocks(markdown, deadline)) onFence(fence);
+  forEachScannedFence(markdown, onFence, deadline);
 }
