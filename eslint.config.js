@@ -16,6 +16,7 @@ const tiers = [
   ['ingest', 'artifacts'],
   ['contracts'],
   ['runtime', 'workflow'],
+  ['report'],
   ['mcp', 'cli'],
 ];
 // fence is pure: markdown text in, blocks out; it reads no configuration either.
