@@ -17,3 +17,11 @@ export type {
   ReportVerify,
   RunReport,
 } from './model/index.js';
+export {
+  PAGE_CSP,
+  REPORT_GENERATOR,
+  escapeHtml,
+  renderMarkdown,
+  renderPathReportPage,
+  renderRunReportPage,
+} from './html/index.js';
