@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 export const PAGE_STYLE = `
 :root{color-scheme:light;--fg:#1b1b1b;--muted:#4a4a4a;--line:#c8c8c8;--bg2:#f4f4f4}
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 body{margin:0 auto;max-width:78rem;padding:1rem 1.25rem 3rem;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:#fff}
 h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.25rem;margin:1.75rem 0 .5rem;border-bottom:1px solid var(--line)}
 h3{font-size:1rem;display:inline;margin:0}h4{font-size:.95rem;margin:1rem 0 .25rem}
@@ -14,6 +15,7 @@ dl.facts dt{color:var(--muted);font-weight:600}dl.facts dd{margin:0;overflow-wra
 table{border-collapse:collapse;margin:.25rem 0;font-size:.9rem}
 th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 th{background:var(--bg2)}
+caption{text-align:left;padding:.1rem 0}
 .badge{display:inline-block;padding:0 .45rem;border-radius:.6rem;font-size:.8rem;font-weight:600;border:1px solid currentColor}
 .s-completed,.s-written,.s-done,.s-ok{color:#0b5d1e;background:#e6f4ea}
 .s-failed,.s-rejected,.s-blocked,.s-bad{color:#a4000f;background:#fde7e9}
