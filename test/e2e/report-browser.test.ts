@@ -218,9 +218,9 @@ describe.skipIf(missing)(suiteName, () => {
     const { page } = await openReport(await writeReport('axe', demoLikeReport()), { bypassCSP: true });
     await page.click('#expand-all');
     await page.addScriptTag({ content: await readFile(AXE, 'utf8') });
-    const results = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as {
+    const results = await page.evaluate<{
       violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[];
-    };
+    }>('axe.run(document, { resultTypes: ["violations"] })');
     const serious = results.violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .map(
