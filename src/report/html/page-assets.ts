@@ -13,10 +13,11 @@ pre{background:var(--bg2);padding:.5rem .75rem;overflow:auto;max-height:40rem;ma
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.5rem 0}
 dl.facts dt{color:var(--muted);font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.25rem 0;font-size:.9rem}
-th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
-th{background:var(--bg2)}
+th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}
+td code{overflow-wrap:anywhere}
+th{background:var(--bg2);white-space:nowrap}
 caption{text-align:left;padding:.1rem 0}
-.badge{display:inline-block;padding:0 .45rem;border-radius:.6rem;font-size:.8rem;font-weight:600;border:1px solid currentColor}
+.badge{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:.6rem;font-size:.8rem;font-weight:600;border:1px solid currentColor}
 .s-completed,.s-written,.s-done,.s-ok{color:#0b5d1e;background:#e6f4ea}
 .s-failed,.s-rejected,.s-blocked,.s-bad{color:#a4000f;background:#fde7e9}
 .s-skipped,.s-unchanged{color:#444;background:#eee}

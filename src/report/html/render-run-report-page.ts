@@ -77,8 +77,8 @@ function renderHeader(run: ReportRunHeader): SafeHtml {
     budgets === null
       ? '-'
       : markup`${budgets.agentCalls} of ${budgets.maxAgentCalls ?? 'unlimited'} agent calls · ${
-          budgets.minutes === null ? '-' : budgets.minutes.toFixed(1)
-        } of ${budgets.maxMinutes ?? 'unlimited'} minutes${
+          budgets.minutes === null ? '-' : formatDuration(budgets.minutes * 60_000)
+        } of ${budgets.maxMinutes === null ? 'unlimited' : `${budgets.maxMinutes} min`} time${
           budgets.maxFixAttempts === null ? null : markup` · at most ${budgets.maxFixAttempts} fix attempts`
         }${budgets.exceeded === null ? null : markup` · <strong>exceeded: ${budgets.exceeded}</strong>`}`
   }</dd>

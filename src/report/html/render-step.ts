@@ -64,12 +64,20 @@ function renderBlocks(key: string, blocks: readonly ReportBlock[]): SafeHtml {
         block.workspacePath === '' ? null : markup`<br><span class="meta">${block.workspacePath}</span>`
       }</td><td>${block.lang}</td><td>${block.bytes}</td><td>${
         block.code === '' ? null : markup`<code>${block.code}</code> `
-      }${block.reason}</td></tr>`,
+      }${reasonText(block)}</td></tr>`,
   );
   return markup`<h4>Blocks</h4>
 <table><caption class="meta">Fenced blocks of ${key}'s document, as the ingest judged them</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Status</th><th scope="col">Declared file</th><th scope="col">Lang</th><th scope="col">Bytes</th><th scope="col">Reason</th></tr></thead>
 <tbody>${joinHtml(rows)}</tbody></table>`;
+}
+
+// The manifest's reason line starts with its code, which the cell already shows.
+function reasonText(block: ReportBlock): string {
+  const prefix = `${block.code}: `;
+  return block.code !== '' && block.reason.startsWith(prefix)
+    ? block.reason.slice(prefix.length)
+    : block.reason;
 }
 
 function renderFiles(files: readonly ReportFile[]): SafeHtml {

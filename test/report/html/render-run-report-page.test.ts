@@ -141,6 +141,15 @@ describe('renderRunReportPage', () => {
     expect(page).toContain('<span class="m">--- workspace/src/a.ts</span>');
   });
 
+  it("shows a block's reason once when the manifest's reason line starts with its code", () => {
+    const step = reportStep('s');
+    const blocks = step.blocks.map((block) =>
+      block.code === '' ? block : { ...block, reason: `${block.code}: ${block.reason}` },
+    );
+    const page = renderRunReportPage(runReport({ steps: [{ ...step, blocks }] }));
+    expect(page).toContain('<td><code>traversal</code> file= path contains a &#39;..&#39; segment');
+  });
+
   it('colors removed and context lines of a changed file, and says when a diff was cut', () => {
     const file = reportFile('workspace/a.ts', {
       change: 'changed',
