@@ -1,19 +1,19 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderRunReportPage } from '../../src/report/index.js';
+import { readRunReport } from '../../src/report/index.js';
 import { findChromium } from '../helpers/find-chromium.js';
-import { reportFile, reportStep, runReport } from '../helpers/report-fixture.js';
+import { runCli } from '../helpers/run-cli.js';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { RunReport } from '../../src/report/index.js';
 
 const OUTPUT = fileURLToPath(new URL('../output/', import.meta.url));
 const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
 const executablePath = findChromium();
-const REJECTED_REASON = "file= path contains a '..' segment; paths must stay inside workspace/";
+const GOAL = 'goal=a tiny URL shortener with tests and a README';
 
 // Hostile agent documents: every payload, were it live, would set window.__pwned.
 const HOSTILE_MARKDOWN = [
@@ -34,6 +34,12 @@ const HOSTILE_MARKDOWN = [
 let browser: Browser | undefined;
 let workDir = '';
 let checks = 0;
+// The demo run (team graph, replay agent, ingest on), its report as the demo wrote it, and its model.
+let demoReport = '';
+let demo: RunReport;
+// A second run of the demo project whose pm agent's reply carries HOSTILE_MARKDOWN.
+let hostileReport = '';
+let hostileRunId = '';
 
 /** A page on a report file, recording console errors, page errors and every request it makes. */
 interface OpenedPage {
@@ -59,43 +65,22 @@ async function openReport(file: string, options: BrowserContextOptions = {}): Pr
   return { page, url, errors, requests };
 }
 
-async function writeReport(name: string, report: RunReport): Promise<string> {
-  const file = path.join(workDir, `${name}.report.html`);
-  await writeFile(file, renderRunReportPage(report));
-  return file;
-}
-
-// Stands in for the demo run until the report command can read one: a team run with a rejected block.
-function demoLikeReport(): RunReport {
-  return runReport({
-    run: {
-      ...runReport().run,
-      status: 'completed',
-      terminal: {
-        state: 'done',
-        artifact: null,
-        reason: 'every node completed',
-        at: '2026-01-01T00:00:03.000Z',
-      },
-      counts: { completed: 2, failed: 1, skipped: 0, pending: 0, running: 0 },
-    },
-    steps: [
-      reportStep('plan', { blocks: [] }),
-      reportStep('build', {
-        lane: 1,
-        startedAt: '2026-01-01T00:00:01.000Z',
-        files: [reportFile('workspace/src/a.ts'), reportFile('workspace/src/b.ts')],
-      }),
-      reportStep('audit', {
-        status: 'failed',
-        startedAt: '2026-01-01T00:00:02.000Z',
-        error: { code: 'agent_failed', message: 'the agent exited with code 1' },
-        blocks: [],
-        files: [],
-        document: null,
-      }),
-    ],
-  });
+/** Makes the demo project through the CLI, then a second run whose pm reply is hostile, and both reports. */
+async function makeRuns(): Promise<void> {
+  const project = path.join(workDir, 'demo');
+  const made = await runCli(['demo', '--dir', project]);
+  expect(made.code).toBe(0);
+  const [demoRunId] = await readdir(path.join(project, '.agent', 'runs'));
+  demoReport = path.join(project, `${demoRunId ?? ''}.report.html`);
+  demo = await readRunReport(project, demoRunId ?? '');
+  const pmReply = path.join(project, 'replies', 'pm.md');
+  await writeFile(pmReply, `${await readFile(pmReply, 'utf8')}\n${HOSTILE_MARKDOWN}`);
+  const second = await runCli(['run', 'team', '--project', project, '--input', GOAL]);
+  expect(second.code).toBe(0);
+  hostileRunId = (await readdir(path.join(project, '.agent', 'runs'))).find((run) => run !== demoRunId) ?? '';
+  hostileReport = path.join(workDir, 'hostile.report.html');
+  const written = await runCli(['report', hostileRunId, '--project', project, '-o', hostileReport]);
+  expect(written.code).toBe(0);
 }
 
 // Without Chromium the suite skips, naming the fix; under CI it fails in beforeAll instead.
@@ -111,7 +96,8 @@ describe.skipIf(missing)(suiteName, () => {
     workDir = await mkdtemp(path.join(tmpdir(), 'ai-report-browser-'));
     // Root in a container has no user namespace for Chromium's sandbox; the page is our own file.
     browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  });
+    await makeRuns();
+  }, 120_000);
 
   afterEach(() => {
     checks += expect.getState().assertionCalls;
@@ -127,27 +113,41 @@ describe.skipIf(missing)(suiteName, () => {
     );
   });
 
-  it('shows the run: node rows, terminal state, a rejected block with its reason, a diff line', async () => {
-    const { page, url, errors, requests } = await openReport(await writeReport('demo', demoLikeReport()));
-    expect(await page.title()).toBe('Run run-1 · artifact-ingest report');
-    expect(await page.locator('details.step > summary h3').allTextContents()).toEqual([
-      'plan',
-      'build',
-      'audit',
-    ]);
-    expect(await page.locator('#terminal-state').textContent()).toContain('done');
-    // Collapsed steps hide their content until opened; the failed one starts open.
-    expect(await page.locator('#step-audit').getAttribute('open')).toBe('');
-    const reason = page.locator('#step-build td', { hasText: REJECTED_REASON });
+  it('shows the demo run: node rows, terminal state, a rejected block with its reason, a diff line', async () => {
+    const { page, url, errors, requests } = await openReport(demoReport);
+    expect(await page.title()).toBe(`Run ${demo.run.runId} · artifact-ingest report`);
+    expect(await page.locator('details.step > summary h3').allTextContents()).toEqual(
+      demo.steps.map((step) => step.key),
+    );
+    expect(await page.locator('svg.timeline rect').count()).toBe(demo.steps.length);
+    expect(await page.locator('#terminal-state').textContent()).toContain(
+      demo.run.terminal?.state ?? 'none declared',
+    );
+    // A refused block's reason is inside its collapsed step until the step is opened.
+    const refusing = demo.steps.find((step) => step.blocks.some((block) => block.status === 'rejected'));
+    const rejected = refusing?.blocks.find((block) => block.status === 'rejected');
+    expect(rejected?.code).toBe('traversal');
+    const step = page.locator(`details.step[data-rejected="true"]`, { hasText: refusing?.key ?? '' });
+    const reason = step.locator('tr.block[data-status="rejected"]').first();
     expect(await reason.isVisible()).toBe(false);
-    await page.locator('#step-build > summary').click();
+    await step.locator('summary').first().click();
     expect(await reason.isVisible()).toBe(true);
-    const file = page.locator('#step-build details.file').first();
-    await file.locator('summary').click();
+    expect(await reason.textContent()).toContain("file= path contains a '..' segment");
+    // A file's diff: open the first file of the first step that wrote one, and read its first added line.
+    const writer = demo.steps.find((candidate) => candidate.files.some((file) => file.diff.kind === 'text'));
+    const patch = writer?.files.find((file) => file.diff.kind === 'text')?.diff;
+    const firstAdded =
+      patch?.kind === 'text'
+        ? patch.patch.split('\n').find((line) => line.startsWith('+') && !line.startsWith('+++'))
+        : undefined;
+    expect(firstAdded).toBeDefined();
+    const file = page.locator(`#step-${writer?.key ?? ''} details.file`).first();
     const added = file.locator('.diff .a').first();
+    expect(await added.isVisible()).toBe(false);
+    await page.locator(`#step-${writer?.key ?? ''} > summary`).click();
+    await file.locator('summary').click();
     expect(await added.isVisible()).toBe(true);
-    expect(await added.textContent()).toBe('+export const a = 1;');
-    expect(await page.locator('svg.timeline rect').count()).toBe(3);
+    expect(await added.textContent()).toBe(firstAdded);
     await mkdir(OUTPUT, { recursive: true });
     await page.screenshot({ path: path.join(OUTPUT, 'report-demo.png'), fullPage: true });
     expect(errors).toEqual([]);
@@ -156,18 +156,28 @@ describe.skipIf(missing)(suiteName, () => {
   });
 
   it('filters steps by status and by rejected blocks, and expands and collapses all', async () => {
-    const { page, errors } = await openReport(await writeReport('filter', demoLikeReport()));
+    const { page, errors } = await openReport(demoReport);
     const visibleSteps = (): Promise<string[]> =>
       page.locator('details.step:visible > summary h3').allTextContents();
+    const keys = demo.steps.map((step) => step.key);
     expect(await page.locator('#step-controls').isVisible()).toBe(true);
-    expect(await page.locator('#step-count').textContent()).toBe('3 of 3 shown');
-    await page.selectOption('#step-filter', 'failed');
-    expect(await visibleSteps()).toEqual(['audit']);
-    expect(await page.locator('#step-count').textContent()).toBe('1 of 3 shown');
+    expect(await page.locator('#step-count').textContent()).toBe(`${keys.length} of ${keys.length} shown`);
     await page.selectOption('#step-filter', 'rejected');
-    expect(await visibleSteps()).toEqual(['build']);
+    const withRejected = demo.steps
+      .filter((step) => step.blocks.some((block) => block.status === 'rejected'))
+      .map((step) => step.key);
+    expect(withRejected.length).toBeGreaterThan(0);
+    expect(withRejected.length).toBeLessThan(keys.length);
+    expect(await visibleSteps()).toEqual(withRejected);
+    expect(await page.locator('#step-count').textContent()).toBe(
+      `${withRejected.length} of ${keys.length} shown`,
+    );
+    await page.selectOption('#step-filter', 'completed');
+    expect(await visibleSteps()).toEqual(
+      demo.steps.filter((step) => step.status === 'completed').map((step) => step.key),
+    );
     await page.selectOption('#step-filter', 'all');
-    expect(await visibleSteps()).toEqual(['plan', 'build', 'audit']);
+    expect(await visibleSteps()).toEqual(keys);
     await page.click('#expand-all');
     expect(await page.locator('main details:not([open])').count()).toBe(0);
     await page.click('#collapse-all');
@@ -177,25 +187,16 @@ describe.skipIf(missing)(suiteName, () => {
   });
 
   it('shows every step without JavaScript, and hides the controls that would need it', async () => {
-    const { page } = await openReport(await writeReport('nojs', demoLikeReport()), {
-      javaScriptEnabled: false,
-    });
-    expect(await page.locator('details.step').count()).toBe(3);
+    const { page } = await openReport(demoReport, { javaScriptEnabled: false });
+    expect(await page.locator('details.step').count()).toBe(demo.steps.length);
     expect(await page.locator('#step-controls').isVisible()).toBe(false);
     await page.context().close();
   });
 
-  it('renders a hostile agent document as inert text: no script runs, no image, no javascript: link', async () => {
-    const hostile = runReport({
-      steps: [
-        reportStep('hostile', {
-          document: { ...reportStep('hostile').document!, markdown: HOSTILE_MARKDOWN },
-        }),
-      ],
-    });
-    const { page, url, errors, requests } = await openReport(await writeReport('hostile', hostile));
+  it("renders a run's hostile agent document as inert text: no script runs, no image, no javascript: link", async () => {
+    const { page, url, errors, requests } = await openReport(hostileReport);
     await page.click('#expand-all');
-    const doc = page.locator('#step-hostile .doc');
+    const doc = page.locator('#step-pm .doc');
     expect(await doc.isVisible()).toBe(true);
     expect(await doc.textContent()).toContain('<script>window.__pwned = "script"</script>');
     expect(await doc.textContent()).toContain('<img src=x onerror=');
@@ -215,7 +216,7 @@ describe.skipIf(missing)(suiteName, () => {
 
   it('has no serious or critical accessibility violations (axe-core), every section open', async () => {
     // bypassCSP only here, so the axe script can be injected; the other tests run under the page's own CSP.
-    const { page } = await openReport(await writeReport('axe', demoLikeReport()), { bypassCSP: true });
+    const { page } = await openReport(demoReport, { bypassCSP: true });
     await page.click('#expand-all');
     await page.addScriptTag({ content: await readFile(AXE, 'utf8') });
     const results = await page.evaluate<{
