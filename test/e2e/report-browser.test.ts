@@ -40,6 +40,9 @@ let demo: RunReport;
 // A second run of the demo project whose pm agent's reply carries HOSTILE_MARKDOWN.
 let hostileReport = '';
 let hostileRunId = '';
+// The ralph demo that ends blocked: contracts, a failed review, skipped nodes.
+let blockedReport = '';
+let blocked: RunReport;
 
 /** A page on a report file, recording console errors, page errors and every request it makes. */
 interface OpenedPage {
@@ -81,6 +84,11 @@ async function makeRuns(): Promise<void> {
   hostileReport = path.join(workDir, 'hostile.report.html');
   const written = await runCli(['report', hostileRunId, '--project', project, '-o', hostileReport]);
   expect(written.code).toBe(0);
+  const ralph = path.join(workDir, 'ralph');
+  expect((await runCli(['demo', 'ralph', '--scenario', 'blocked', '--dir', ralph])).code).toBe(1);
+  const [ralphRunId] = await readdir(path.join(ralph, '.agent', 'runs'));
+  blockedReport = path.join(ralph, `${ralphRunId ?? ''}.report.html`);
+  blocked = await readRunReport(ralph, ralphRunId ?? '');
 }
 
 // Without Chromium the suite skips, naming the fix; under CI it fails in beforeAll instead.
@@ -193,6 +201,28 @@ describe.skipIf(missing)(suiteName, () => {
     await page.context().close();
   });
 
+  it('shows a blocked ralph run: the blocked terminal state, the failed step open with its error, its contracts', async () => {
+    const { page, errors, requests, url } = await openReport(blockedReport);
+    expect(await page.locator('#terminal-state .badge').textContent()).toBe('blocked');
+    const failed = blocked.steps.filter((step) => step.status === 'failed');
+    expect(failed.map((step) => step.key)).toEqual(['review']);
+    const review = page.locator('#step-review');
+    expect(await review.getAttribute('open')).toBe('');
+    expect(await review.locator('dd.s-bad').textContent()).toContain(failed[0]?.error?.message ?? 'no error');
+    await page.selectOption('#step-filter', 'failed');
+    expect(await page.locator('details.step:visible > summary h3').allTextContents()).toEqual(['review']);
+    await page.selectOption('#step-filter', 'skipped');
+    expect(await page.locator('details.step:visible > summary h3').allTextContents()).toEqual(
+      blocked.steps.filter((step) => step.status === 'skipped').map((step) => step.key),
+    );
+    expect(await page.locator('details.contract > summary code').allTextContents()).toEqual(
+      blocked.contracts.map((contract) => contract.type),
+    );
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([url]);
+    await page.context().close();
+  });
+
   it("renders a run's hostile agent document as inert text: no script runs, no image, no javascript: link", async () => {
     const { page, url, errors, requests } = await openReport(hostileReport);
     await page.click('#expand-all');
@@ -214,21 +244,27 @@ describe.skipIf(missing)(suiteName, () => {
     await page.context().close();
   });
 
-  it('has no serious or critical accessibility violations (axe-core), every section open', async () => {
-    // bypassCSP only here, so the axe script can be injected; the other tests run under the page's own CSP.
-    const { page } = await openReport(demoReport, { bypassCSP: true });
-    await page.click('#expand-all');
-    await page.addScriptTag({ content: await readFile(AXE, 'utf8') });
-    const results = await page.evaluate<{
-      violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[];
-    }>('axe.run(document, { resultTypes: ["violations"] })');
-    const serious = results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) =>
-          `${violation.id} (${violation.impact}): ${violation.help}, ${violation.nodes.length} nodes`,
-      );
-    expect(serious).toEqual([]);
-    await page.context().close();
-  });
+  it.each([
+    ['the team demo', (): string => demoReport],
+    ['the blocked ralph demo', (): string => blockedReport],
+  ])(
+    'has no serious or critical accessibility violations (axe-core) on %s, every section open',
+    async (_name, file) => {
+      // bypassCSP only here, so the axe script can be injected; the other tests run under the page's own CSP.
+      const { page } = await openReport(file(), { bypassCSP: true });
+      await page.click('#expand-all');
+      await page.addScriptTag({ content: await readFile(AXE, 'utf8') });
+      const results = await page.evaluate<{
+        violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[];
+      }>('axe.run(document, { resultTypes: ["violations"] })');
+      const serious = results.violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map(
+          (violation) =>
+            `${violation.id} (${violation.impact}): ${violation.help}, ${violation.nodes.length} nodes`,
+        );
+      expect(serious).toEqual([]);
+      await page.context().close();
+    },
+  );
 });

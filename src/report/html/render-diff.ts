@@ -6,7 +6,7 @@ import type { ReportDiff } from '../model/index.js';
 export function renderDiff(diff: ReportDiff): SafeHtml {
   switch (diff.kind) {
     case 'text':
-      return markup`<pre class="diff">${renderPatch(diff.patch)}</pre>${
+      return markup`<pre class="diff" tabindex="0">${renderPatch(diff.patch)}</pre>${
         diff.truncated ? markup`<p class="note">Diff cut at the report's line limit.</p>` : null
       }`;
     case 'binary':

@@ -4,6 +4,8 @@ import { SafeHtml } from './escape-html.js';
 // micromark's image markup, exactly: `<img src="…" alt="…" />` with an optional title; values come encoded.
 const IMAGE = /<img src="([^"]*)" alt="([^"]*)"(?: title="[^"]*")? \/>/g;
 const HEADING = /<(\/?)h([1-6])>/g;
+// WCAG 2.1.1: a code block that scrolls must be reachable from the keyboard.
+const PRE = /<pre>/g;
 
 /**
  * Renders an agent's markdown as inert HTML: micromark's defaults escape raw HTML and drop `javascript:` URLs,
@@ -17,7 +19,8 @@ export function renderMarkdown(markdown: string, headingOffset: number): SafeHtm
         ? `<span class="md-image">[image: ${alt}]</span>`
         : `<span class="md-image">[image: ${alt}] <code>${src}</code></span>`,
     )
-    .replace(HEADING, (_tag, close: string, level: string) => `<${close}h${shift(level, headingOffset)}>`);
+    .replace(HEADING, (_tag, close: string, level: string) => `<${close}h${shift(level, headingOffset)}>`)
+    .replace(PRE, '<pre tabindex="0">');
   return new SafeHtml(rendered);
 }
 

@@ -128,7 +128,7 @@ ${
         contract.findings.map((finding) => markup`<li><code>${finding.code}</code>: ${finding.message}</li>`),
       )}</ul>`
 }
-${contract.payload === null ? markup`<p class="note">The payload could not be read.</p>` : markup`<pre>${contract.payload}</pre>`}
+${contract.payload === null ? markup`<p class="note">The payload could not be read.</p>` : markup`<pre tabindex="0">${contract.payload}</pre>`}
 </details>`;
 }
 

@@ -18,8 +18,10 @@ export function renderStep(step: ReportStep): SafeHtml {
   const summary = [
     step.kind,
     step.agent === null ? 'no agent' : `agent ${step.agent}`,
-    formatDuration(step.durationMs),
-    `lane ${step.lane + 1}`,
+    // A step that never started has no duration or lane worth a word.
+    ...(step.startedAt === null
+      ? ['not started']
+      : [formatDuration(step.durationMs), `lane ${step.lane + 1}`]),
     `${step.blocks.length} ${step.blocks.length === 1 ? 'block' : 'blocks'}`,
     ...(rejectedCount > 0 ? [`${rejectedCount} rejected`] : []),
     `${step.files.length} ${step.files.length === 1 ? 'file' : 'files'}`,

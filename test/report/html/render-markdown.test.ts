@@ -61,7 +61,7 @@ describe('renderMarkdown', () => {
 
   it('renders code blocks as escaped text', () => {
     expect(render('```html file=a.html\n<script>x</script>\n```\n')).toContain(
-      '<pre><code class="language-html">&lt;script&gt;x&lt;/script&gt;\n</code></pre>',
+      '<pre tabindex="0"><code class="language-html">&lt;script&gt;x&lt;/script&gt;\n</code></pre>',
     );
   });
 });

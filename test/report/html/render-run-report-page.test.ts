@@ -141,6 +141,21 @@ describe('renderRunReportPage', () => {
     expect(page).toContain('<span class="m">--- workspace/src/a.ts</span>');
   });
 
+  it('says a step that never started is not started, instead of a duration and lane', () => {
+    const skipped = reportStep('fix', {
+      status: 'skipped',
+      agent: null,
+      startedAt: null,
+      finishedAt: null,
+      durationMs: null,
+      blocks: [],
+      files: [],
+      document: null,
+    });
+    const page = renderRunReportPage(runReport({ steps: [skipped] }));
+    expect(page).toContain('<span class="meta">node · no agent · not started · 0 blocks · 0 files</span>');
+  });
+
   it("shows a block's reason once when the manifest's reason line starts with its code", () => {
     const step = reportStep('s');
     const blocks = step.blocks.map((block) =>
@@ -257,7 +272,7 @@ describe('renderRunReportPage', () => {
     );
     expect(page).toContain('Changed but not registered:</p><ul><li><code>workspace/x.ts</code></li></ul>');
     expect(page).toContain('<li><code>modified</code>: changed since submit</li>');
-    expect(page).toContain('<pre>{&quot;verdict&quot;:&quot;approve&quot;}</pre>');
+    expect(page).toContain('<pre tabindex="0">{&quot;verdict&quot;:&quot;approve&quot;}</pre>');
   });
 
   it('draws at most the timeline cap and says how many it left out', () => {
