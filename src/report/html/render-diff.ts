@@ -14,19 +14,36 @@ export function renderDiff(diff: ReportDiff): SafeHtml {
     case 'unavailable':
       return markup`<p class="note">No diff (${diff.reason}): ${diff.message}</p>`;
     case 'omitted':
-      return markup`<p class="note">${diff.message} See it with <code>${diff.command}</code>.</p>`;
+      return markup`<p class="note">${withCommand(diff.message, diff.command)}</p>`;
   }
 }
 
-// One class per line kind: a = added, d = removed, h = hunk header, m = file header or note, c = context.
+// The message usually names the command already: set it in code there instead of repeating it.
+function withCommand(message: string, command: string): SafeHtml {
+  const at = message.indexOf(command);
+  if (at === -1) return markup`${message} See it with <code>${command}</code>.`;
+  return markup`${message.slice(0, at)}<code>${command}</code>${message.slice(at + command.length)}`;
+}
+
+// One class per line kind: a = added, d = removed, h = hunk header, m = file header or note, c = context. A run
+// of lines of one kind shares one span: a new file's diff is one span, not one per line (half the page's bytes).
 function renderPatch(patch: string): SafeHtml {
   const lines = patch.endsWith('\n') ? patch.slice(0, -1).split('\n') : patch.split('\n');
+  const runs: { kind: string; lines: string[] }[] = [];
   let inHunk = false;
+  for (const line of lines) {
+    if (line.startsWith('@@')) inHunk = true;
+    const kind = lineClass(line, inHunk);
+    const last = runs.at(-1);
+    // Hunk headers stay one per span, so each starts its own row.
+    if (last !== undefined && last.kind === kind && kind !== 'h') last.lines.push(line);
+    else runs.push({ kind, lines: [line] });
+  }
   return joinHtml(
-    lines.map((line) => {
-      if (line.startsWith('@@')) inHunk = true;
-      return markup`<span class="${lineClass(line, inHunk)}">${line === '' ? ' ' : line}</span>`;
-    }),
+    runs.map(
+      (run) =>
+        markup`<span class="${run.kind}">${run.lines.map((line) => (line === '' ? ' ' : line)).join('\n')}</span>`,
+    ),
   );
 }
 

@@ -62,8 +62,11 @@ function renderDocument(document: ReportDocument): SafeHtml {
 function renderBlocks(key: string, blocks: readonly ReportBlock[]): SafeHtml {
   const rows = blocks.map(
     (block) =>
-      markup`<tr class="block" data-status="${block.status}"><td>${block.index}</td><td><span class="badge s-${block.status}">${block.status}</span></td><td><code>${block.declaredFile}</code>${
-        block.workspacePath === '' ? null : markup`<br><span class="meta">${block.workspacePath}</span>`
+      markup`<tr class="block"><td>${block.index}</td><td><span class="badge s-${block.status}">${block.status}</span></td><td><code>${block.declaredFile}</code>${
+        // Shown only when it says more than the declared path inside workspace/ (a normalized path).
+        block.workspacePath === '' || block.workspacePath === `workspace/${block.declaredFile}`
+          ? null
+          : markup`<br><span class="meta">${block.workspacePath}</span>`
       }</td><td>${block.lang}</td><td>${block.bytes}</td><td>${
         block.code === '' ? null : markup`<code>${block.code}</code> `
       }${reasonText(block)}</td></tr>`,

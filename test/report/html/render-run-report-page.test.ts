@@ -136,9 +136,10 @@ describe('renderRunReportPage', () => {
     expect(page).toContain('<code>agent_failed</code>: the agent exited with code 1');
     expect(page).toContain('<h5>plan</h5>');
     expect(page).toContain('<code>traversal</code> file= path contains a &#39;..&#39; segment');
-    expect(page).toContain('<span class="a">+export const a = 1;</span>');
+    // A run of added lines is one span: one row per line kind, not per line.
+    expect(page).toContain('<span class="a">+export const a = 1;\n+export const b = 2;</span>');
     expect(page).toContain('<span class="h">@@ -0,0 +1,2 @@</span>');
-    expect(page).toContain('<span class="m">--- workspace/src/a.ts</span>');
+    expect(page).toContain('<span class="m">--- workspace/src/a.ts\n+++ workspace/src/a.ts</span>');
   });
 
   it('says a step that never started is not started, instead of a duration and lane', () => {
@@ -209,6 +210,25 @@ describe('renderRunReportPage', () => {
     expect(page).toContain('diffs cut at 400 lines');
     expect(page).toContain('<code>artifact-ingest replay run-1 --backward</code>');
     expect(page).toContain('<code>artifact-ingest replay run-1 --backward --path workspace/big.ts</code>');
+    // A message that names the command already gets it set in code, not repeated.
+    const named = renderRunReportPage(
+      runReport({
+        steps: [
+          reportStep('s', {
+            files: [
+              reportFile('workspace/x.ts', {
+                diff: {
+                  kind: 'omitted',
+                  message: 'diff left out; run replay --path x',
+                  command: 'replay --path x',
+                },
+              }),
+            ],
+          }),
+        ],
+      }),
+    );
+    expect(named).toContain('<p class="note">diff left out; run <code>replay --path x</code></p>');
     expect(page).toContain("The document is cut at the report's limit.");
   });
 
