@@ -17,3 +17,20 @@ export type {
   ReportVerify,
   RunReport,
 } from './model/index.js';
+export {
+  CUSTOM_FACET_KEYS,
+  DEFAULT_LINEAGE_NAMESPACE,
+  facetSourcesFor,
+  lineageRunUuid,
+  openLineageEventsOf,
+  runEventSchema,
+  RUN_EVENT_SCHEMA_URL,
+} from './openlineage/index.js';
+export type {
+  FacetSources,
+  LineageDataset,
+  LineageFacet,
+  LineageFacets,
+  OpenLineageOptions,
+  RunEvent,
+} from './openlineage/index.js';
