@@ -14,3 +14,12 @@ export {
   type LineageFacets,
   type RunEvent,
 } from './run-event-schema.js';
+export { LINEAGE_API_PATH, lineageEndpoint, type LineageEndpoint } from './lineage-endpoint.js';
+export {
+  sendLineageEvents,
+  type LineageSendErrorCode,
+  type LineageSendFailure,
+  type LineageSendProgress,
+  type LineageSendResult,
+  type SendLineageOptions,
+} from './send-lineage-events.js';
