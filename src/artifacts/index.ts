@@ -41,6 +41,7 @@ export {
   checkoutWorkspace,
   LineageError,
   logPath,
+  openVersionDiffer,
   readRunTimeline,
   replayRun,
   verifyArtifacts,
@@ -63,6 +64,8 @@ export type {
   VerifyProblem,
   VerifyProblemCode,
   VerifyReport,
+  VersionDiffer,
+  VersionToDiff,
 } from './lineage/index.js';
 export { BundleError, bundleRun, importBundle } from './bundle/index.js';
 export type {

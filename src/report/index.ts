@@ -1,8 +1,10 @@
+export { DEFAULT_REPORT_LIMITS, readPathReport, readRunReport } from './model/index.js';
 export type {
   PathReport,
   PathReportVersion,
   ReportBlock,
   ReportBudgets,
+  ReportCaps,
   ReportContract,
   ReportDiff,
   ReportDocument,
@@ -16,6 +18,7 @@ export type {
   ReportStepStatus,
   ReportVerify,
   RunReport,
+  RunReportOptions,
 } from './model/index.js';
 export {
   CUSTOM_FACET_KEYS,

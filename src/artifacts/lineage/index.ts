@@ -22,6 +22,13 @@ export type {
   PriorVersion,
   UnknownPrevious,
 } from './replay-run.js';
-export type { ReplayDiff, UnavailableDiffReason, VersionDifferOptions } from './diff-versions.js';
+export { openVersionDiffer } from './diff-versions.js';
+export type {
+  ReplayDiff,
+  UnavailableDiffReason,
+  VersionDiffer,
+  VersionDifferOptions,
+  VersionToDiff,
+} from './diff-versions.js';
 export { checkoutWorkspace } from './checkout-workspace.js';
 export type { CheckoutOptions, Checkout, CheckoutCut, CheckedOutFile } from './checkout-workspace.js';

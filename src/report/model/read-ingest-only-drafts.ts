@@ -1,0 +1,67 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runManifestsDir } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import type { StepDraft } from './draft-steps.js';
+
+/**
+ * Adds to an `ingest --run-id` run's drafts the ingests that recorded nothing (every block refused or unchanged):
+ * they have a manifest but no record, so the timeline does not see them. Keeps the drafts in start order.
+ */
+export async function readIngestOnlyDrafts(
+  projectDir: string,
+  runId: RunId,
+  drafts: readonly StepDraft[],
+): Promise<StepDraft[]> {
+  const folder = runManifestsDir(runId);
+  let names: string[];
+  try {
+    names = (await readdir(path.join(projectDir, folder), { withFileTypes: true }))
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [...drafts];
+  }
+  const known = new Set(drafts.map((draft) => draft.id));
+  const added: StepDraft[] = [];
+  for (const name of names) {
+    const id = name.slice(0, -'.json'.length);
+    if (known.has(id)) continue;
+    const manifestPath = `${folder}/${name}`;
+    const ts = await manifestTime(path.join(projectDir, manifestPath));
+    added.push({
+      id,
+      kind: 'ingest',
+      status: 'completed',
+      agent: null,
+      attempt: 1,
+      promptSha256: null,
+      startedAt: ts,
+      finishedAt: ts,
+      durationMs: ts === null ? null : 0,
+      error: null,
+      document: null,
+      manifestPath,
+      records: [],
+      contract: null,
+      reconciliation: null,
+      recordedAt: ts,
+    });
+  }
+  if (added.length === 0) return [...drafts];
+  const at = (draft: StepDraft): number =>
+    draft.startedAt === null ? Infinity : Date.parse(draft.startedAt) || Infinity;
+  return [...drafts, ...added].sort((a, b) => (at(a) === at(b) ? 0 : at(a) < at(b) ? -1 : 1));
+}
+
+/** A manifest's `ts`, read loosely: null when the file is not a JSON object with a string `ts`. */
+async function manifestTime(file: string): Promise<string | null> {
+  try {
+    const value: unknown = JSON.parse(await readFile(file, 'utf8'));
+    const ts = (value as { ts?: unknown } | null)?.ts;
+    return typeof ts === 'string' && Number.isFinite(Date.parse(ts)) ? ts : null;
+  } catch {
+    return null;
+  }
+}

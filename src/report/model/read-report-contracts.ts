@@ -1,0 +1,91 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { auditArtifacts, MAX_ARTIFACT_BYTES, validateArtifactText } from '../../contracts/index.js';
+import type { AuditFinding } from '../../contracts/index.js';
+import { contractArtifactPath, describeError, UnknownRunError } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import type { ReportContract, ReportProblem } from './run-report.js';
+
+/**
+ * The run's contract artifacts under `.agent/artifacts/<run_id>/`, each validated against its type (the file name)
+ * and with `audit`'s findings on it; what cannot be read is a problem, never a throw.
+ */
+export async function readReportContracts(
+  projectDir: string,
+  runId: RunId,
+  maxPayloadBytes: number,
+): Promise<{ readonly contracts: readonly ReportContract[]; readonly problems: readonly ReportProblem[] }> {
+  const folder = path.posix.dirname(contractArtifactPath(runId, 'x'));
+  const problems: ReportProblem[] = [];
+  let names: string[];
+  try {
+    names = (await readdir(path.join(projectDir, folder), { withFileTypes: true }))
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+      .map((entry) => entry.name)
+      .sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { contracts: [], problems };
+    return {
+      contracts: [],
+      problems: [{ code: 'unreadable_contracts', message: `cannot list ${folder}: ${describeError(error)}` }],
+    };
+  }
+  const findings = await auditFindings(projectDir, runId, problems);
+  const contracts: ReportContract[] = [];
+  for (const name of names) {
+    const type = name.slice(0, -'.json'.length);
+    const where = `${folder}/${name}`;
+    const mine = findings
+      .filter((finding) => finding.path === where)
+      .map((finding) => ({ code: finding.code, message: finding.message }));
+    let text: string;
+    try {
+      text = await readFile(path.join(projectDir, where), 'utf8');
+    } catch (error) {
+      contracts.push({ type, path: where, valid: false, errors: [], findings: mine, payload: null });
+      problems.push({
+        code: 'unreadable_contract',
+        message: `cannot read ${where}: ${describeError(error)}`,
+      });
+      continue;
+    }
+    const validation = validateArtifactText(type, text);
+    contracts.push({
+      type,
+      path: where,
+      valid: validation.ok,
+      errors: validation.ok ? [] : validation.errors.map((error) => ({ ...error, got: error.got ?? null })),
+      findings: mine,
+      payload: cutText(text, Math.min(maxPayloadBytes, MAX_ARTIFACT_BYTES)),
+    });
+  }
+  return { contracts, problems };
+}
+
+/** `audit`'s findings on the run; a failed audit is a problem, and the contracts are shown without findings. */
+async function auditFindings(
+  projectDir: string,
+  runId: RunId,
+  problems: ReportProblem[],
+): Promise<readonly AuditFinding[]> {
+  try {
+    return (await auditArtifacts({ projectDir, runId })).findings;
+  } catch (error) {
+    if (error instanceof UnknownRunError) return [];
+    problems.push({
+      code: 'audit_failed',
+      message: `audit of the contract artifacts failed (${describeError(error)}); run 'artifact-ingest audit ${runId}'`,
+    });
+    return [];
+  }
+}
+
+/** `text` cut at `maxBytes` of UTF-8 without splitting a character. */
+function cutText(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.byteLength <= maxBytes) return text;
+  let end = maxBytes;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString('utf8');
+}

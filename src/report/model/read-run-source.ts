@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { readRunState } from '../../runtime/index.js';
+import type { RunState } from '../../runtime/index.js';
+import { parseWorkflow, readPinnedDefinition, readWorkflowState } from '../../workflow/index.js';
+import type { WorkflowState } from '../../workflow/index.js';
+import { describeError, runStatePath } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import type { ReportProblem } from './run-report.js';
+
+/**
+ * What made a run, as its state.json says: the runtime (a graph state), the workflow engine (a workflow state
+ * and the step ids of its pinned definition) or `ingest --run-id` (no state.json). A state that cannot be read
+ * is null with a problem, so the report still shows the run's records.
+ */
+export type RunSource =
+  | { readonly kind: 'graph'; readonly state: RunState | null; readonly problems: readonly ReportProblem[] }
+  | {
+      readonly kind: 'workflow';
+      readonly state: WorkflowState | null;
+      /** The pinned definition's step ids in order; empty when it could not be read. */
+      readonly stepIds: readonly string[];
+      readonly problems: readonly ReportProblem[];
+    }
+  | { readonly kind: 'ingest'; readonly problems: readonly [] };
+
+/** Reads a run's state.json, whichever engine wrote it, without throwing on a corrupt one. */
+export async function readRunSource(projectDir: string, runId: RunId): Promise<RunSource> {
+  const file = runStatePath(runId);
+  let text: string;
+  try {
+    text = await readFile(path.join(projectDir, file), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ingest', problems: [] };
+    return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
+  }
+  if (!isWorkflowText(text)) {
+    try {
+      return { kind: 'graph', state: await readRunState(projectDir, runId), problems: [] };
+    } catch (error) {
+      return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
+    }
+  }
+  let state: WorkflowState;
+  try {
+    state = await readWorkflowState(projectDir, runId);
+  } catch (error) {
+    return {
+      kind: 'workflow',
+      state: null,
+      stepIds: [],
+      problems: [unreadableState(file, describeError(error))],
+    };
+  }
+  try {
+    const pinned = await readPinnedDefinition(projectDir, state);
+    const definition = parseWorkflow(pinned.text, state.definition_path);
+    return { kind: 'workflow', state, stepIds: definition.steps.map((step) => step.id), problems: [] };
+  } catch (error) {
+    const problem = {
+      code: 'unreadable_definition',
+      message: `the steps that did not run are not shown: ${describeError(error)}`,
+    };
+    return { kind: 'workflow', state, stepIds: [], problems: [problem] };
+  }
+}
+
+/** Whether state.json text is a workflow's (`"kind": "workflow"`), judged loosely so a corrupt one still says. */
+function isWorkflowText(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'workflow';
+  } catch {
+    return /"kind"\s*:\s*"workflow"/.test(text);
+  }
+}
+
+function unreadableState(file: string, detail: string): ReportProblem {
+  return {
+    code: 'unreadable_state',
+    message: `${file} cannot be read (${detail}); the header and the steps that did not run are missing, the rest comes from the run's records`,
+  };
+}

@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ingestManifestSchema } from '../../ingest/index.js';
+import type { IngestManifest } from '../../ingest/index.js';
+import { describeError } from '../../project/index.js';
+import type { ReportBlock, ReportProblem } from './run-report.js';
+
+/** A manifest's blocks, or the problem that kept them out of the report. */
+export type StepBlocks =
+  | { readonly blocks: readonly ReportBlock[]; readonly manifest: IngestManifest }
+  | { readonly blocks: readonly []; readonly problem: ReportProblem };
+
+/**
+ * Reads the blocks of a node's ingest manifest (project-relative `manifestPath`); a missing, unreadable or invalid
+ * manifest is a problem saying what to do, never a throw, so the rest of the report still comes out.
+ */
+export async function readStepBlocks(projectDir: string, manifestPath: string): Promise<StepBlocks> {
+  const problem = (code: string, message: string): StepBlocks => ({ blocks: [], problem: { code, message } });
+  let text: string;
+  try {
+    text = await readFile(path.join(projectDir, manifestPath), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return problem(
+        'missing_manifest',
+        `${manifestPath} is missing, so its blocks are not shown; it may have been deleted: re-run the ingest of its document`,
+      );
+    }
+    return problem(
+      'unreadable_manifest',
+      `cannot read ${manifestPath} (${describeError(error)}); its blocks are not shown`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return problem(
+      'unreadable_manifest',
+      `${manifestPath} is not valid JSON, so its blocks are not shown; re-run the ingest of its document to rewrite it`,
+    );
+  }
+  const checked = ingestManifestSchema.safeParse(value);
+  if (!checked.success) {
+    const issues = checked.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    return problem(
+      'unreadable_manifest',
+      `${manifestPath} is not a valid manifest v1 (${issues}), so its blocks are not shown; re-run the ingest of its document to rewrite it`,
+    );
+  }
+  const manifest = checked.data;
+  return { manifest, blocks: manifest.artifacts.map(reportBlock) };
+}
+
+function reportBlock(entry: IngestManifest['artifacts'][number]): ReportBlock {
+  const colon = entry.reason.indexOf(':');
+  return {
+    index: entry.index,
+    lang: entry.lang,
+    declaredFile: entry.declared_file,
+    workspacePath: entry.workspace_path,
+    bytes: entry.bytes,
+    sha256: entry.sha256,
+    status: entry.status,
+    // Reasons read `code: what to do`; a written block has none.
+    code: colon === -1 ? entry.reason : entry.reason.slice(0, colon),
+    reason: entry.reason,
+  };
+}

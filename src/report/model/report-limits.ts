@@ -1,0 +1,33 @@
+import type { ReportLimits } from './run-report.js';
+
+/** The caps a report applies, each overridable through {@link RunReportOptions}. */
+export type ReportCaps = Pick<
+  ReportLimits,
+  'maxDiffLines' | 'maxDiffBytesTotal' | 'maxDocumentBytes' | 'maxDocumentBytesTotal' | 'maxProblems'
+>;
+
+/** The default caps: small enough that a 10,000-file run still gives a page a browser opens. */
+export const DEFAULT_REPORT_LIMITS: ReportCaps = Object.freeze({
+  maxDiffLines: 400,
+  maxDiffBytesTotal: 2 * 1024 * 1024,
+  maxDocumentBytes: 256 * 1024,
+  maxDocumentBytesTotal: 2 * 1024 * 1024,
+  maxProblems: 100,
+});
+
+/** Options of `readRunReport` and `readPathReport`: any cap of {@link DEFAULT_REPORT_LIMITS} to replace. */
+export type RunReportOptions = Partial<ReportCaps>;
+
+/** The caps of `options` over the defaults; throws a RangeError for a cap that is not a non-negative integer. */
+export function resolveReportCaps(options: RunReportOptions = {}): ReportCaps {
+  const caps = { ...DEFAULT_REPORT_LIMITS };
+  for (const key of Object.keys(caps) as (keyof ReportCaps)[]) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new RangeError(`report option ${key} must be a non-negative integer, not ${String(value)}`);
+    }
+    caps[key] = value;
+  }
+  return caps;
+}
