@@ -7,6 +7,7 @@ import type { RunEvent } from '../../src/report/index.js';
 import { startStubServer } from '../helpers/lineage-stub-server.js';
 import type { StubServer } from '../helpers/lineage-stub-server.js';
 import { specProblemsOf } from '../helpers/openlineage-spec.js';
+import { fileBlock, tempProject } from '../helpers/temp-project.js';
 import { CLI, runCli, runProgram, spawnCli } from '../helpers/run-cli.js';
 
 // `export openlineage` through the built CLI in a child process, on real demo runs: the team graph and the
@@ -62,6 +63,7 @@ describe('artifact-ingest export openlineage', () => {
   it('prints the team demo run as NDJSON events, each valid against the OpenLineage spec, in time order', async () => {
     const result = await spawnCli(['export', 'openlineage', teamRun, '--project', team]);
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
     const events = parseLines(result.stdout);
     expect(events.length).toBeGreaterThan(4);
     for (const event of events) expect(specProblemsOf(event)).toEqual([]);
@@ -126,6 +128,34 @@ describe('artifact-ingest export openlineage', () => {
     expect(events.some((event) => event.eventType === 'FAIL' && event.job.name.startsWith('ralph.'))).toBe(
       true,
     );
+  });
+
+  it('exports a workflow run: its steps as jobs, the file a step wrote as output, ABORT when it was aborted', async () => {
+    const project = await tempProject({ 'artifact-ingest.config.yaml': 'ingest:\n  enabled: true\n' });
+    const workflow = async (args: string[]) => {
+      const result = await runCli(['workflow', ...args], { cwd: project, env: { ARTIFACT_INGEST: '' } });
+      expect(result.code, result.stderr).toBe(0);
+    };
+    await workflow(['start', 'feature-dev', '--input', 'feature=login', '--run-id', 'fd-1']);
+    await workflow(['advance', '--output', fileBlock('ts', 'src/login.ts', 'export const login = 1;\n')]);
+    await workflow(['advance', '--output', 'one task']);
+    await workflow(['abort', '--reason', 'changed my mind']);
+    const result = await spawnCli(['export', 'openlineage', 'fd-1', '--project', project]);
+    expect(result.code, result.stderr).toBe(0);
+    const events = parseLines(result.stdout);
+    for (const event of events) expect(specProblemsOf(event)).toEqual([]);
+    expect(events.map((event) => `${event.job.name} ${event.eventType}`)).toEqual([
+      'feature-dev START',
+      'feature-dev.scope START',
+      'feature-dev.scope COMPLETE',
+      'feature-dev.plan START',
+      'feature-dev.plan COMPLETE',
+      'feature-dev ABORT',
+    ]);
+    expect(events[2]?.inputs?.map((input) => input.name)).toEqual(['docs/fd-1/scope.md']);
+    expect(events[2]?.outputs?.map((output) => output.name)).toEqual(['workspace/src/login.ts']);
+    expect(events[1]?.job.facets?.['jobType']).toMatchObject({ jobType: 'STEP' });
+    expect(events[0]?.job.facets?.['jobType']).toMatchObject({ jobType: 'WORKFLOW' });
   });
 
   it('POSTs every event to URL/api/v1/lineage with the API key from OPENLINEAGE_API_KEY, never printed', async () => {
