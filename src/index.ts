@@ -228,6 +228,26 @@ export type {
   TerminalStateName,
 } from './contracts/index.js';
 export {
+  DEFAULT_REPORT_LIMITS,
+  readPathReport,
+  readRunReport,
+  renderPathReportPage,
+  renderRunReportPage,
+} from './report/index.js';
+export type {
+  PathReport,
+  PathReportVersion,
+  ReportBlock,
+  ReportCaps,
+  ReportContract,
+  ReportDiff,
+  ReportFile,
+  ReportStep,
+  ReportStepStatus,
+  RunReport,
+  RunReportOptions,
+} from './report/index.js';
+export {
   CUSTOM_FACET_KEYS,
   DEFAULT_LINEAGE_NAMESPACE,
   facetSourcesFor,
