@@ -204,6 +204,30 @@ describe('readRunReport on the team demo run', () => {
     expect(report.problems).toEqual([]);
   });
 
+  it('lists at most maxFiles files and maxBlocks blocks over the report, counting the rest per step', async () => {
+    const full = await readRunReport(project, demoRun);
+    const report = await readRunReport(project, demoRun, { maxFiles: 3, maxBlocks: 4 });
+    const count = (r: RunReport, list: 'files' | 'blocks'): number =>
+      r.steps.reduce((sum, step) => sum + step[list].length, 0);
+    expect(count(report, 'files')).toBe(3);
+    expect(count(report, 'blocks')).toBe(4);
+    expect(report.limits).toMatchObject({
+      maxFiles: 3,
+      maxBlocks: 4,
+      filesOmitted: count(full, 'files') - 3,
+      blocksOmitted: count(full, 'blocks') - 4,
+    });
+    for (const step of report.steps) {
+      const whole = stepOf(full, step.key);
+      expect(step.files.length + (step.filesOmitted ?? 0)).toBe(whole.files.length);
+      expect(step.blocks.length + (step.blocksOmitted ?? 0)).toBe(whole.blocks.length);
+      // The earliest steps are kept whole: what is listed is each step's first rows.
+      expect(step.blocks).toEqual(whole.blocks.slice(0, step.blocks.length));
+    }
+    expect(stepOf(report, 'plan').blocks).toHaveLength(2);
+    expect(stepOf(full, 'audit').blocksOmitted).toBe(0);
+  });
+
   it('refuses a cap that is not a non-negative integer', async () => {
     await expect(readRunReport(project, demoRun, { maxDiffLines: -1 })).rejects.toThrow(RangeError);
   });
