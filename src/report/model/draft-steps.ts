@@ -73,7 +73,13 @@ export function draftSteps(
   }
   attachContracts(withManifests, source);
   const unattached = attachUnfinished(withManifests, timeline.unfinished);
-  return { drafts: sortByStart(withManifests), unattached };
+  // A node known only from the state (its trace unreadable, or interrupted) may still have its document's record.
+  const documented = withManifests.map((draft) =>
+    draft.document === null && draft.kind !== 'ingest'
+      ? { ...draft, document: documentRecord(draft.records) }
+      : draft,
+  );
+  return { drafts: sortByStart(documented), unattached };
 }
 
 function executionDraft(step: TimelineStep, kind: RunSource['kind']): StepDraft {

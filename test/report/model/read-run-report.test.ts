@@ -349,6 +349,43 @@ describe('readRunReport on damaged records', () => {
     expect(file?.diff).toMatchObject({ kind: 'unavailable', reason: 'corrupt_object' });
   });
 
+  it('shows a node whose trace is unreadable from the state alone, and says so', async () => {
+    const copy = await copyProject('missing-trace');
+    const records = (await readFile(path.join(copy, '.agent', 'runs', demoRun, 'artifacts.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes('"type":"trace"') && line.includes('"taskId":"plan"'));
+    expect(records).toHaveLength(1);
+    const hash = (JSON.parse(records[0] ?? '{}') as { contentHash: string }).contentHash.slice(
+      'sha256:'.length,
+    );
+    await rm(path.join(copy, '.agent', 'objects', 'sha256', hash.slice(0, 2), hash.slice(2)));
+    const report = await readRunReport(copy, demoRun);
+    expect(report.steps.map((step) => step.key).sort()).toEqual(
+      ['audit', 'final', 'plan', 'pm', 'task_api', 'task_readme', 'todo'].sort(),
+    );
+    const plan = stepOf(report, 'plan');
+    // The timeline leaves the execution out with its versions; the state still says what the node did.
+    expect(plan).toMatchObject({ status: 'completed', agent: 'planner', document: null, files: [] });
+    expect(plan.startedAt).not.toBeNull();
+    expect(report.problems.map((problem) => problem.code)).toEqual(['unreadable_trace']);
+    expect(report.problems[0]?.message).toContain('restore');
+  });
+
+  it('puts the versions of an execution interrupted before its trace on the node the state shows', async () => {
+    const copy = await copyProject('interrupted');
+    const records = path.join(copy, '.agent', 'runs', demoRun, 'artifacts.jsonl');
+    const lines = (await readFile(records, 'utf8')).split('\n').filter((line) => line !== '');
+    // As if the runner died after final's document was recorded and before its trace.
+    expect(lines.at(-1)).toContain('"taskId":"final","agentId":"writer","type":"trace"');
+    await writeFile(records, `${lines.slice(0, -1).join('\n')}\n`);
+    const report = await readRunReport(copy, demoRun);
+    const final = stepOf(report, 'final');
+    expect(final.document?.path).toBe('docs/final.md');
+    expect(final.document?.markdown).toBe(await readFile(path.join(copy, 'docs', 'final.md'), 'utf8'));
+    expect(final.files).toEqual([]);
+    expect(report.problems).toEqual([]);
+  });
+
   it('still shows the steps from the records when state.json is corrupt', async () => {
     const copy = await copyProject('bad-state');
     await writeFile(path.join(copy, '.agent', 'runs', 'r1', 'state.json'), '{"version": 1,');
