@@ -103,6 +103,8 @@ describe('readRunReport on the ralph graph', () => {
 const WORKFLOW = `name: wf
 version: "1"
 inputs: [feature]
+budgets:
+  max_agent_calls: 30
 steps:
   - id: plan
     type: action
@@ -167,6 +169,8 @@ describe('readRunReport on a workflow run', () => {
       finishedAt: null,
       durationMs: null,
       inputs: { feature: 'login' },
+      // Four advances so far; the fix attempts are the default of a definition that sets none.
+      budgets: { agentCalls: 4, maxAgentCalls: 30, maxMinutes: null, maxFixAttempts: 2, exceeded: null },
     });
     expect(report.steps.map((step) => [step.key, step.kind, step.status])).toEqual([
       ['plan', 'step', 'completed'],
