@@ -227,3 +227,28 @@ export type {
   TerminalState,
   TerminalStateName,
 } from './contracts/index.js';
+export {
+  CUSTOM_FACET_KEYS,
+  DEFAULT_LINEAGE_NAMESPACE,
+  facetSourcesFor,
+  lineageEndpoint,
+  lineageRunUuid,
+  openLineageEventsOf,
+  RUN_EVENT_SCHEMA_URL,
+  runEventSchema,
+  sendLineageEvents,
+} from './report/index.js';
+export type {
+  FacetSources,
+  LineageDataset,
+  LineageEndpoint,
+  LineageFacet,
+  LineageFacets,
+  LineageSendErrorCode,
+  LineageSendFailure,
+  LineageSendProgress,
+  LineageSendResult,
+  OpenLineageOptions,
+  RunEvent,
+  SendLineageOptions,
+} from './report/index.js';

@@ -28,6 +28,8 @@ Artifacts (read-only: they never run a node or change a run):
   verify [RUN_ID]          re-hash objects and the workspace; report corruption and drift
   bundle RUN_ID -o FILE    pack a run and the objects it references into a .tar.gz
   import FILE              verify a bundle and add its run and objects to the project
+  export openlineage RUN_ID
+                           a run as OpenLineage events: NDJSON, or POSTed to Marquez (--url)
   reindex                  rebuild the path index from the runs' artifacts.jsonl
 
   help [COMMAND]           show help for a command
@@ -103,6 +105,10 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   import: async () => {
     const { importCommand, IMPORT_HELP } = await import('./import-command.js');
     return { run: importCommand, help: IMPORT_HELP };
+  },
+  export: async () => {
+    const { exportCommand, EXPORT_HELP } = await import('./export-command.js');
+    return { run: exportCommand, help: EXPORT_HELP };
   },
   submit: async () => {
     const { submitCommand, SUBMIT_HELP } = await import('./submit-command.js');

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadProjectConfig } from '../config/index.js';
 import { createWorkflowMcpServer } from '../mcp/index.js';
 import type { CliIo } from './cli-io.js';
+import { packageVersion } from './package-version.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
 import { UsageError } from './usage-error.js';
@@ -51,11 +51,4 @@ export async function mcpCommand(args: readonly string[], io: CliIo): Promise<nu
   await stdinClosed;
   await server.close();
   return 0;
-}
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }

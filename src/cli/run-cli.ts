@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { closestMatch } from '../config/index.js';
 import type { CliIo } from './cli-io.js';
+import { packageVersion } from './package-version.js';
 import { classifyError } from './cli-error.js';
 import { COMMANDS, MAIN_HELP } from './commands.js';
 import type { Command } from './commands.js';
@@ -75,13 +75,6 @@ function withProject(command: string, project: string, args: readonly string[]):
   if (options.some((arg) => arg === '--project' || arg.startsWith('--project=')))
     throw new UsageError('--project is given twice (before and after the command); pass it once', command);
   return ['--project', project, ...args];
-}
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }
 
 async function reportError(error: unknown, command: string, json: boolean, io: CliIo): Promise<number> {

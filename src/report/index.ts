@@ -20,3 +20,28 @@ export type {
   RunReport,
   RunReportOptions,
 } from './model/index.js';
+export {
+  CUSTOM_FACET_KEYS,
+  DEFAULT_LINEAGE_NAMESPACE,
+  facetSourcesFor,
+  lineageEndpoint,
+  lineageRunUuid,
+  openLineageEventsOf,
+  sendLineageEvents,
+  runEventSchema,
+  RUN_EVENT_SCHEMA_URL,
+} from './openlineage/index.js';
+export type {
+  FacetSources,
+  LineageDataset,
+  LineageFacet,
+  LineageEndpoint,
+  LineageFacets,
+  LineageSendErrorCode,
+  LineageSendFailure,
+  LineageSendProgress,
+  LineageSendResult,
+  OpenLineageOptions,
+  SendLineageOptions,
+  RunEvent,
+} from './openlineage/index.js';

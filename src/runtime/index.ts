@@ -23,8 +23,10 @@ export {
   createCommandAgent,
   createOpenAiAgent,
   createReplayAgent,
+  parseRetryAfter,
+  retryDelayMs,
 } from './agents/index.js';
-export type { Agent, AgentConfig, AgentKind, AgentRequest } from './agents/index.js';
+export type { Agent, AgentConfig, AgentKind, AgentRequest, RetryDelayOptions } from './agents/index.js';
 export {
   runGraph,
   runIngestHook,

@@ -4,3 +4,4 @@ export { createCommandAgent, type CommandAgentConfig, type CommandAgentOptions }
 export { createOpenAiAgent, type OpenAiAgentConfig, type OpenAiAgentOptions } from './openai-agent.js';
 export { createReplayAgent, type ReplayAgentConfig } from './replay-agent.js';
 export { runProgram, type ProgramOutcome, type ProgramRun } from './run-program.js';
+export { parseRetryAfter, retryDelayMs, type RetryDelayOptions } from './retry-delay.js';
