@@ -227,6 +227,28 @@ export type {
   TerminalState,
   TerminalStateName,
 } from './contracts/index.js';
+export { DEFAULT_REPORT_LIMITS, readPathReport, readRunReport } from './report/index.js';
+export type {
+  PathReport,
+  PathReportVersion,
+  ReportBlock,
+  ReportBudgets,
+  ReportCaps,
+  ReportContract,
+  ReportDiff,
+  ReportDocument,
+  ReportFieldError,
+  ReportFile,
+  ReportLimits,
+  ReportProblem,
+  ReportRunHeader,
+  ReportStep,
+  ReportStepContract,
+  ReportStepStatus,
+  ReportVerify,
+  RunReport,
+  RunReportOptions,
+} from './report/index.js';
 export {
   CUSTOM_FACET_KEYS,
   DEFAULT_LINEAGE_NAMESPACE,
