@@ -7,7 +7,7 @@ import {
   readRunReport,
   sendLineageEvents,
 } from '../report/index.js';
-import type { LineageSendProgress, RunEvent } from '../report/index.js';
+import type { LineageSendProgress, RunEvent, RunReportOptions } from '../report/index.js';
 import type { CliIo } from './cli-io.js';
 import { packageVersion } from './package-version.js';
 import { parseCommandArgs } from './parse-command-args.js';
@@ -18,6 +18,17 @@ import { UsageError } from './usage-error.js';
 
 /** The environment variable whose value, when set, is sent as `Authorization: Bearer <value>`. */
 export const LINEAGE_API_KEY_ENV = 'OPENLINEAGE_API_KEY';
+
+/**
+ * The report caps of an export: every file version is a dataset, so none is left out; no diff, document text or
+ * block is read, since no event carries them.
+ */
+export const LINEAGE_REPORT_OPTIONS: RunReportOptions = Object.freeze({
+  maxFiles: Number.MAX_SAFE_INTEGER,
+  maxBlocks: 0,
+  maxDiffBytesTotal: 0,
+  maxDocumentBytesTotal: 0,
+});
 
 /** Help text of `artifact-ingest export`. */
 export const EXPORT_HELP = `Usage: artifact-ingest export <format> RUN_ID [options]
@@ -109,7 +120,7 @@ async function exportOpenLineage(args: readonly string[], io: CliIo): Promise<nu
 
   const projectDir = await resolveProject(values.project, usage, io.cwd);
   const runId = await resolveRunId(projectDir, runIdText);
-  const report = await readRunReport(projectDir, runId);
+  const report = await readRunReport(projectDir, runId, LINEAGE_REPORT_OPTIONS);
   for (const problem of report.problems) io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
   const events = openLineageEventsOf(report, { ...facetSourcesFor(packageVersion()), namespace });
   if (events.length === 0) {

@@ -158,6 +158,27 @@ describe('artifact-ingest export openlineage', () => {
     expect(events[0]?.job.facets?.['jobType']).toMatchObject({ jobType: 'WORKFLOW' });
   });
 
+  it("exports every file of a run past the report's listing cap of 2,000 files", async () => {
+    const blocks = Array.from({ length: 2100 }, (_, index) =>
+      fileBlock('js', `src/f${String(index)}.js`, `export const f = ${String(index)};\n`),
+    );
+    const project = await tempProject({
+      'artifact-ingest.config.yaml': 'ingest:\n  durability: none\n  limits:\n    max_blocks: 2100\n',
+      'docs/many.md': `# Many\n\n${blocks.join('\n')}`,
+    });
+    const ingest = await runCli(['ingest', '--run-id', 'many', '--project', project]);
+    expect(ingest.code, ingest.stderr).toBe(0);
+    const result = await runCli(['export', 'openlineage', 'many', '--project', project]);
+    expect(result.code, result.stderr).toBe(0);
+    const outputs = new Set(
+      parseLines(result.stdout)
+        .flatMap((event) => event.outputs ?? [])
+        .map((output) => output.name),
+    );
+    expect(outputs.size).toBe(2100);
+    expect(outputs).toContain('workspace/src/f2099.js');
+  });
+
   it('POSTs every event to URL/api/v1/lineage with the API key from OPENLINEAGE_API_KEY, never printed', async () => {
     server = await startStubServer((_, __, response) => {
       response.statusCode = 201;

@@ -140,6 +140,8 @@ describe('a consumer of the packed tarball', () => {
         'submitArtifact',
         'validateArtifact',
         'auditArtifacts',
+        'readRunReport',
+        'readPathReport',
       ]),
     );
   });

@@ -58,22 +58,24 @@ export function draftSteps(
   if (source.kind === 'workflow' && source.state !== null) {
     const state = source.state;
     const current = passId(state);
-    source.stepIds.forEach((id, index) => {
-      const passed = [...ran].some((ranId) => ranId === id || ranId.startsWith(`${id}-`));
-      if (index < state.step_index || (index === state.step_index && (passed || state.status !== 'running')))
-        return;
-      if (index === state.step_index) {
-        withManifests.push({ ...notRun(current, 'step', 'running'), startedAt: state.step_started_at });
-        return;
-      }
-      withManifests.push(notRun(id, 'step', state.status === 'running' ? 'pending' : 'skipped'));
-    });
-    if (source.stepIds.length === 0 && state.status === 'running' && !ran.has(current))
+    // The current pass is running until it has a trace; a pass re-asked with a fix request runs again.
+    const lastPass = withManifests.findLast((draft) => draft.id === current);
+    if (state.status === 'running' && (lastPass === undefined || lastPass.status === 'failed'))
       withManifests.push({ ...notRun(current, 'step', 'running'), startedAt: state.step_started_at });
+    source.stepIds.forEach((id, index) => {
+      if (index > state.step_index)
+        withManifests.push(notRun(id, 'step', state.status === 'running' ? 'pending' : 'skipped'));
+    });
   }
   attachContracts(withManifests, source);
   const unattached = attachUnfinished(withManifests, timeline.unfinished);
-  return { drafts: sortByStart(withManifests), unattached };
+  // A node known only from the state (its trace unreadable, or interrupted) may still have its document's record.
+  const documented = withManifests.map((draft) =>
+    draft.document === null && draft.kind !== 'ingest'
+      ? { ...draft, document: documentRecord(draft.records) }
+      : draft,
+  );
+  return { drafts: sortByStart(documented), unattached };
 }
 
 function executionDraft(step: TimelineStep, kind: RunSource['kind']): StepDraft {
@@ -168,7 +170,10 @@ function passId(state: NonNullable<Extract<RunSource, { kind: 'workflow' }>['sta
 
 /** A graph node's contract verdict goes to its last execution; a workflow's to its current pass. */
 function attachContracts(drafts: StepDraft[], source: RunSource): void {
-  const lastOf = (id: string): StepDraft | undefined => drafts.findLast((draft) => draft.id === id);
+  // The verdict is on the execution that was judged, not on a re-ask still running.
+  const lastOf = (id: string): StepDraft | undefined =>
+    drafts.findLast((draft) => draft.id === id && draft.recordedAt !== null) ??
+    drafts.findLast((draft) => draft.id === id);
   if (source.kind === 'graph' && source.state !== null) {
     for (const [id, node] of Object.entries(source.state.nodes)) {
       const draft = lastOf(id);

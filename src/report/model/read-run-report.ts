@@ -114,19 +114,21 @@ async function buildSteps(
           message: `document of ${draft.id}: ${document.unavailable}`,
         });
       let blocks: ReportStep['blocks'] = [];
+      let blocksOmitted = 0;
       if (draft.manifestPath !== null) {
         const read = await readStepBlocks(projectDir, draft.manifestPath);
         if ('problem' in read) problems.push(read.problem);
         else {
-          blocks = read.blocks;
+          blocks = read.blocks.slice(0, budget.takeBlocks(read.blocks.length));
+          blocksOmitted = read.blocks.length - blocks.length;
           ingestMode ??= read.manifest.source.mode;
         }
       }
+      const versions = draft.records.filter((record) => record.path !== draft.document?.path);
+      const listed = versions.slice(0, budget.takeFiles(versions.length));
       const files: ReportFile[] = [];
-      for (const record of draft.records) {
-        if (record.path === draft.document?.path) continue;
+      for (const record of listed)
         files.push(await reportFile(record, hasStore ? differ : null, budget, runId));
-      }
       steps.push({
         key: occurrence === 1 ? draft.id : `${draft.id}#${String(occurrence)}`,
         id: draft.id,
@@ -141,7 +143,9 @@ async function buildSteps(
         error: draft.error,
         document,
         blocks,
+        blocksOmitted,
         files,
+        filesOmitted: versions.length - listed.length,
         contract: draft.contract,
         reconciliation: draft.reconciliation,
       });

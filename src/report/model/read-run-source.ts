@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Budgets } from '../../contracts/index.js';
 import { readRunState } from '../../runtime/index.js';
 import type { RunState } from '../../runtime/index.js';
 import { parseWorkflow, readPinnedDefinition, readWorkflowState } from '../../workflow/index.js';
@@ -20,6 +21,8 @@ export type RunSource =
       readonly state: WorkflowState | null;
       /** The pinned definition's step ids in order; empty when it could not be read. */
       readonly stepIds: readonly string[];
+      /** The pinned definition's budgets, or null when it could not be read. */
+      readonly budgets: Budgets | null;
       readonly problems: readonly ReportProblem[];
     }
   | { readonly kind: 'ingest'; readonly problems: readonly [] };
@@ -49,19 +52,26 @@ export async function readRunSource(projectDir: string, runId: RunId): Promise<R
       kind: 'workflow',
       state: null,
       stepIds: [],
+      budgets: null,
       problems: [unreadableState(file, describeError(error))],
     };
   }
   try {
     const pinned = await readPinnedDefinition(projectDir, state);
     const definition = parseWorkflow(pinned.text, state.definition_path);
-    return { kind: 'workflow', state, stepIds: definition.steps.map((step) => step.id), problems: [] };
+    return {
+      kind: 'workflow',
+      state,
+      stepIds: definition.steps.map((step) => step.id),
+      budgets: definition.budgets,
+      problems: [],
+    };
   } catch (error) {
     const problem = {
       code: 'unreadable_definition',
       message: `the steps that did not run are not shown: ${describeError(error)}`,
     };
-    return { kind: 'workflow', state, stepIds: [], problems: [problem] };
+    return { kind: 'workflow', state, stepIds: [], budgets: null, problems: [problem] };
   }
 }
 

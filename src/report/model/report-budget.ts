@@ -16,14 +16,25 @@ export interface ReportBudget {
   spendDocument(bytes: number, truncated: boolean): void;
   /** Counts a document left out for size. */
   omitDocument(): void;
+  /** How many of `count` more file versions may still be listed; the rest are counted as omitted. */
+  takeFiles(count: number): number;
+  /** How many of `count` more blocks may still be listed; the rest are counted as omitted. */
+  takeBlocks(count: number): number;
   /** The report's `limits`, with `replayCommand` as given. */
   limits(replayCommand: string): ReportLimits;
 }
 
 /** A fresh budget for one report. */
 export function createReportBudget(caps: ReportCaps): ReportBudget {
-  const used = { diffBytes: 0, documentBytes: 0 };
-  const counts = { diffsOmitted: 0, diffsTruncated: 0, documentsTruncated: 0, documentsOmitted: 0 };
+  const used = { diffBytes: 0, documentBytes: 0, files: 0, blocks: 0 };
+  const counts = {
+    filesOmitted: 0,
+    blocksOmitted: 0,
+    diffsOmitted: 0,
+    diffsTruncated: 0,
+    documentsTruncated: 0,
+    documentsOmitted: 0,
+  };
   return {
     caps,
     diffsLeft: () => used.diffBytes < caps.maxDiffBytesTotal,
@@ -41,6 +52,18 @@ export function createReportBudget(caps: ReportCaps): ReportBudget {
     },
     omitDocument: () => {
       counts.documentsOmitted += 1;
+    },
+    takeFiles: (count) => {
+      const taken = Math.min(count, Math.max(0, caps.maxFiles - used.files));
+      used.files += taken;
+      counts.filesOmitted += count - taken;
+      return taken;
+    },
+    takeBlocks: (count) => {
+      const taken = Math.min(count, Math.max(0, caps.maxBlocks - used.blocks));
+      used.blocks += taken;
+      counts.blocksOmitted += count - taken;
+      return taken;
     },
     limits: (replayCommand) => ({ ...caps, ...counts, replayCommand }),
   };

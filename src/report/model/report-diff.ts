@@ -17,7 +17,7 @@ export async function reportDiff(
     const command = replayPathCommand(runId, version.path);
     return {
       kind: 'omitted',
-      message: `diff left out: the report already carries ${String(budget.caps.maxDiffBytesTotal)} bytes of diffs; run ${command}`,
+      message: `left out for size (over ${String(budget.caps.maxDiffBytesTotal)} bytes of diffs)`,
       command,
     };
   }

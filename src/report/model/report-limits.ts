@@ -1,9 +1,17 @@
 import type { ReportLimits } from './run-report.js';
 
 /** The caps a report applies, each overridable through {@link RunReportOptions}. */
-export type ReportCaps = Pick<
-  ReportLimits,
-  'maxDiffLines' | 'maxDiffBytesTotal' | 'maxDocumentBytes' | 'maxDocumentBytesTotal' | 'maxProblems'
+export type ReportCaps = Required<
+  Pick<
+    ReportLimits,
+    | 'maxDiffLines'
+    | 'maxDiffBytesTotal'
+    | 'maxDocumentBytes'
+    | 'maxDocumentBytesTotal'
+    | 'maxProblems'
+    | 'maxFiles'
+    | 'maxBlocks'
+  >
 >;
 
 /** The default caps: small enough that a 10,000-file run still gives a page a browser opens. */
@@ -13,6 +21,9 @@ export const DEFAULT_REPORT_LIMITS: ReportCaps = Object.freeze({
   maxDocumentBytes: 256 * 1024,
   maxDocumentBytesTotal: 2 * 1024 * 1024,
   maxProblems: 100,
+  // A row is a few hundred bytes: 2,000 files and 2,000 blocks keep a 10,000-file run's report to a few MB.
+  maxFiles: 2000,
+  maxBlocks: 2000,
 });
 
 /** Options of `readRunReport` and `readPathReport`: any cap of {@link DEFAULT_REPORT_LIMITS} to replace. */

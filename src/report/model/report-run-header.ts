@@ -1,4 +1,5 @@
 import type { RunTimeline } from '../../artifacts/index.js';
+import { DEFAULT_MAX_FIX_ATTEMPTS } from '../../contracts/index.js';
 import type { TerminalState } from '../../contracts/index.js';
 import type { ReportRunHeader, ReportStep, ReportStepStatus } from './run-report.js';
 import type { RunSource } from './read-run-source.js';
@@ -80,10 +81,11 @@ export function reportRunHeader(facts: HeaderFacts): ReportRunHeader {
       ingestEnabled: null,
       budgets: {
         agentCalls: state.agent_calls,
-        maxAgentCalls: null,
+        maxAgentCalls: source.budgets?.max_agent_calls ?? null,
         minutes: null,
-        maxMinutes: null,
-        maxFixAttempts: null,
+        maxMinutes: source.budgets?.max_minutes ?? null,
+        maxFixAttempts:
+          source.budgets === null ? null : (source.budgets.max_fix_attempts ?? DEFAULT_MAX_FIX_ATTEMPTS),
         exceeded: null,
       },
     };

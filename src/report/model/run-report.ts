@@ -92,8 +92,12 @@ export interface ReportStep {
   readonly document: ReportDocument | null;
   /** Every fenced block of the document as its manifest judged it, in document order. */
   readonly blocks: readonly ReportBlock[];
+  /** Blocks of the manifest not listed in `blocks` (past `limits.maxBlocks`); absent in older reports: read 0. */
+  readonly blocksOmitted?: number;
   /** Every file version the step recorded, with its diff against the previous version. */
   readonly files: readonly ReportFile[];
+  /** File versions of the step not listed in `files` (past `limits.maxFiles`); absent in older reports: read 0. */
+  readonly filesOmitted?: number;
   /** The step's contract verdict (ralph nodes, workflow steps with `contract:`), or null. */
   readonly contract: ReportStepContract | null;
   /** A workflow step's declared-versus-observed reconciliation, or null for a graph node. */
@@ -220,6 +224,12 @@ export interface ReportLimits {
   /** Documents stop being carried once their total passes this many bytes. */
   readonly maxDocumentBytesTotal: number;
   readonly maxProblems: number;
+  /** Most file versions listed over the report's steps; later ones are only counted (`filesOmitted`). */
+  readonly maxFiles?: number;
+  /** Most blocks listed over the report's steps; later ones are only counted (`blocksOmitted`). */
+  readonly maxBlocks?: number;
+  readonly filesOmitted?: number;
+  readonly blocksOmitted?: number;
   readonly diffsOmitted: number;
   readonly diffsTruncated: number;
   readonly documentsTruncated: number;

@@ -103,6 +103,8 @@ describe('readRunReport on the ralph graph', () => {
 const WORKFLOW = `name: wf
 version: "1"
 inputs: [feature]
+budgets:
+  max_agent_calls: 30
 steps:
   - id: plan
     type: action
@@ -150,6 +152,15 @@ describe('readRunReport on a workflow run', () => {
     await writeFile(path.join(project, 'login.js'), 'export const login = 1;\n');
     await wf('register', 'login.js');
     await wf('advance', '--output', 'did one');
+    const midLoop = await readRunReport(project, 'wf-1');
+    expect(midLoop.steps.map((step) => [step.key, step.status])).toEqual([
+      ['plan', 'completed'],
+      ['implement-1', 'completed'],
+      ['implement-2', 'running'],
+      ['develop', 'pending'],
+      ['review', 'pending'],
+      ['ship', 'pending'],
+    ]);
     await writeFile(path.join(project, 'login.js'), 'export const login = 2;\n');
     await wf('register', 'login.js');
     await wf('advance', '--output', 'did two');
@@ -167,12 +178,15 @@ describe('readRunReport on a workflow run', () => {
       finishedAt: null,
       durationMs: null,
       inputs: { feature: 'login' },
+      // Four advances so far; the fix attempts are the default of a definition that sets none.
+      budgets: { agentCalls: 4, maxAgentCalls: 30, maxMinutes: null, maxFixAttempts: 2, exceeded: null },
     });
     expect(report.steps.map((step) => [step.key, step.kind, step.status])).toEqual([
       ['plan', 'step', 'completed'],
       ['implement-1', 'step', 'completed'],
       ['implement-2', 'step', 'completed'],
       ['develop', 'step', 'failed'],
+      ['develop#2', 'step', 'running'],
       ['review', 'step', 'pending'],
       ['ship', 'step', 'pending'],
     ]);
@@ -193,6 +207,8 @@ describe('readRunReport on a workflow run', () => {
     );
     const develop = stepOf(report, 'develop');
     expect(develop.error?.code).toBe('fix_needed');
+    // The re-ask is running: no verdict yet, no times but its start.
+    expect(stepOf(report, 'develop#2')).toMatchObject({ contract: null, finishedAt: null, document: null });
     expect(develop.contract).toMatchObject({ type: 'development_result', state: 'fix_needed', attempts: 2 });
     expect(develop.contract?.errors.map((error) => error.path)).toContain('outcome');
     expect(report.contracts).toEqual([]);

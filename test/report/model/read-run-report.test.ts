@@ -204,6 +204,30 @@ describe('readRunReport on the team demo run', () => {
     expect(report.problems).toEqual([]);
   });
 
+  it('lists at most maxFiles files and maxBlocks blocks over the report, counting the rest per step', async () => {
+    const full = await readRunReport(project, demoRun);
+    const report = await readRunReport(project, demoRun, { maxFiles: 3, maxBlocks: 4 });
+    const count = (r: RunReport, list: 'files' | 'blocks'): number =>
+      r.steps.reduce((sum, step) => sum + step[list].length, 0);
+    expect(count(report, 'files')).toBe(3);
+    expect(count(report, 'blocks')).toBe(4);
+    expect(report.limits).toMatchObject({
+      maxFiles: 3,
+      maxBlocks: 4,
+      filesOmitted: count(full, 'files') - 3,
+      blocksOmitted: count(full, 'blocks') - 4,
+    });
+    for (const step of report.steps) {
+      const whole = stepOf(full, step.key);
+      expect(step.files.length + (step.filesOmitted ?? 0)).toBe(whole.files.length);
+      expect(step.blocks.length + (step.blocksOmitted ?? 0)).toBe(whole.blocks.length);
+      // The earliest steps are kept whole: what is listed is each step's first rows.
+      expect(step.blocks).toEqual(whole.blocks.slice(0, step.blocks.length));
+    }
+    expect(stepOf(report, 'plan').blocks).toHaveLength(2);
+    expect(stepOf(full, 'audit').blocksOmitted).toBe(0);
+  });
+
   it('refuses a cap that is not a non-negative integer', async () => {
     await expect(readRunReport(project, demoRun, { maxDiffLines: -1 })).rejects.toThrow(RangeError);
   });
@@ -323,6 +347,43 @@ describe('readRunReport on damaged records', () => {
     expect(damaged.verify.problems.map((problem) => problem.code)).toContain('corrupt_object');
     const file = stepOf(damaged, 'task_api').files[0];
     expect(file?.diff).toMatchObject({ kind: 'unavailable', reason: 'corrupt_object' });
+  });
+
+  it('shows a node whose trace is unreadable from the state alone, and says so', async () => {
+    const copy = await copyProject('missing-trace');
+    const records = (await readFile(path.join(copy, '.agent', 'runs', demoRun, 'artifacts.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes('"type":"trace"') && line.includes('"taskId":"plan"'));
+    expect(records).toHaveLength(1);
+    const hash = (JSON.parse(records[0] ?? '{}') as { contentHash: string }).contentHash.slice(
+      'sha256:'.length,
+    );
+    await rm(path.join(copy, '.agent', 'objects', 'sha256', hash.slice(0, 2), hash.slice(2)));
+    const report = await readRunReport(copy, demoRun);
+    expect(report.steps.map((step) => step.key).sort()).toEqual(
+      ['audit', 'final', 'plan', 'pm', 'task_api', 'task_readme', 'todo'].sort(),
+    );
+    const plan = stepOf(report, 'plan');
+    // The timeline leaves the execution out with its versions; the state still says what the node did.
+    expect(plan).toMatchObject({ status: 'completed', agent: 'planner', document: null, files: [] });
+    expect(plan.startedAt).not.toBeNull();
+    expect(report.problems.map((problem) => problem.code)).toEqual(['unreadable_trace']);
+    expect(report.problems[0]?.message).toContain('restore');
+  });
+
+  it('puts the versions of an execution interrupted before its trace on the node the state shows', async () => {
+    const copy = await copyProject('interrupted');
+    const records = path.join(copy, '.agent', 'runs', demoRun, 'artifacts.jsonl');
+    const lines = (await readFile(records, 'utf8')).split('\n').filter((line) => line !== '');
+    // As if the runner died after final's document was recorded and before its trace.
+    expect(lines.at(-1)).toContain('"taskId":"final","agentId":"writer","type":"trace"');
+    await writeFile(records, `${lines.slice(0, -1).join('\n')}\n`);
+    const report = await readRunReport(copy, demoRun);
+    const final = stepOf(report, 'final');
+    expect(final.document?.path).toBe('docs/final.md');
+    expect(final.document?.markdown).toBe(await readFile(path.join(copy, 'docs', 'final.md'), 'utf8'));
+    expect(final.files).toEqual([]);
+    expect(report.problems).toEqual([]);
   });
 
   it('still shows the steps from the records when state.json is corrupt', async () => {
