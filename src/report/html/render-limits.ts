@@ -6,6 +6,8 @@ import type { ReportLimits, ReportProblem } from '../model/index.js';
 /** The caps the report applied, what they left out, and the command that shows everything. */
 export function renderLimits(limits: ReportLimits): SafeHtml {
   const left = [
+    [limits.filesOmitted ?? 0, 'file versions only counted'],
+    [limits.blocksOmitted ?? 0, 'blocks only counted'],
     [limits.diffsOmitted, 'diffs omitted'],
     [limits.diffsTruncated, 'diffs cut'],
     [limits.documentsOmitted, 'documents omitted'],
@@ -16,7 +18,11 @@ export function renderLimits(limits: ReportLimits): SafeHtml {
     leftOut.length === 0
       ? 'Nothing was left out.'
       : markup`<strong>${leftOut.join(', ')}</strong> to keep the page small.`
-  } Caps: diffs cut at ${limits.maxDiffLines} lines and carried up to ${formatBytes(limits.maxDiffBytesTotal)} in all; documents cut at ${formatBytes(
+  } Caps: ${
+    limits.maxFiles === undefined
+      ? null
+      : `at most ${limits.maxFiles} file versions and ${limits.maxBlocks ?? '-'} blocks listed; `
+  }diffs cut at ${limits.maxDiffLines} lines and carried up to ${formatBytes(limits.maxDiffBytesTotal)} in all; documents cut at ${formatBytes(
     limits.maxDocumentBytes,
   )} and carried up to ${formatBytes(limits.maxDocumentBytesTotal)} in all; at most ${limits.maxProblems} problems listed.</p>
 <p>See everything, diffs included: <code>${limits.replayCommand}</code></p>`;

@@ -22,9 +22,9 @@ export function renderStep(step: ReportStep): SafeHtml {
     ...(step.startedAt === null
       ? ['not started']
       : [formatDuration(step.durationMs), `lane ${step.lane + 1}`]),
-    `${step.blocks.length} ${step.blocks.length === 1 ? 'block' : 'blocks'}`,
+    count(step.blocks.length + (step.blocksOmitted ?? 0), 'block', 'blocks'),
     ...(rejectedCount > 0 ? [`${rejectedCount} rejected`] : []),
-    `${step.files.length} ${step.files.length === 1 ? 'file' : 'files'}`,
+    count(step.files.length + (step.filesOmitted ?? 0), 'file', 'files'),
   ].join(' · ');
   return markup`<details class="step" id="step-${step.key}" data-status="${step.status}" data-rejected="${String(rejectedCount > 0)}"${
     step.status === 'failed' ? markup` open` : null
@@ -41,10 +41,21 @@ ${step.error === null ? null : markup`<dt>Error</dt><dd class="s-bad"><code>${st
 </dl>
 ${step.document === null ? null : renderDocument(step.document)}
 ${step.blocks.length === 0 ? null : renderBlocks(step.key, step.blocks)}
+${omittedNote(step.blocksOmitted, 'more blocks of this document are counted, not listed')}
 ${step.files.length === 0 ? null : renderFiles(step.files)}
+${omittedNote(step.filesOmitted, 'more file versions of this step are counted, not listed')}
 ${step.contract === null ? null : renderStepContract(step.contract)}
 ${step.reconciliation === null ? null : renderReconciliation(step.reconciliation)}
 </details>`;
+}
+
+function count(total: number, one: string, many: string): string {
+  return `${total} ${total === 1 ? one : many}`;
+}
+
+// Past the report's listing caps a step's rows are only counted; `replay` lists them all.
+function omittedNote(omitted: number | undefined, text: string): SafeHtml | null {
+  return omitted === undefined || omitted === 0 ? null : markup`<p class="note">${omitted} ${text}.</p>`;
 }
 
 function renderDocument(document: ReportDocument): SafeHtml {

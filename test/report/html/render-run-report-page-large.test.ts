@@ -48,4 +48,22 @@ describe('renderRunReportPage on large runs', () => {
     expect(page.match(/<details class="file"/g)).toHaveLength(10_000);
     expect(bytes).toBeLessThan(10 * 1024 * 1024);
   });
+
+  it('counts the blocks and files past the listing caps, in the step and in the limits note', () => {
+    const step = reportStep('big', { blocksOmitted: 98, filesOmitted: 4999 });
+    const page = renderRunReportPage(
+      runReport({
+        steps: [step],
+        limits: reportLimits({ maxFiles: 2000, maxBlocks: 2000, filesOmitted: 4999, blocksOmitted: 98 }),
+      }),
+    );
+    // The summary counts every row, listed or not.
+    expect(page).toContain('node · agent builder · 1.5 s · lane 1 · 100 blocks · 1 rejected · 5000 files');
+    expect(page).toContain('<p class="note">98 more blocks of this document are counted, not listed.</p>');
+    expect(page).toContain(
+      '<p class="note">4999 more file versions of this step are counted, not listed.</p>',
+    );
+    expect(page).toContain('<strong>4999 file versions only counted, 98 blocks only counted</strong>');
+    expect(page).toContain('Caps: at most 2000 file versions and 2000 blocks listed; diffs cut at 400 lines');
+  });
 });
