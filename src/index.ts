@@ -227,7 +227,13 @@ export type {
   TerminalState,
   TerminalStateName,
 } from './contracts/index.js';
-export { DEFAULT_REPORT_LIMITS, readPathReport, readRunReport } from './report/index.js';
+export {
+  DEFAULT_REPORT_LIMITS,
+  readPathReport,
+  readRunReport,
+  renderPathReportPage,
+  renderRunReportPage,
+} from './report/index.js';
 export type {
   PathReport,
   PathReportVersion,

@@ -23,6 +23,7 @@ Workflows (the steps an outside agent is handed, also over MCP):
 
 Artifacts (read-only: they never run a node or change a run):
   replay RUN_ID            a run step by step: nodes, agents, artifacts (--backward: diffs)
+  report RUN_ID            one self-contained HTML page about a run (--path P: a path's lineage)
   checkout                 rebuild the workspace as it was (--step N | --at TIME) into a folder
   log PATH                 every recorded version of a path across runs
   verify [RUN_ID]          re-hash objects and the workspace; report corruption and drift
@@ -77,6 +78,10 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   replay: async () => {
     const { replayCommand, REPLAY_HELP } = await import('./replay-command.js');
     return { run: replayCommand, help: REPLAY_HELP };
+  },
+  report: async () => {
+    const { reportCommand, REPORT_HELP } = await import('./report-command.js');
+    return { run: reportCommand, help: REPORT_HELP };
   },
   checkout: async () => {
     const { checkoutCommand, CHECKOUT_HELP } = await import('./checkout-command.js');

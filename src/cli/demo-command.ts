@@ -1,17 +1,20 @@
 import { cp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readRunReport, renderRunReportPage } from '../report/index.js';
 import { defaultRunId } from '../runtime/index.js';
+import { describeError } from '../project/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { runCommand } from './run-command.js';
 import { UsageError } from './usage-error.js';
+import { writeReportFile } from './write-report-file.js';
 import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest demo`. */
 export const DEMO_HELP = `Usage: artifact-ingest demo [team | ralph] [--scenario done|blocked] [--dir DIR] [--json]
 
 Create a fresh demo project, then run a built-in graph in it with the replay agent and ingest on.
-Prints the run table and where to look.
+Prints the run table and where to look, then writes the run's HTML report into DIR and prints its path.
 
   team    (default) the team graph on fixtures/demo/replies: several files per node, a
           nested-fence README, hostile paths, a truncated reply
@@ -104,7 +107,25 @@ export async function demoCommand(args: readonly string[], io: CliIo): Promise<n
           : ''),
     );
   }
+  await writeDemoReport(projectDir, runId, values.json === true, io);
   return code;
+}
+
+/** Writes the run's report into the demo project and names it; a report that fails never fails the demo. */
+async function writeDemoReport(projectDir: string, runId: string, quiet: boolean, io: CliIo): Promise<void> {
+  try {
+    const page = renderRunReportPage(await readRunReport(projectDir, runId));
+    const written = await writeReportFile(path.join(projectDir, `${runId}.report.html`), page, {
+      force: false,
+    });
+    if (!quiet) {
+      io.stdout.write(
+        `\nThe run's report, one HTML page to open in a browser (${(written.bytes / 1024).toFixed(1)} KB):\n  ${written.path}\n`,
+      );
+    }
+  } catch (error) {
+    io.stderr.write(`artifact-ingest: warning: the run's report was not written: ${describeError(error)}\n`);
+  }
 }
 
 interface DemoChoice {

@@ -45,3 +45,11 @@ export type {
   SendLineageOptions,
   RunEvent,
 } from './openlineage/index.js';
+export {
+  PAGE_CSP,
+  REPORT_GENERATOR,
+  escapeHtml,
+  renderMarkdown,
+  renderPathReportPage,
+  renderRunReportPage,
+} from './html/index.js';

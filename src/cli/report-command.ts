@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { readPathReport, readRunReport, renderPathReportPage, renderRunReportPage } from '../report/index.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { resolveProject } from './resolve-project.js';
+import { resolveRunId } from './resolve-run-id.js';
+import { UsageError } from './usage-error.js';
+import { writeReportFile } from './write-report-file.js';
+import type { CliIo } from './cli-io.js';
+
+/** Help text of `artifact-ingest report`. */
+export const REPORT_HELP = `Usage: artifact-ingest report RUN_ID [-o FILE] [--force] [--project DIR] [--json]
+       artifact-ingest report --path P [-o FILE] [--force] [--project DIR] [--json]
+
+Write one self-contained HTML page about a run, from its records, read-only like replay: the run's header
+and terminal state, a timeline of its steps, each step's agent, prompt hash, document, blocks (with the
+reason of each one refused), files with their line diffs, contract and reconciliation, the run's contracts
+and verify's verdict. The page loads nothing and runs only its own script; open it from disk in a browser.
+With --path: the lineage of one path across runs instead, every version with who wrote it and its diff.
+
+Large runs stay small: diffs and documents are capped, and the page names what it left out and the
+replay command that shows it.
+
+Options:
+  -o, --output FILE  where to write the page (default: RUN_ID.report.html, or path-P.report.html with /
+                     as _, in the current directory); an existing FILE is replaced only if it is an
+                     earlier report; - writes the page to stdout
+  --force            replace FILE even if it is not an earlier report
+  --path P           a path's lineage: workspace/src/a.ts, src/a.ts (inside workspace/) or docs/plan.md
+  --project DIR      project root (default: current directory)
+  --json             print the report's model as JSON instead of a page (docs/report.md)
+  -h, --help         show this help
+
+Exit codes: 0 written; 2 usage, an unknown run or path, or FILE exists and is not a report.
+`;
+
+/** Runs `artifact-ingest report`; returns the exit code. */
+export async function reportCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('report', args, {
+    output: { type: 'string', short: 'o' },
+    force: { type: 'boolean' },
+    path: { type: 'string' },
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    io.stdout.write(REPORT_HELP);
+    return 0;
+  }
+  const wanted = chooseReport(positionals, values.path);
+  if (values.output === '') throw new UsageError('-o needs a file name, or - for stdout', 'report');
+  if (values.json === true && values.output !== undefined) {
+    throw new UsageError(
+      '--json prints the model on stdout; leave out -o, or leave out --json for a page',
+      'report',
+    );
+  }
+  const projectDir = await resolveProject(values.project, 'report', io.cwd);
+  let page: string;
+  let defaultName: string;
+  if (wanted.kind === 'run') {
+    const runId = await resolveRunId(projectDir, wanted.runId);
+    const report = await readRunReport(projectDir, runId);
+    if (values.json === true) return printJson(io, report);
+    page = renderRunReportPage(report);
+    defaultName = `${runId}.report.html`;
+  } else {
+    const report = await readPathReport(projectDir, wanted.path);
+    if (values.json === true) return printJson(io, report);
+    page = renderPathReportPage(report);
+    defaultName = `path-${sanitizeFileName(report.path)}.report.html`;
+  }
+  if (values.output === '-') {
+    io.stdout.write(page);
+    return 0;
+  }
+  const written = await writeReportFile(path.resolve(io.cwd, values.output ?? defaultName), page, {
+    force: values.force === true,
+  });
+  io.stdout.write(`Wrote ${written.path} (${formatSize(written.bytes)})\n`);
+  return 0;
+}
+
+type WantedReport =
+  { readonly kind: 'run'; readonly runId: string } | { readonly kind: 'path'; readonly path: string };
+
+function chooseReport(positionals: readonly string[], pathOption: string | undefined): WantedReport {
+  if (pathOption !== undefined) {
+    if (pathOption === '') throw new UsageError('--path needs a path, such as src/a.ts', 'report');
+    if (positionals.length > 0) {
+      throw new UsageError(
+        `report --path takes no RUN_ID (got ${positionals.join(' ')}); a path's report covers every run`,
+        'report',
+      );
+    }
+    return { kind: 'path', path: pathOption };
+  }
+  const [runId, ...extra] = positionals;
+  if (runId === undefined || extra.length > 0) {
+    throw new UsageError(
+      "report takes exactly one RUN_ID, or --path P; list the runs with 'artifact-ingest runs'",
+      'report',
+    );
+  }
+  return { kind: 'run', runId };
+}
+
+function printJson(io: CliIo, report: unknown): number {
+  io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  return 0;
+}
+
+/** A project path as one file name: separators and anything unusual become `_`. */
+export function sanitizeFileName(projectPath: string): string {
+  return projectPath.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+}
+
+function formatSize(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB`;
+}

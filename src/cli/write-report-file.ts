@@ -1,0 +1,76 @@
+import { open } from 'node:fs/promises';
+import { REPORT_GENERATOR } from '../report/index.js';
+import { WorkspaceError, errnoOf, lstatOrMissing, writeFileAtomically } from '../workspace/index.js';
+import { UsageError } from './usage-error.js';
+
+/** Where `report` wrote its page and how big it is. */
+export interface WrittenReport {
+  readonly path: string;
+  readonly bytes: number;
+}
+
+// The generator meta sits in <head>, well inside the first few KB of any page the report renders.
+const HEAD_BYTES = 4096;
+const GENERATOR_META = `<meta name="generator" content="${REPORT_GENERATOR}">`;
+
+/**
+ * Writes a report page to `target` atomically (temp file, then rename): a missing file is created, an earlier
+ * report is replaced, and anything else is kept unless `force`, with a usage error naming the way out.
+ */
+export async function writeReportFile(
+  target: string,
+  page: string,
+  options: { readonly force: boolean },
+): Promise<WrittenReport> {
+  const existing = await lstatOrMissing(target);
+  const replace =
+    existing !== undefined && (options.force || (existing.isFile() && (await isReport(target))));
+  if (existing !== undefined && !replace) {
+    throw new UsageError(
+      `${target} exists and is not a report this command wrote; pass --force to replace it, or choose another -o`,
+      'report',
+    );
+  }
+  const bytes = Buffer.from(page, 'utf8');
+  let written;
+  try {
+    written = await writeFileAtomically(
+      target,
+      async (handle) => {
+        await handle.writeFile(bytes);
+        return bytes.length;
+      },
+      { replace },
+    );
+  } catch (error) {
+    if (error instanceof WorkspaceError && error.syscall === 'open') {
+      throw new UsageError(
+        `cannot create a file in the folder of ${target} (${error.code}); create the folder or choose another -o`,
+        'report',
+      );
+    }
+    throw error;
+  }
+  // Created by someone else between the check and the link: kept, as any file that is not a report is.
+  if (written.status === 'exists') {
+    throw new UsageError(`${target} appeared while the report was written; run the command again`, 'report');
+  }
+  return { path: target, bytes: written.bytes };
+}
+
+async function isReport(target: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(target, 'r');
+  } catch (error) {
+    if (errnoOf(error) === 'EACCES' || errnoOf(error) === 'ENOENT') return false;
+    throw error;
+  }
+  try {
+    const head = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
+    return head.subarray(0, bytesRead).toString('utf8').includes(GENERATOR_META);
+  } finally {
+    await handle.close();
+  }
+}
