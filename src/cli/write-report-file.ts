@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { REPORT_GENERATOR } from '../report/index.js';
 import { WorkspaceError, errnoOf, lstatOrMissing, writeFileAtomically } from '../workspace/index.js';
 import { UsageError } from './usage-error.js';
@@ -23,6 +24,12 @@ export async function writeReportFile(
   options: { readonly force: boolean },
 ): Promise<WrittenReport> {
   const existing = await lstatOrMissing(target);
+  if (existing?.isDirectory() === true) {
+    throw new UsageError(
+      `${target} is a folder; name the page's file with -o, such as ${join(target, 'run.report.html')}`,
+      'report',
+    );
+  }
   const replace =
     existing !== undefined && (options.force || (existing.isFile() && (await isReport(target))));
   if (existing !== undefined && !replace) {

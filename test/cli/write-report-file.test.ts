@@ -70,4 +70,18 @@ describe('writeReportFile', () => {
       message: expect.stringContaining('create the folder or choose another -o') as unknown,
     });
   });
+
+  it.each([false, true])(
+    'refuses a folder as the page, force %s, and names a file in it instead',
+    async (force) => {
+      const dir = await tempProject({ 'out/keep.txt': 'kept' });
+      const target = path.join(dir, 'out');
+      await expect(writeReportFile(target, page, { force })).rejects.toMatchObject({
+        code: 'usage',
+        message: `${target} is a folder; name the page's file with -o, such as ${path.join(target, 'run.report.html')}`,
+      });
+      expect(await readdir(target)).toEqual(['keep.txt']);
+      expect(await readdir(dir)).toEqual(['out']);
+    },
+  );
 });
