@@ -6,8 +6,8 @@ import type {
   LineageSendProgress,
   SendLineageOptions,
 } from '../../../src/report/openlineage/send-lineage-events.js';
-import { closedPort, startStubServer } from '../../helpers/lineage-stub-server.js';
-import type { StubServer } from '../../helpers/lineage-stub-server.js';
+import { closedPort, startStubServer } from '../../helpers/stub-http-server.js';
+import type { StubServer } from '../../helpers/stub-http-server.js';
 import { sampleRunReport } from '../../helpers/sample-run-report.js';
 
 const events = openLineageEventsOf(sampleRunReport(), facetSourcesFor('0.1.0'));

@@ -1,5 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError, type AgentRequest } from '../../../src/runtime/agents/agent.js';
@@ -8,22 +7,16 @@ import {
   type OpenAiAgentConfig,
   type OpenAiAgentOptions,
 } from '../../../src/runtime/agents/openai-agent.js';
+import { startStubServer, type StubRequest } from '../../helpers/stub-http-server.js';
 
 // Matches none of redactSecrets' shapes, so only redaction by value can keep it out of messages.
 const KEY = 'k3y-plain-0123456789-never-shown';
 
-interface RecordedRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
-
-type Respond = (request: RecordedRequest, response: ServerResponse, index: number) => void;
+type Respond = (request: StubRequest, response: ServerResponse, index: number) => void;
 
 interface Stub {
   readonly baseURL: string;
-  readonly requests: RecordedRequest[];
+  readonly requests: StubRequest[];
   close(): Promise<void>;
 }
 
@@ -34,35 +27,12 @@ afterEach(async () => {
 
 /** A chat-completions stand-in on 127.0.0.1 that records every request and answers with `respond`. */
 async function startStub(respond: Respond): Promise<Stub> {
-  const requests: RecordedRequest[] = [];
-  const server = createServer((incoming, response) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const recorded = {
-        method: incoming.method ?? '',
-        url: incoming.url ?? '',
-        headers: incoming.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      requests.push(recorded);
-      respond(recorded, response, requests.length - 1);
-    });
+  const server = await startStubServer((request, index, response) => {
+    respond(request, response, index);
+    // Each answer ends its response itself, or on purpose never does (the timeout case).
+    return 'hang';
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const stub: Stub = {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // Requests left hanging on purpose (the timeout case) would otherwise keep close() waiting.
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
+  const stub: Stub = { baseURL: `${server.url}/v1`, requests: server.requests, close: () => server.close() };
   stubs.push(stub);
   return stub;
 }
@@ -135,7 +105,7 @@ describe('createOpenAiAgent', () => {
     expect(stub.requests).toHaveLength(1);
     const [sent] = stub.requests;
     expect(sent?.method).toBe('POST');
-    expect(sent?.url).toBe('/v1/chat/completions');
+    expect(sent?.path).toBe('/v1/chat/completions');
     expect(sent?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(sent?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(sent?.body ?? '')).toEqual({

@@ -10,7 +10,7 @@ export interface StubRequest {
   readonly body: string;
 }
 
-/** A real HTTP server on 127.0.0.1: its base URL, what it received, and how to stop it. */
+/** A real HTTP server on 127.0.0.1 for tests of HTTP clients: its base URL, what it received, and how to stop it. */
 export interface StubServer {
   readonly url: string;
   readonly requests: StubRequest[];
