@@ -1,8 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runManifestsDir } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import type { StepDraft } from './draft-steps.js';
+import { listJsonFiles } from './list-json-files.js';
 
 /**
  * Adds to an `ingest --run-id` run's drafts the ingests that recorded nothing (every block refused or unchanged):
@@ -14,18 +15,12 @@ export async function readIngestOnlyDrafts(
   drafts: readonly StepDraft[],
 ): Promise<StepDraft[]> {
   const folder = runManifestsDir(runId);
-  let names: string[];
-  try {
-    names = (await readdir(path.join(projectDir, folder), { withFileTypes: true }))
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-      .map((entry) => entry.name)
-      .sort();
-  } catch {
-    return [...drafts];
-  }
+  const listed = await listJsonFiles(projectDir, folder);
+  // An unlistable manifests folder leaves the drafts the records gave, as a missing one does.
+  if ('error' in listed) return [...drafts];
   const known = new Set(drafts.map((draft) => draft.id));
   const added: StepDraft[] = [];
-  for (const name of names) {
+  for (const name of listed.names) {
     const id = name.slice(0, -'.json'.length);
     if (known.has(id)) continue;
     const manifestPath = `${folder}/${name}`;

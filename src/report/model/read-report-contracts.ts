@@ -1,9 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { auditArtifacts, MAX_ARTIFACT_BYTES, validateArtifactText } from '../../contracts/index.js';
 import type { AuditFinding } from '../../contracts/index.js';
 import { contractArtifactPath, describeError, UnknownRunError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { listJsonFiles } from './list-json-files.js';
 import type { ReportContract, ReportProblem } from './run-report.js';
 
 /**
@@ -17,23 +18,18 @@ export async function readReportContracts(
 ): Promise<{ readonly contracts: readonly ReportContract[]; readonly problems: readonly ReportProblem[] }> {
   const folder = path.posix.dirname(contractArtifactPath(runId, 'x'));
   const problems: ReportProblem[] = [];
-  let names: string[];
-  try {
-    names = (await readdir(path.join(projectDir, folder), { withFileTypes: true }))
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-      .map((entry) => entry.name)
-      .sort();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { contracts: [], problems };
+  const listed = await listJsonFiles(projectDir, folder);
+  if ('error' in listed) {
     return {
       contracts: [],
-      problems: [{ code: 'unreadable_contracts', message: `cannot list ${folder}: ${describeError(error)}` }],
+      problems: [
+        { code: 'unreadable_contracts', message: `cannot list ${folder}: ${describeError(listed.error)}` },
+      ],
     };
   }
   const findings = await auditFindings(projectDir, runId, problems);
   const contracts: ReportContract[] = [];
-  for (const name of names) {
+  for (const name of listed.names) {
     const type = name.slice(0, -'.json'.length);
     const where = `${folder}/${name}`;
     const mine = findings
