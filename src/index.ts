@@ -228,13 +228,18 @@ export type {
   TerminalStateName,
 } from './contracts/index.js';
 export {
+  DEFAULT_DOCUMENT_TIME_LIMIT_MS,
+  DEFAULT_PAGE_TIME_LIMIT_MS,
   DEFAULT_REPORT_LIMITS,
+  IsolatedMarkdownRenderer,
   readPathReport,
   readRunReport,
   renderPathReportPage,
   renderRunReportPage,
 } from './report/index.js';
 export type {
+  IsolatedMarkdownRendererOptions,
+  RunReportPageOptions,
   PathReport,
   PathReportVersion,
   ReportBlock,

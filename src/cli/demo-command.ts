@@ -114,7 +114,7 @@ export async function demoCommand(args: readonly string[], io: CliIo): Promise<n
 /** Writes the run's report into the demo project and names it; a report that fails never fails the demo. */
 async function writeDemoReport(projectDir: string, runId: string, quiet: boolean, io: CliIo): Promise<void> {
   try {
-    const page = renderRunReportPage(await readRunReport(projectDir, runId));
+    const page = await renderRunReportPage(await readRunReport(projectDir, runId));
     const written = await writeReportFile(path.join(projectDir, `${runId}.report.html`), page, {
       force: false,
     });

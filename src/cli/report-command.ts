@@ -62,7 +62,7 @@ export async function reportCommand(args: readonly string[], io: CliIo): Promise
     const runId = await resolveRunId(projectDir, wanted.runId);
     const report = await readRunReport(projectDir, runId);
     if (values.json === true) return printJson(io, report);
-    page = renderRunReportPage(report);
+    page = await renderRunReportPage(report);
     defaultName = `${runId}.report.html`;
   } else {
     const report = await readPathReport(projectDir, wanted.path);

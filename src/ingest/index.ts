@@ -38,3 +38,10 @@ export type {
 } from './conclude-document.js';
 export { IsolatedFenceParser, parseFencesIsolated } from './isolated-parse/index.js';
 export type { IsolatedFenceParserOptions, IsolatedParseOptions } from './isolated-parse/index.js';
+export { DeadlineWorker, serveDeadlineWorker, workerEntryBeside } from './deadline-worker/index.js';
+export type {
+  DeadlineOutcome,
+  DeadlineWorkerAnswer,
+  DeadlineWorkerOptions,
+  DeadlineWorkerRequest,
+} from './deadline-worker/index.js';

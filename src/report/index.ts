@@ -46,6 +46,9 @@ export type {
   RunEvent,
 } from './openlineage/index.js';
 export {
+  DEFAULT_DOCUMENT_TIME_LIMIT_MS,
+  DEFAULT_PAGE_TIME_LIMIT_MS,
+  IsolatedMarkdownRenderer,
   PAGE_CSP,
   REPORT_GENERATOR,
   escapeHtml,
@@ -53,3 +56,4 @@ export {
   renderPathReportPage,
   renderRunReportPage,
 } from './html/index.js';
+export type { IsolatedMarkdownRendererOptions, RunReportPageOptions } from './html/index.js';

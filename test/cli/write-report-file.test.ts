@@ -6,7 +6,7 @@ import { renderRunReportPage } from '../../src/report/index.js';
 import { runReport } from '../helpers/report-fixture.js';
 import { tempProject } from '../helpers/temp-project.js';
 
-const page = renderRunReportPage(runReport());
+const page = await renderRunReportPage(runReport());
 
 describe('writeReportFile', () => {
   it('creates the file with the whole page and says how many bytes it wrote, leaving no temp file', async () => {
@@ -21,7 +21,7 @@ describe('writeReportFile', () => {
   });
 
   it('replaces an earlier report without --force', async () => {
-    const dir = await tempProject({ 'old.report.html': renderRunReportPage(runReport({ steps: [] })) });
+    const dir = await tempProject({ 'old.report.html': await renderRunReportPage(runReport({ steps: [] })) });
     const target = path.join(dir, 'old.report.html');
     await writeReportFile(target, page, { force: false });
     expect(await readFile(target, 'utf8')).toBe(page);

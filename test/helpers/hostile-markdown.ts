@@ -6,3 +6,11 @@
 export function hostileNestedLists(block = '```ts file=a.ts\nx\n```\n'): string {
   return `${`${'- '.repeat(2_700)}x\n`.repeat(3)}${block}`;
 }
+
+/**
+ * 120 KB of `[a](`: link openers micromark never closes, rendered in about 11 s (superlinear), the issue-13
+ * case of a report that must still come out; tests of the render limit use it.
+ */
+export function hostileLinkOpeners(bytes = 120_000): string {
+  return '[a]('.repeat(Math.floor(bytes / 4));
+}

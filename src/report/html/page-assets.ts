@@ -10,6 +10,7 @@ h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.25rem;margin:1.75rem 0 .5rem;b
 h3{font-size:1rem;display:inline;margin:0}h4{font-size:.95rem;margin:1rem 0 .25rem}
 code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:var(--bg2);padding:.5rem .75rem;overflow:auto;max-height:40rem;margin:.25rem 0}
+.doc-text{white-space:pre-wrap;overflow-wrap:anywhere}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.5rem 0}
 dl.facts dt{color:var(--muted);font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.25rem 0;font-size:.9rem}

@@ -2,10 +2,12 @@ import { joinHtml, markup } from './escape-html.js';
 import { formatDuration } from './format-figures.js';
 import { renderFieldErrors } from './render-field-errors.js';
 import { renderLimits, renderProblems } from './render-limits.js';
+import { renderDocuments } from './markdown/index.js';
 import { renderPage } from './render-page.js';
 import { renderStep } from './render-step.js';
 import { renderTimeline } from './render-timeline.js';
 import type { SafeHtml } from './escape-html.js';
+import type { DocumentRenderOptions } from './markdown/index.js';
 import type {
   ReportContract,
   ReportRunHeader,
@@ -16,8 +18,22 @@ import type {
 
 const STATUSES: readonly ReportStepStatus[] = ['completed', 'failed', 'skipped', 'pending', 'running'];
 
-/** Renders a run's report as one self-contained HTML page: no request of any kind, only its own style and script run. */
-export function renderRunReportPage(report: RunReport): string {
+/** How a run's page renders its agent documents: the time limits per document and per page. */
+export type RunReportPageOptions = DocumentRenderOptions;
+
+/**
+ * Renders a run's report as one self-contained HTML page: no request of any kind, only its own style and script
+ * run; agent documents render in a worker within time limits, and one that overruns is shown as text.
+ */
+export async function renderRunReportPage(
+  report: RunReport,
+  options: RunReportPageOptions = {},
+): Promise<string> {
+  const renderings = await renderDocuments(
+    report.steps.map((step) => step.document?.markdown ?? null),
+    4,
+    options,
+  );
   const main = markup`<section aria-labelledby="timeline-heading">
 <h2 id="timeline-heading">Timeline</h2>
 ${renderTimeline(report.steps)}
@@ -25,7 +41,14 @@ ${renderTimeline(report.steps)}
 <section aria-labelledby="steps-heading">
 <h2 id="steps-heading">Steps</h2>
 ${renderControls(report)}
-${report.steps.length === 0 ? markup`<p>The run has no recorded steps.</p>` : joinHtml(report.steps.map(renderStep), '\n')}
+${
+  report.steps.length === 0
+    ? markup`<p>The run has no recorded steps.</p>`
+    : joinHtml(
+        report.steps.map((step, index) => renderStep(step, renderings[index] ?? null)),
+        '\n',
+      )
+}
 </section>
 <section aria-labelledby="contracts-heading">
 <h2 id="contracts-heading">Contracts</h2>

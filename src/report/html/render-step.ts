@@ -2,8 +2,8 @@ import { joinHtml, markup } from './escape-html.js';
 import { formatBytes, formatDuration } from './format-figures.js';
 import { renderDiff } from './render-diff.js';
 import { renderFieldErrors } from './render-field-errors.js';
-import { renderMarkdown } from './render-markdown.js';
 import type { SafeHtml } from './escape-html.js';
+import type { DocumentRendering } from './markdown/index.js';
 import type {
   ReportBlock,
   ReportDocument,
@@ -12,8 +12,11 @@ import type {
   ReportStepContract,
 } from '../model/index.js';
 
-/** One step as a collapsible section: failed steps start open; the filter reads its status and rejected blocks. */
-export function renderStep(step: ReportStep): SafeHtml {
+/**
+ * One step as a collapsible section, its document as `rendering` gives it (null: no text to render): failed
+ * steps start open; the filter reads its status and rejected blocks.
+ */
+export function renderStep(step: ReportStep, rendering: DocumentRendering | null): SafeHtml {
   const rejectedCount = step.blocks.filter((block) => block.status === 'rejected').length;
   const summary = [
     step.kind,
@@ -39,7 +42,7 @@ export function renderStep(step: ReportStep): SafeHtml {
 <dt>Duration</dt><dd>${formatDuration(step.durationMs)}</dd>
 ${step.error === null ? null : markup`<dt>Error</dt><dd class="s-bad"><code>${step.error.code}</code>: ${step.error.message}</dd>`}
 </dl>
-${step.document === null ? null : renderDocument(step.document)}
+${step.document === null ? null : renderDocument(step.document, rendering)}
 ${step.blocks.length === 0 ? null : renderBlocks(step.key, step.blocks)}
 ${omittedNote(step.blocksOmitted, 'more blocks of this document are counted, not listed')}
 ${step.files.length === 0 ? null : renderFiles(step.files)}
@@ -58,16 +61,22 @@ function omittedNote(omitted: number | undefined, text: string): SafeHtml | null
   return omitted === undefined || omitted === 0 ? null : markup`<p class="note">${omitted} ${text}.</p>`;
 }
 
-function renderDocument(document: ReportDocument): SafeHtml {
+function renderDocument(document: ReportDocument, rendering: DocumentRendering | null): SafeHtml {
   const body =
     document.markdown === null
       ? markup`<p class="note">The document's text is not in the report: ${document.unavailable ?? 'unavailable'}.</p>`
-      : markup`<div class="doc">${renderMarkdown(document.markdown, 4)}</div>${
+      : markup`${renderBody(document.markdown, rendering)}${
           document.truncated ? markup`<p class="note">The document is cut at the report's limit.</p>` : null
         }`;
   return markup`<h4>Document <code>${document.path}</code></h4>
 <p class="meta">${formatBytes(document.bytes)} · sha256 <code>${document.sha256}</code></p>
 <details class="document"><summary>Rendered document</summary>${body}</details>`;
+}
+
+function renderBody(markdown: string, rendering: DocumentRendering | null): SafeHtml {
+  if (rendering?.kind === 'html') return markup`<div class="doc">${rendering.html}</div>`;
+  // Escaped by markup: the text is shown as the agent wrote it, inert.
+  return markup`<p class="note">${rendering?.note ?? 'Not rendered; shown as text.'}</p><pre tabindex="0" class="doc-text">${markdown}</pre>`;
 }
 
 function renderBlocks(key: string, blocks: readonly ReportBlock[]): SafeHtml {

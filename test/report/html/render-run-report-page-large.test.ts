@@ -5,17 +5,17 @@ import { reportFile, reportLimits, reportStep, runReport } from '../../helpers/r
 import type { ReportFile, ReportStep } from '../../../src/report/index.js';
 
 describe('renderRunReportPage on large runs', () => {
-  it('draws at most the timeline cap and says how many it left out', () => {
+  it('draws at most the timeline cap and says how many it left out', async () => {
     const steps: ReportStep[] = Array.from({ length: MAX_TIMELINE_BARS + 5 }, (_step, index) =>
       reportStep(`n${index}`, { lane: index % 3, blocks: [], files: [], document: null }),
     );
-    const page = renderRunReportPage(runReport({ steps }));
+    const page = await renderRunReportPage(runReport({ steps }));
     expect(page.match(/<rect /g)).toHaveLength(MAX_TIMELINE_BARS);
     expect(page).toContain(`draws the first ${MAX_TIMELINE_BARS} of ${MAX_TIMELINE_BARS + 5} steps`);
     expect(page.match(/<details class="step"/g)).toHaveLength(MAX_TIMELINE_BARS + 5);
   });
 
-  it('renders a 10,000-file run under 10 MB with diffs carried up to the byte cap and the rest omitted', () => {
+  it('renders a 10,000-file run under 10 MB with diffs carried up to the byte cap and the rest omitted', async () => {
     const limits = reportLimits();
     let diffBytes = 0;
     let omitted = 0;
@@ -40,7 +40,9 @@ describe('renderRunReportPage on large runs', () => {
         }),
       }),
     );
-    const page = renderRunReportPage(runReport({ steps, limits: reportLimits({ diffsOmitted: omitted }) }));
+    const page = await renderRunReportPage(
+      runReport({ steps, limits: reportLimits({ diffsOmitted: omitted }) }),
+    );
     const bytes = Buffer.byteLength(page);
     console.log(
       `10,000-file report: ${bytes} bytes (${(bytes / 1024 / 1024).toFixed(2)} MB), ${omitted} diffs omitted`,
@@ -49,9 +51,9 @@ describe('renderRunReportPage on large runs', () => {
     expect(bytes).toBeLessThan(10 * 1024 * 1024);
   });
 
-  it('counts the blocks and files past the listing caps, in the step and in the limits note', () => {
+  it('counts the blocks and files past the listing caps, in the step and in the limits note', async () => {
     const step = reportStep('big', { blocksOmitted: 98, filesOmitted: 4999 });
-    const page = renderRunReportPage(
+    const page = await renderRunReportPage(
       runReport({
         steps: [step],
         limits: reportLimits({ maxFiles: 2000, maxBlocks: 2000, filesOmitted: 4999, blocksOmitted: 98 }),

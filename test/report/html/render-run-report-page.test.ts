@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cspHash } from '../../../src/report/html/page-assets.js';
-import { escapeHtml, renderRunReportPage } from '../../../src/report/index.js';
+import { IsolatedMarkdownRenderer, escapeHtml, renderRunReportPage } from '../../../src/report/index.js';
+import { hostileLinkOpeners } from '../../helpers/hostile-markdown.js';
 import {
   poisonStrings,
   reportFile,
@@ -13,8 +14,13 @@ import type { ReportFile } from '../../../src/report/index.js';
 const inlineText = (page: string, tag: 'style' | 'script'): string[] =>
   [...page.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => match[1] ?? '');
 
+const renderers: IsolatedMarkdownRenderer[] = [];
+afterAll(async () => {
+  await Promise.all(renderers.map((renderer) => renderer.close()));
+});
+
 describe('renderRunReportPage', () => {
-  it('escapes every string of the model, in text and attributes alike', () => {
+  it('escapes every string of the model, in text and attributes alike', async () => {
     const { poisoned, payloads } = poisonStrings(
       runReport({
         steps: [
@@ -61,7 +67,7 @@ describe('renderRunReportPage', () => {
       // A diff's kind picks how it renders; it is a closed union, not text from the run.
       (field) => field.endsWith('.diff.kind'),
     );
-    const page = renderRunReportPage(poisoned);
+    const page = await renderRunReportPage(poisoned);
     expect(page).not.toContain('<b id=');
     // Every field is shown, escaped: micromark and the page escape the same five characters alike.
     const missing = payloads
@@ -85,8 +91,8 @@ describe('renderRunReportPage', () => {
     );
   });
 
-  it('admits exactly its inline style and script by sha256 hash, and nothing else', () => {
-    const page = renderRunReportPage(runReport());
+  it('admits exactly its inline style and script by sha256 hash, and nothing else', async () => {
+    const page = await renderRunReportPage(runReport());
     const styles = inlineText(page, 'style');
     const scripts = inlineText(page, 'script');
     expect(styles).toHaveLength(1);
@@ -103,16 +109,16 @@ describe('renderRunReportPage', () => {
     expect(page).not.toMatch(/\son[a-z]+=/);
   });
 
-  it('names no http URL and loads nothing: no src, no link element, no external href', () => {
-    const page = renderRunReportPage(runReport());
+  it('names no http URL and loads nothing: no src, no link element, no external href', async () => {
+    const page = await renderRunReportPage(runReport());
     expect(page).not.toMatch(/https?:/i);
     expect(page).not.toMatch(/\ssrc=/);
     expect(page).not.toContain('<link');
     expect(page).toContain('<meta name="generator" content="artifact-ingest report">');
   });
 
-  it('is accessible in its structure: lang, title, landmarks, one h1, labelled controls and SVG', () => {
-    const page = renderRunReportPage(runReport());
+  it('is accessible in its structure: lang, title, landmarks, one h1, labelled controls and SVG', async () => {
+    const page = await renderRunReportPage(runReport());
     expect(page).toContain('<html lang="en">');
     expect(page).toContain('<title>Run run-1 · artifact-ingest report</title>');
     for (const landmark of ['<header>', '<main>', '<footer>']) expect(page).toContain(landmark);
@@ -122,8 +128,8 @@ describe('renderRunReportPage', () => {
     expect(page).toContain('<th scope="col">Reason</th>');
   });
 
-  it('shows each step: agent, prompt hash, error, document, blocks with reasons, files with diff lines', () => {
-    const page = renderRunReportPage(runReport());
+  it('shows each step: agent, prompt hash, error, document, blocks with reasons, files with diff lines', async () => {
+    const page = await renderRunReportPage(runReport());
     expect(page).toContain(
       '<details class="step" id="step-plan" data-status="completed" data-rejected="true">',
     );
@@ -141,7 +147,31 @@ describe('renderRunReportPage', () => {
     expect(page).toContain('<span class="m">--- workspace/src/a.ts\n+++ workspace/src/a.ts</span>');
   });
 
-  it('says a step that never started is not started, instead of a duration and lane', () => {
+  it('shows a document too complex to render as escaped text with a one-line note, and renders the other steps', async () => {
+    const hostile = `<script>window.pwned = 1</script>\n\n${hostileLinkOpeners()}`;
+    const report = runReport({
+      steps: [
+        reportStep('plan'),
+        reportStep('links', {
+          document: { ...reportStep('links').document!, markdown: hostile, bytes: hostile.length },
+        }),
+        reportStep('notes'),
+      ],
+    });
+    const renderer = new IsolatedMarkdownRenderer();
+    renderers.push(renderer);
+    const page = await renderRunReportPage(report, { documentTimeLimitMs: 300, renderer });
+    expect(page).toContain(
+      `<p class="note">Too complex to render within the 300 ms limit per document; shown as text.</p><pre tabindex="0" class="doc-text">${escapeHtml(hostile)}</pre>`,
+    );
+    expect(page).not.toContain('<script>window.pwned');
+    expect(page).toContain('<h5>plan</h5>');
+    expect(page).toContain('<h5>notes</h5>');
+    expect(page.match(/<div class="doc">/g)).toHaveLength(2);
+    expect(renderer.workersStarted).toBe(2);
+  }, 20_000);
+
+  it('says a step that never started is not started, instead of a duration and lane', async () => {
     const skipped = reportStep('fix', {
       status: 'skipped',
       agent: null,
@@ -152,20 +182,20 @@ describe('renderRunReportPage', () => {
       files: [],
       document: null,
     });
-    const page = renderRunReportPage(runReport({ steps: [skipped] }));
+    const page = await renderRunReportPage(runReport({ steps: [skipped] }));
     expect(page).toContain('<span class="meta">node · no agent · not started · 0 blocks · 0 files</span>');
   });
 
-  it("shows a block's reason once when the manifest's reason line starts with its code", () => {
+  it("shows a block's reason once when the manifest's reason line starts with its code", async () => {
     const step = reportStep('s');
     const blocks = step.blocks.map((block) =>
       block.code === '' ? block : { ...block, reason: `${block.code}: ${block.reason}` },
     );
-    const page = renderRunReportPage(runReport({ steps: [{ ...step, blocks }] }));
+    const page = await renderRunReportPage(runReport({ steps: [{ ...step, blocks }] }));
     expect(page).toContain('<td><code>traversal</code> file= path contains a &#39;..&#39; segment');
   });
 
-  it('colors removed and context lines of a changed file, and says when a diff was cut', () => {
+  it('colors removed and context lines of a changed file, and says when a diff was cut', async () => {
     const file = reportFile('workspace/a.ts', {
       change: 'changed',
       diff: {
@@ -174,7 +204,7 @@ describe('renderRunReportPage', () => {
         truncated: true,
       },
     });
-    const page = renderRunReportPage(runReport({ steps: [reportStep('s', { files: [file] })] }));
+    const page = await renderRunReportPage(runReport({ steps: [reportStep('s', { files: [file] })] }));
     expect(page).toContain(
       '<span class="c"> keep</span><span class="d">-old</span><span class="a">+new</span>',
     );
@@ -182,7 +212,7 @@ describe('renderRunReportPage', () => {
     expect(page).toContain("Diff cut at the report's line limit.");
   });
 
-  it('shows the caps and what they left out, with the replay command for the rest', () => {
+  it('shows the caps and what they left out, with the replay command for the rest', async () => {
     const omitted: ReportFile = reportFile('workspace/big.ts', {
       diff: {
         kind: 'omitted',
@@ -190,7 +220,7 @@ describe('renderRunReportPage', () => {
         command: 'artifact-ingest replay run-1 --backward --path workspace/big.ts',
       },
     });
-    const page = renderRunReportPage(
+    const page = await renderRunReportPage(
       runReport({
         steps: [
           reportStep('s', { files: [omitted], document: { ...reportStep('s').document!, truncated: true } }),
@@ -210,7 +240,7 @@ describe('renderRunReportPage', () => {
     expect(page).toContain('<code>artifact-ingest replay run-1 --backward</code>');
     expect(page).toContain('<code>artifact-ingest replay run-1 --backward --path workspace/big.ts</code>');
     // A message that names the command already gets it set in code, not repeated.
-    const named = renderRunReportPage(
+    const named = await renderRunReportPage(
       runReport({
         steps: [
           reportStep('s', {
@@ -231,8 +261,8 @@ describe('renderRunReportPage', () => {
     expect(page).toContain("The document is cut at the report's limit.");
   });
 
-  it('shows the header: definition hash, mode, terminal state, duration, budgets, concurrency', () => {
-    const page = renderRunReportPage(
+  it('shows the header: definition hash, mode, terminal state, duration, budgets, concurrency', async () => {
+    const page = await renderRunReportPage(
       runReport({
         run: {
           ...runReport().run,
@@ -254,8 +284,8 @@ describe('renderRunReportPage', () => {
     expect(page).toContain('<span class="badge s-ok">verified</span> 0 errors, 0 warnings');
   });
 
-  it('shows a step contract with field errors, the reconciliation, and the run contracts with audit findings', () => {
-    const page = renderRunReportPage(
+  it('shows a step contract with field errors, the reconciliation, and the run contracts with audit findings', async () => {
+    const page = await renderRunReportPage(
       runReport({
         steps: [
           reportStep('review', {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../../src/report/html/render-markdown.js';
+import { renderMarkdown } from '../../../../src/report/html/markdown/render-markdown.js';
 
 const render = (markdown: string): string => renderMarkdown(markdown, 4).value;
 

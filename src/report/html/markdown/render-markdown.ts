@@ -1,5 +1,5 @@
 import { micromark } from 'micromark';
-import { SafeHtml } from './escape-html.js';
+import { SafeHtml } from '../escape-html.js';
 
 // micromark's image markup, exactly: `<img src="…" alt="…" />` with an optional title; values come encoded.
 const IMAGE = /<img src="([^"]*)" alt="([^"]*)"(?: title="[^"]*")? \/>/g;

@@ -1,0 +1,223 @@
+import { getHeapStatistics } from 'node:v8';
+import type { Worker } from 'node:worker_threads';
+import { describeError } from '../../project/index.js';
+import { startWorkerThread } from './start-worker-thread.js';
+import type { DeadlineWorkerAnswer, DeadlineWorkerRequest } from './deadline-worker-message.js';
+
+/** How a {@link DeadlineWorker} is set up: its entry, how it names itself, and its limits. */
+export interface DeadlineWorkerOptions {
+  /** The worker's entry module, which calls `serveDeadlineWorker` (see `workerEntryBeside`). */
+  readonly entry: URL;
+  /** What the worker is called in messages, such as `fence parse worker`. */
+  readonly name: string;
+  /** What one request is called in messages, such as `parsing a document`. */
+  readonly task: string;
+  /** What the user does instead once no worker can be started, ending the one warning. */
+  readonly fallbackNote: string;
+  /** Where the one fail-open warning goes; by default stderr. */
+  readonly warn?: ((message: string) => void) | undefined;
+  /** How long a starting worker may take to load before no worker is to be had. */
+  readonly startTimeoutMs?: number | undefined;
+  /** The worker's heap limit in MiB; by default the process's own (v8 heap_size_limit). */
+  readonly maxHeapMb?: number | undefined;
+}
+
+/**
+ * What became of one request: its answer, its deadline passed (the worker was terminated), or no worker could
+ * be started at all (the reason said once by the warning), so the caller does the work another way.
+ */
+export type DeadlineOutcome<Answer> =
+  | { readonly kind: 'answered'; readonly answer: Answer }
+  | { readonly kind: 'timed-out' }
+  | { readonly kind: 'unavailable'; readonly reason: string };
+
+interface Job<Request, Answer> {
+  readonly message: DeadlineWorkerRequest<Request>;
+  readonly timeLimitMs: number | undefined;
+  readonly resolve: (outcome: DeadlineOutcome<Answer>) => void;
+  readonly reject: (error: Error) => void;
+}
+
+// A worker loads in about 30 ms from dist/ and a few hundred under tsx; a slow 2-core machine under load gets room.
+const DEFAULT_START_TIMEOUT_MS = 20_000;
+
+/**
+ * Runs requests in one reused worker thread, one at a time in arrival order, and terminates the worker when a
+ * request overruns its deadline (the next request starts a fresh worker); answers `unavailable`, once said,
+ * when no worker can be started.
+ */
+export class DeadlineWorker<Request, Answer> {
+  private worker: Worker | undefined;
+  private ready = false;
+  private startTimer: NodeJS.Timeout | undefined;
+  private current:
+    { readonly job: Job<Request, Answer>; readonly timer: NodeJS.Timeout | undefined } | undefined;
+  private readonly queue: Job<Request, Answer>[] = [];
+  private nextId = 0;
+  private fallbackReason: string | undefined;
+  private started = 0;
+  private readonly entry: URL;
+  private readonly name: string;
+  private readonly task: string;
+  private readonly fallbackNote: string;
+  private readonly warn: (message: string) => void;
+  private readonly startTimeoutMs: number;
+  private readonly maxHeapMb: number;
+
+  constructor(options: DeadlineWorkerOptions) {
+    this.entry = options.entry;
+    this.name = options.name;
+    this.task = options.task;
+    this.fallbackNote = options.fallbackNote;
+    this.warn = options.warn ?? ((message) => process.stderr.write(`artifact-ingest: ${message}\n`));
+    this.startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    this.maxHeapMb = options.maxHeapMb ?? Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
+  }
+
+  /** Workers started so far (a terminated one is replaced by the next request's). */
+  get workersStarted(): number {
+    return this.started;
+  }
+
+  /** Why no worker serves, once none could be started; undefined while workers serve. */
+  get fallback(): string | undefined {
+    return this.fallbackReason;
+  }
+
+  /**
+   * The request's outcome; `timeLimitMs` runs from when the worker takes the request (undefined or infinite:
+   * no deadline). Rejects when the worker throws or dies while on it.
+   */
+  run(request: Request, timeLimitMs?: number): Promise<DeadlineOutcome<Answer>> {
+    return new Promise<DeadlineOutcome<Answer>>((resolve, reject) => {
+      this.queue.push({ message: { id: this.nextId++, request }, timeLimitMs, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Terminates the worker; requests still queued are run by a fresh worker when another is asked for. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.discardWorker();
+    if (worker !== undefined) await worker.terminate();
+  }
+
+  private pump(): void {
+    if (this.current !== undefined) return;
+    const reason = this.fallbackReason;
+    if (reason !== undefined) {
+      for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift())
+        job.resolve({ kind: 'unavailable', reason });
+      return;
+    }
+    if (this.queue.length === 0) {
+      // Idle: the worker must never keep the process alive.
+      this.worker?.unref();
+      return;
+    }
+    const worker = this.worker ?? this.startWorker();
+    if (worker === undefined) return;
+    // Busy: a pending request keeps the process alive like any other pending I/O.
+    worker.ref();
+    if (!this.ready) return;
+    const job = this.queue.shift();
+    if (job === undefined) return;
+    // The deadline runs from when the worker takes the request: one queued behind another is not charged.
+    const timer =
+      job.timeLimitMs === undefined || !Number.isFinite(job.timeLimitMs)
+        ? undefined
+        : setTimeout(() => {
+            this.expire(job);
+          }, job.timeLimitMs);
+    this.current = { job, timer };
+    worker.postMessage(job.message);
+  }
+
+  private startWorker(): Worker | undefined {
+    let worker: Worker;
+    try {
+      worker = startWorkerThread(this.entry, this.maxHeapMb);
+    } catch (error) {
+      this.fallBack(`cannot start the ${this.name} (${describeError(error)})`);
+      return undefined;
+    }
+    this.worker = worker;
+    this.ready = false;
+    worker.on('message', (answer: DeadlineWorkerAnswer<Answer>) => {
+      if (worker === this.worker) this.answer(answer);
+    });
+    worker.on('error', (error) => {
+      if (worker === this.worker) this.lost(`failed: ${describeError(error)}`);
+    });
+    worker.on('exit', (code) => {
+      if (worker === this.worker) this.lost(`exited with code ${String(code)}`);
+    });
+    this.startTimer = setTimeout(() => {
+      if (worker === this.worker && !this.ready)
+        this.fallBack(`the ${this.name} did not start within ${String(this.startTimeoutMs)} ms`);
+    }, this.startTimeoutMs);
+    this.startTimer.unref();
+    return worker;
+  }
+
+  private answer(answer: DeadlineWorkerAnswer<Answer>): void {
+    if ('ready' in answer) {
+      this.ready = true;
+      this.started += 1;
+      clearTimeout(this.startTimer);
+      this.pump();
+      return;
+    }
+    const current = this.current;
+    if (current?.job.message.id !== answer.id) return;
+    clearTimeout(current.timer);
+    this.current = undefined;
+    if ('answer' in answer) current.job.resolve({ kind: 'answered', answer: answer.answer });
+    else current.job.reject(new Error(`${this.task} failed in the ${this.name}: ${answer.error}`));
+    this.pump();
+  }
+
+  /** The worker died: before it loaded, no worker can be had (fail open); later, only its request is lost. */
+  private lost(what: string): void {
+    if (!this.ready) {
+      this.fallBack(`cannot start the ${this.name} (it ${what})`);
+      return;
+    }
+    const current = this.current;
+    this.current = undefined;
+    this.discardWorker();
+    if (current !== undefined) {
+      clearTimeout(current.timer);
+      current.job.reject(new Error(`the ${this.name} ${what} while ${this.task}`));
+    }
+    this.pump();
+  }
+
+  private expire(job: Job<Request, Answer>): void {
+    if (this.current?.job !== job) return;
+    this.current = undefined;
+    // Terminating is the only way to stop work that does not return; the next request starts a new worker.
+    this.discardWorker();
+    job.resolve({ kind: 'timed-out' });
+    this.pump();
+  }
+
+  private fallBack(reason: string): void {
+    this.fallbackReason = reason;
+    this.discardWorker();
+    this.warn(`${reason}; ${this.fallbackNote}`);
+    this.pump();
+  }
+
+  private discardWorker(): void {
+    const worker = this.worker;
+    clearTimeout(this.startTimer);
+    this.worker = undefined;
+    this.ready = false;
+    if (worker === undefined) return;
+    worker.removeAllListeners();
+    // Late errors of a discarded worker are nobody's concern; terminate() settles once its thread is gone.
+    worker.on('error', () => undefined);
+    worker.terminate().catch(() => undefined);
+  }
+}

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Starts a worker thread on `entry` with a heap limit of its own: a `.ts` entry (tests run the sources) through
+ * tsx's loader, a `.js` one (dist/) directly with the process's Node flags that a worker accepts.
+ */
+export function startWorkerThread(entry: URL, maxHeapMb: number): Worker {
+  // Without a heap limit of its own, a request that exhausts the heap aborts the whole process; with one,
+  // only the worker ends (ERR_WORKER_OUT_OF_MEMORY) and only its request is lost.
+  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
+  return entry.pathname.endsWith('.ts')
+    ? new Worker(tsxBootstrap(entry), { eval: true, resourceLimits })
+    : new Worker(entry, { execArgv: workerExecArgv(process.execArgv), resourceLimits });
+}
+
+/**
+ * The process's Node flags that a worker accepts: `--input-type` (for `node -e`) makes a worker refuse to
+ * start, so it is left out; the rest (memory limits, conditions) carry over as they would by default.
+ */
+function workerExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < execArgv.length; index++) {
+    const arg = execArgv[index] ?? '';
+    if (arg === '--input-type') index++;
+    else if (!arg.startsWith('--input-type=')) kept.push(arg);
+  }
+  return kept;
+}
+
+/** The part of tsx's package.json that names its ESM API. */
+interface TsxManifest {
+  readonly exports: Readonly<Record<string, { readonly import?: { readonly default?: string } } | undefined>>;
+}
+
+/**
+ * A worker script that registers tsx's loader, then imports the TypeScript entry: only tests, which run the
+ * sources, need it (Node 20 does not apply a worker's `--import tsx` to its entry); dist/ never does.
+ */
+function tsxBootstrap(entry: URL): string {
+  let api = 'tsx/esm/api';
+  try {
+    // The ESM build that tsx's own exports name for `import` (require.resolve would give its CommonJS one).
+    const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as TsxManifest;
+    const esm = manifest.exports['./esm/api']?.import?.default;
+    if (esm !== undefined) api = new URL(esm, pathToFileURL(manifestPath)).href;
+  } catch {
+    // Unresolvable: the worker then fails to start and its user falls back, saying so.
+  }
+  return `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+}

@@ -1,0 +1,77 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { DeadlineWorker } from '../../../src/ingest/index.js';
+import type { DeadlineWorkerOptions } from '../../../src/ingest/index.js';
+
+// Hang guard only: a spinning request that is not stopped never ends.
+const GUARD = 20_000;
+const entry = new URL('./fixtures/shout-worker.ts', import.meta.url);
+
+const workers: DeadlineWorker<string, string>[] = [];
+const newWorker = (options: Partial<DeadlineWorkerOptions> = {}): DeadlineWorker<string, string> => {
+  const worker = new DeadlineWorker<string, string>({
+    entry,
+    name: 'shout worker',
+    task: 'shouting',
+    fallbackNote: 'nobody shouts',
+    ...options,
+  });
+  workers.push(worker);
+  return worker;
+};
+afterAll(async () => {
+  await Promise.all(workers.map((worker) => worker.close()));
+});
+
+describe('DeadlineWorker', () => {
+  it('answers requests in order from one reused worker', async () => {
+    const worker = newWorker();
+    const outcomes = await Promise.all(['a', 'b', 'c'].map((text) => worker.run(text, 10_000)));
+    expect(outcomes).toEqual(['A', 'B', 'C'].map((answer) => ({ kind: 'answered', answer })));
+    expect(worker.workersStarted).toBe(1);
+  });
+
+  it(
+    'terminates the worker of a request past its deadline; the next request gets a fresh worker',
+    async () => {
+      const worker = newWorker();
+      const [first, second, third] = await Promise.all([
+        worker.run('spin', 200),
+        worker.run('spin', 200),
+        worker.run('after', 10_000),
+      ]);
+      expect(first).toEqual({ kind: 'timed-out' });
+      expect(second).toEqual({ kind: 'timed-out' });
+      expect(third).toEqual({ kind: 'answered', answer: 'AFTER' });
+      expect(worker.workersStarted).toBe(3);
+    },
+    GUARD,
+  );
+
+  it('rejects a request whose handler throws, naming the task and the worker, and serves the next', async () => {
+    const worker = newWorker();
+    await expect(worker.run('throw')).rejects.toThrow(
+      /^shouting failed in the shout worker: Error: asked to throw/,
+    );
+    expect(await worker.run('next')).toEqual({ kind: 'answered', answer: 'NEXT' });
+    expect(worker.workersStarted).toBe(1);
+  });
+
+  it('answers unavailable to every request when no worker starts, and warns once', async () => {
+    const warnings: string[] = [];
+    const worker = newWorker({
+      entry: new URL('./fixtures/no-such-worker.js', import.meta.url),
+      warn: (message) => warnings.push(message),
+    });
+    const outcomes = await Promise.all([worker.run('a'), worker.run('b')]);
+    const reasons = outcomes.map((outcome) =>
+      outcome.kind === 'unavailable' ? outcome.reason : outcome.kind,
+    );
+    expect(reasons).toEqual([
+      expect.stringMatching(/^cannot start the shout worker .*no-such-worker/),
+      expect.stringMatching(/^cannot start the shout worker .*no-such-worker/),
+    ]);
+    expect(await worker.run('c')).toMatchObject({ kind: 'unavailable' });
+    expect(warnings).toEqual([expect.stringMatching(/no-such-worker.*; nobody shouts$/)]);
+    expect(worker.workersStarted).toBe(0);
+  });
+});
