@@ -1,7 +1,7 @@
 import { joinHtml, markup } from './escape-html.js';
 import { formatBytes } from './format-figures.js';
 import { renderDiff } from './render-diff.js';
-import { renderLimits, renderProblems } from './render-limits.js';
+import { renderLeftOut } from './render-left-out.js';
 import { renderPage } from './render-page.js';
 import type { SafeHtml } from './escape-html.js';
 import type { PathReport, PathReportVersion } from '../model/index.js';
@@ -28,11 +28,7 @@ ${
 <div class="controls" id="step-controls" hidden><button type="button" id="expand-all">Expand all</button> <button type="button" id="collapse-all">Collapse all</button></div>
 ${joinHtml(report.versions.map(renderVersion), '\n')}
 </section>
-<section aria-labelledby="limits-heading">
-<h2 id="limits-heading">Left out</h2>
-${renderLimits(report.limits)}
-${renderProblems(report.problems)}
-</section>`;
+${renderLeftOut(report.limits, report.problems)}`;
   return renderPage({
     title: `Path ${report.path} · artifact-ingest report`,
     header: markup`<h1>Path <code>${report.path}</code></h1>

@@ -1,7 +1,7 @@
 import { joinHtml, markup } from './escape-html.js';
 import { formatDuration } from './format-figures.js';
 import { renderFieldErrors } from './render-field-errors.js';
-import { renderLimits, renderProblems } from './render-limits.js';
+import { renderLeftOut } from './render-left-out.js';
 import { renderDocuments } from './markdown/index.js';
 import { renderPage } from './render-page.js';
 import { renderStep } from './render-step.js';
@@ -54,11 +54,7 @@ ${
 <h2 id="contracts-heading">Contracts</h2>
 ${renderContracts(report.contracts)}
 </section>
-<section aria-labelledby="limits-heading">
-<h2 id="limits-heading">Left out</h2>
-${renderLimits(report.limits)}
-${renderProblems(report.problems)}
-</section>`;
+${renderLeftOut(report.limits, report.problems)}`;
   return renderPage({
     title: `Run ${report.run.runId} · artifact-ingest report`,
     header: renderHeader(report.run),

@@ -234,7 +234,7 @@ describe('renderRunReportPage', () => {
       }),
     );
     expect(page).toContain(
-      '<strong>7 diffs omitted, 2 diffs cut, 3 documents omitted, 1 documents cut</strong>',
+      '<strong>7 diffs omitted, 2 diffs cut, 3 documents omitted, 1 document cut</strong>',
     );
     expect(page).toContain('diffs cut at 400 lines');
     expect(page).toContain('<code>artifact-ingest replay run-1 --backward</code>');

@@ -3,17 +3,27 @@ import { formatBytes } from './format-figures.js';
 import type { SafeHtml } from './escape-html.js';
 import type { ReportLimits, ReportProblem } from '../model/index.js';
 
-/** The caps the report applied, what they left out, and the command that shows everything. */
-export function renderLimits(limits: ReportLimits): SafeHtml {
+/** The page's "Left out" section: what the caps left out, what could not be read, and the command that shows it all. */
+export function renderLeftOut(limits: ReportLimits, problems: readonly ReportProblem[]): SafeHtml {
+  return markup`<section aria-labelledby="limits-heading">
+<h2 id="limits-heading">Left out</h2>
+${renderLimits(limits)}
+${renderProblems(problems)}
+</section>`;
+}
+
+function renderLimits(limits: ReportLimits): SafeHtml {
   const left = [
-    [limits.filesOmitted ?? 0, 'file versions only counted'],
-    [limits.blocksOmitted ?? 0, 'blocks only counted'],
-    [limits.diffsOmitted, 'diffs omitted'],
-    [limits.diffsTruncated, 'diffs cut'],
-    [limits.documentsOmitted, 'documents omitted'],
-    [limits.documentsTruncated, 'documents cut'],
+    [limits.filesOmitted ?? 0, 'file version', 'file versions', 'only counted'],
+    [limits.blocksOmitted ?? 0, 'block', 'blocks', 'only counted'],
+    [limits.diffsOmitted, 'diff', 'diffs', 'omitted'],
+    [limits.diffsTruncated, 'diff', 'diffs', 'cut'],
+    [limits.documentsOmitted, 'document', 'documents', 'omitted'],
+    [limits.documentsTruncated, 'document', 'documents', 'cut'],
   ] as const;
-  const leftOut = left.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
+  const leftOut = left
+    .filter(([count]) => count > 0)
+    .map(([count, one, many, what]) => `${count} ${count === 1 ? one : many} ${what}`);
   return markup`<p>${
     leftOut.length === 0
       ? 'Nothing was left out.'
@@ -28,8 +38,7 @@ export function renderLimits(limits: ReportLimits): SafeHtml {
 <p>See everything, diffs included: <code>${limits.replayCommand}</code></p>`;
 }
 
-/** What the report could not read, or nothing. */
-export function renderProblems(problems: readonly ReportProblem[]): SafeHtml {
+function renderProblems(problems: readonly ReportProblem[]): SafeHtml {
   if (problems.length === 0) return markup``;
   return markup`<h3>Could not read</h3><ul>${joinHtml(
     problems.map((problem) => markup`<li><code>${problem.code}</code>: ${problem.message}</li>`),
