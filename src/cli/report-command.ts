@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { readPathReport, readRunReport, renderPathReportPage, renderRunReportPage } from '../report/index.js';
+import { sha256Hex } from '../project/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
 import { resolveRunId } from './resolve-run-id.js';
@@ -22,8 +23,8 @@ replay command that shows it.
 
 Options:
   -o, --output FILE  where to write the page (default: RUN_ID.report.html, or path-P.report.html with /
-                     as _, in the current directory); an existing FILE is replaced only if it is an
-                     earlier report; - writes the page to stdout
+                     as _ and a long P cut to its end behind a hash, in the current directory); an
+                     existing FILE is replaced only if it is an earlier report; - writes it to stdout
   --force            replace FILE even if it is not an earlier report
   --path P           a path's lineage: workspace/src/a.ts, src/a.ts (inside workspace/) or docs/plan.md
   --project DIR      project root (default: current directory)
@@ -68,7 +69,7 @@ export async function reportCommand(args: readonly string[], io: CliIo): Promise
     const report = await readPathReport(projectDir, wanted.path);
     if (values.json === true) return printJson(io, report);
     page = renderPathReportPage(report);
-    defaultName = `path-${sanitizeFileName(report.path)}.report.html`;
+    defaultName = pathReportFileName(report.path);
   }
   if (values.output === '-') {
     io.stdout.write(page);
@@ -110,9 +111,20 @@ function printJson(io: CliIo, report: unknown): number {
   return 0;
 }
 
-/** A project path as one file name: separators and anything unusual become `_`. */
-export function sanitizeFileName(projectPath: string): string {
-  return projectPath.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+// Well under the 255-byte name limit of common file systems, with room for the writer's temp-file suffix.
+const MAX_FILE_NAME = 200;
+
+/**
+ * The default file of `report --path P`: `path-P.report.html` with separators and anything unusual as `_`; a
+ * path too long for one file name keeps its end (the file's own name) behind a short hash of the whole path.
+ */
+export function pathReportFileName(projectPath: string): string {
+  const flat = projectPath.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+  const name = `path-${flat}.report.html`;
+  if (name.length <= MAX_FILE_NAME) return name;
+  const prefix = `path-${sha256Hex(projectPath).slice(0, 12)}-`;
+  const suffix = '.report.html';
+  return `${prefix}${flat.slice(flat.length - (MAX_FILE_NAME - prefix.length - suffix.length))}${suffix}`;
 }
 
 function formatSize(bytes: number): string {
