@@ -62,7 +62,9 @@ export async function readRunReport(
   const lanes = assignLanes(built.steps);
   const steps = built.steps.map((step, index) => ({ ...step, lane: lanes[index] ?? 0 }));
   const terminal = await readTerminalLoosely(projectDir, id, problems);
-  const concurrency = source.kind === 'graph' ? await readConcurrency(projectDir, id) : null;
+  // A workflow hands its agent one step (one pass) at a time, so its concurrency is 1 by design.
+  const concurrency =
+    source.kind === 'graph' ? await readConcurrency(projectDir, id) : source.kind === 'workflow' ? 1 : null;
   const contracts = await readReportContracts(projectDir, id, caps.maxDocumentBytes);
   problems.push(...contracts.problems);
   const verify = await readReportVerify(projectDir, id, caps.maxProblems);

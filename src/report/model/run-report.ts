@@ -47,7 +47,7 @@ export interface ReportRunHeader {
   readonly inputs: Readonly<Record<string, string>>;
   /** Whether the ingest was on; null when the state does not say. */
   readonly ingestEnabled: boolean | null;
-  /** How many nodes could run at once (the `run.started` event), or null when unknown. */
+  /** How many nodes could run at once (the `run.started` event; 1 for a workflow), or null when unknown. */
   readonly concurrency: number | null;
   /** Budgets used and their limits; null when the run kept none. */
   readonly budgets: ReportBudgets | null;

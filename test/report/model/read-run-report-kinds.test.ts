@@ -178,6 +178,7 @@ describe('readRunReport on a workflow run', () => {
       finishedAt: null,
       durationMs: null,
       inputs: { feature: 'login' },
+      concurrency: 1,
       // Four advances so far; the fix attempts are the default of a definition that sets none.
       budgets: { agentCalls: 4, maxAgentCalls: 30, maxMinutes: null, maxFixAttempts: 2, exceeded: null },
     });
