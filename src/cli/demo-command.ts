@@ -7,7 +7,7 @@ import { describeError } from '../project/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { runCommand } from './run-command.js';
 import { UsageError } from './usage-error.js';
-import { writeReportFile } from './write-report-file.js';
+import { formatReportSize, writeReportFile } from './write-report-file.js';
 import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest demo`. */
@@ -120,7 +120,7 @@ async function writeDemoReport(projectDir: string, runId: string, quiet: boolean
     });
     if (!quiet) {
       io.stdout.write(
-        `\nThe run's report, one HTML page to open in a browser (${(written.bytes / 1024).toFixed(1)} KB):\n  ${written.path}\n`,
+        `\nThe run's report, one HTML page to open in a browser (${formatReportSize(written.bytes)}):\n  ${written.path}\n`,
       );
     }
   } catch (error) {

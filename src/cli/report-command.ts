@@ -5,7 +5,7 @@ import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
 import { resolveRunId } from './resolve-run-id.js';
 import { UsageError } from './usage-error.js';
-import { writeReportFile } from './write-report-file.js';
+import { formatReportSize, writeReportFile } from './write-report-file.js';
 import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest report`. */
@@ -78,7 +78,7 @@ export async function reportCommand(args: readonly string[], io: CliIo): Promise
   const written = await writeReportFile(path.resolve(io.cwd, values.output ?? defaultName), page, {
     force: values.force === true,
   });
-  io.stdout.write(`Wrote ${written.path} (${formatSize(written.bytes)})\n`);
+  io.stdout.write(`Wrote ${written.path} (${formatReportSize(written.bytes)})\n`);
   return 0;
 }
 
@@ -125,8 +125,4 @@ export function pathReportFileName(projectPath: string): string {
   const prefix = `path-${sha256Hex(projectPath).slice(0, 12)}-`;
   const suffix = '.report.html';
   return `${prefix}${flat.slice(flat.length - (MAX_FILE_NAME - prefix.length - suffix.length))}${suffix}`;
-}
-
-function formatSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB`;
 }
