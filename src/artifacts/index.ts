@@ -11,6 +11,7 @@ export {
   readArtifactRecords,
   readPathVersions,
   readProjectRecords,
+  readVersionsById,
   rebuildArtifactIndex,
 } from './store/index.js';
 export type {

@@ -1,9 +1,8 @@
 import type { ArtifactRecord, ArtifactType } from '../artifact-record.js';
-import { isVersionRecord } from '../store/index.js';
 import { openVersionDiffer, unknownPreviousMessage } from './diff-versions.js';
 import type { ReplayDiff } from './diff-versions.js';
 import { LineageError } from './lineage-error.js';
-import { readProjectRecords } from '../store/index.js';
+import { readVersionsById } from '../store/index.js';
 import { readRunTimeline } from './read-run-timeline.js';
 import { resolveRecordPath } from './resolve-record-path.js';
 import type { RunTimeline, TimelineProblem, TimelineStep } from './read-run-timeline.js';
@@ -127,7 +126,7 @@ export async function replayRun(
     return { ...common, direction: 'forward', steps, unfinished, problems: timeline.problems };
   }
 
-  const versions = await versionsById(projectDir);
+  const versions = await readVersionsById(projectDir);
   const runVersions = timeline.steps
     .flatMap((step) => step.artifacts)
     .concat(timeline.unfinished)
@@ -239,17 +238,6 @@ function replayArtifact(record: ArtifactRecord): ReplayArtifact {
     linesRemoved: record.metadata.linesRemoved,
     bytes: record.metadata.bytes,
   };
-}
-
-/** Every version record of the project by artifact id (an id names one content, so any record of it will do). */
-async function versionsById(projectDir: string): Promise<Map<string, ArtifactRecord>> {
-  const { byRun } = await readProjectRecords(projectDir);
-  const versions = new Map<string, ArtifactRecord>();
-  for (const records of byRun.values())
-    for (const record of records)
-      if (isVersionRecord(record) && !versions.has(record.artifactId))
-        versions.set(record.artifactId, record);
-  return versions;
 }
 
 /** For each path the run touched, the version its first version in the run replaced; paths it created have none. */

@@ -17,5 +17,5 @@ export {
 } from './artifact-index.js';
 export type { IndexRebuild } from './artifact-index.js';
 export { listRecordedRuns } from './list-recorded-runs.js';
-export { readProjectRecords } from './read-project-records.js';
+export { readProjectRecords, readVersionsById } from './read-project-records.js';
 export type { ProjectRecords } from './read-project-records.js';

@@ -1,6 +1,7 @@
 import type { ArtifactRecord } from '../artifact-record.js';
 import { artifactRecordsPath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { isVersionRecord } from './artifact-index.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
 import { readRecordLines } from './record-lines.js';
 import type { RecordLineProblem } from './record-lines.js';
@@ -38,4 +39,18 @@ export async function readProjectRecords(projectDir: string): Promise<ProjectRec
     byRun: new Map(runs.map((runId) => [runId, byRun.get(runId) ?? []])),
     problems: problems.flat(),
   };
+}
+
+/**
+ * Every version record of the project by artifact id, the first one read of each (an id names one content at one
+ * place, so any record of it will do): where a version's `previous` is found, in whichever run made it.
+ */
+export async function readVersionsById(projectDir: string): Promise<Map<string, ArtifactRecord>> {
+  const { byRun } = await readProjectRecords(projectDir);
+  const versions = new Map<string, ArtifactRecord>();
+  for (const records of byRun.values())
+    for (const record of records)
+      if (isVersionRecord(record) && !versions.has(record.artifactId))
+        versions.set(record.artifactId, record);
+  return versions;
 }

@@ -2,8 +2,8 @@ import path from 'node:path';
 import {
   openObjectStore,
   openVersionDiffer,
-  readProjectRecords,
   readRunTimeline,
+  readVersionsById,
 } from '../../artifacts/index.js';
 import type { ArtifactRecord, ObjectStore } from '../../artifacts/index.js';
 import { readTerminal } from '../../contracts/index.js';
@@ -101,7 +101,7 @@ async function buildSteps(
   // Read-only: opening the store creates .agent/objects, so a project without one is not given one.
   const hasStore = needsObjects && (await lstatOrMissing(path.join(projectDir, OBJECTS_DIR))) !== undefined;
   const store: ObjectStore | null = hasStore ? await openObjectStore(projectDir) : null;
-  const differ = openVersionDiffer(projectDir, hasStore ? await versionsById(projectDir) : new Map());
+  const differ = openVersionDiffer(projectDir, hasStore ? await readVersionsById(projectDir) : new Map());
   const seen = new Map<string, number>();
   let ingestMode: string | null = null;
   const steps: Omit<ReportStep, 'lane'>[] = [];
@@ -190,17 +190,6 @@ async function reportFile(
           }
         : await reportDiff(differ, budget, version, runId),
   };
-}
-
-/** Every version record of the project by artifact id: a previous version may be in any run. */
-async function versionsById(projectDir: string): Promise<Map<string, ArtifactRecord>> {
-  const { byRun } = await readProjectRecords(projectDir);
-  const versions = new Map<string, ArtifactRecord>();
-  for (const records of byRun.values())
-    for (const record of records)
-      if (record.type !== 'trace' && !versions.has(record.artifactId))
-        versions.set(record.artifactId, record);
-  return versions;
 }
 
 async function readTerminalLoosely(
