@@ -5,6 +5,7 @@ import type { AuditFinding } from '../../contracts/index.js';
 import { contractArtifactPath, describeError, UnknownRunError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { listJsonFiles } from './list-json-files.js';
+import { utf8PrefixEnd } from './utf8-prefix-end.js';
 import type { ReportContract, ReportProblem } from './run-report.js';
 
 /**
@@ -81,7 +82,5 @@ async function auditFindings(
 function cutText(text: string, maxBytes: number): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.byteLength <= maxBytes) return text;
-  let end = maxBytes;
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
-  return bytes.subarray(0, end).toString('utf8');
+  return bytes.subarray(0, utf8PrefixEnd(bytes, maxBytes)).toString('utf8');
 }

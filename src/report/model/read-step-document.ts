@@ -2,6 +2,7 @@ import { ObjectStoreError } from '../../artifacts/index.js';
 import type { ObjectStore } from '../../artifacts/index.js';
 import type { ReportBudget } from './report-budget.js';
 import type { ReportDocument } from './run-report.js';
+import { utf8PrefixEnd } from './utf8-prefix-end.js';
 
 /** A step's document as its trace or records name it: project-relative path, sha256 hex and size. */
 export interface DocumentRef {
@@ -52,7 +53,7 @@ export async function readStepDocument(
     budget.spendDocument(bytes.byteLength, false);
     return { ...base, markdown: text, truncated: false, unavailable: null };
   }
-  const end = characterBoundary(bytes, limit);
+  const end = utf8PrefixEnd(bytes, limit);
   budget.spendDocument(end, true);
   return {
     ...base,
@@ -60,11 +61,4 @@ export async function readStepDocument(
     truncated: true,
     unavailable: null,
   };
-}
-
-/** The largest offset at or below `limit` that does not split a UTF-8 sequence (continuation bytes are 10xxxxxx). */
-function characterBoundary(bytes: Uint8Array, limit: number): number {
-  let end = limit;
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
-  return end;
 }
