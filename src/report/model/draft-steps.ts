@@ -141,7 +141,8 @@ function documentRecord(records: readonly ArtifactRecord[]): DocumentRef | null 
       };
 }
 
-function notRun(id: string, kind: StepDraft['kind'], status: ReportStepStatus): StepDraft {
+/** A step with nothing recorded yet: no times, no document, no records; callers fill in what they know. */
+export function notRun(id: string, kind: StepDraft['kind'], status: ReportStepStatus): StepDraft {
   return {
     id,
     kind,
@@ -232,7 +233,7 @@ function attachUnfinished(drafts: StepDraft[], unfinished: readonly ArtifactReco
 }
 
 /** By start time (as instants), steps without one last; a stable sort keeps execution and definition order. */
-function sortByStart(drafts: readonly StepDraft[]): StepDraft[] {
+export function sortByStart(drafts: readonly StepDraft[]): StepDraft[] {
   const at = (draft: StepDraft): number =>
     draft.startedAt === null ? Infinity : Date.parse(draft.startedAt) || Infinity;
   return [...drafts].sort((a, b) => (at(a) === at(b) ? 0 : at(a) < at(b) ? -1 : 1));

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runManifestsDir } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { notRun, sortByStart } from './draft-steps.js';
 import type { StepDraft } from './draft-steps.js';
 import { listJsonFiles } from './list-json-files.js';
 
@@ -26,28 +27,15 @@ export async function readIngestOnlyDrafts(
     const manifestPath = `${folder}/${name}`;
     const ts = await manifestTime(path.join(projectDir, manifestPath));
     added.push({
-      id,
-      kind: 'ingest',
-      status: 'completed',
-      agent: null,
-      attempt: 1,
-      promptSha256: null,
+      ...notRun(id, 'ingest', 'completed'),
       startedAt: ts,
       finishedAt: ts,
       durationMs: ts === null ? null : 0,
-      error: null,
-      document: null,
       manifestPath,
-      records: [],
-      contract: null,
-      reconciliation: null,
       recordedAt: ts,
     });
   }
-  if (added.length === 0) return [...drafts];
-  const at = (draft: StepDraft): number =>
-    draft.startedAt === null ? Infinity : Date.parse(draft.startedAt) || Infinity;
-  return [...drafts, ...added].sort((a, b) => (at(a) === at(b) ? 0 : at(a) < at(b) ? -1 : 1));
+  return added.length === 0 ? [...drafts] : sortByStart([...drafts, ...added]);
 }
 
 /** A manifest's `ts`, read loosely: null when the file is not a JSON object with a string `ts`. */
