@@ -32,6 +32,7 @@ export {
   runIngestHook,
   RunError,
   runStateSchema,
+  parseRunState,
   readRunState,
   listRuns,
   readRun,

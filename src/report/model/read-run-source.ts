@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Budgets } from '../../contracts/index.js';
-import { readRunState } from '../../runtime/index.js';
+import { parseRunState } from '../../runtime/index.js';
 import type { RunState } from '../../runtime/index.js';
-import { parseWorkflow, readPinnedDefinition, readWorkflowState } from '../../workflow/index.js';
+import { parseWorkflow, parseWorkflowState, readPinnedDefinition } from '../../workflow/index.js';
 import type { WorkflowState } from '../../workflow/index.js';
 import { describeError, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
@@ -37,16 +37,17 @@ export async function readRunSource(projectDir: string, runId: RunId): Promise<R
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ingest', problems: [] };
     return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
   }
+  // One read of state.json: each engine's parser checks the same text and names the file in its errors.
   if (!isWorkflowText(text)) {
     try {
-      return { kind: 'graph', state: await readRunState(projectDir, runId), problems: [] };
+      return { kind: 'graph', state: parseRunState(text, file), problems: [] };
     } catch (error) {
       return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
     }
   }
   let state: WorkflowState;
   try {
-    state = await readWorkflowState(projectDir, runId);
+    state = parseWorkflowState(text, file);
   } catch (error) {
     return {
       kind: 'workflow',
