@@ -40,7 +40,8 @@ export interface VersionDifferOptions {
  */
 export function openVersionDiffer(
   projectDir: string,
-  versions: ReadonlyMap<string, ArtifactRecord>,
+  // Only a previous version's content is read, so any record-shaped value with its hash will do.
+  versions: ReadonlyMap<string, Pick<ArtifactRecord, 'contentHash'>>,
   options: VersionDifferOptions = {},
 ): VersionDiffer {
   const maxEditLength = options.maxEditLength ?? MAX_DIFF_EDIT_LENGTH;

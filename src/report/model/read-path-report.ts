@@ -1,5 +1,4 @@
-import { LineageError, logPath, openVersionDiffer, readPathVersions } from '../../artifacts/index.js';
-import type { ArtifactRecord } from '../../artifacts/index.js';
+import { LineageError, logPath, openVersionDiffer } from '../../artifacts/index.js';
 import { createReportBudget } from './report-budget.js';
 import { reportDiff, shellWord } from './report-diff.js';
 import { resolveReportCaps } from './report-limits.js';
@@ -24,10 +23,11 @@ export async function readPathReport(
       message: `no run recorded a version of ${JSON.stringify(path)}; list a run's paths with 'artifact-ingest replay RUN_ID'`,
     });
   }
-  // The versions a path's versions point back to are in the same index file: nothing else is read.
-  const { records } = await readPathVersions(projectDir, log.path);
-  const byId = new Map<string, ArtifactRecord>(records.map((record) => [record.artifactId, record]));
-  const differ = openVersionDiffer(projectDir, byId);
+  // The versions a path's versions point back to are versions of the same path: the log already holds them.
+  const differ = openVersionDiffer(
+    projectDir,
+    new Map(log.versions.map((version) => [version.artifactId, version])),
+  );
   const versions: PathReportVersion[] = [];
   try {
     for (const version of log.versions) {
