@@ -1,13 +1,13 @@
 import { cp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readRunReport, renderRunReportPage } from '../report/index.js';
+import { formatBytes, readRunReport, renderRunReportPage } from '../report/index.js';
 import { defaultRunId } from '../runtime/index.js';
 import { describeError } from '../project/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { runCommand } from './run-command.js';
 import { UsageError } from './usage-error.js';
-import { formatReportSize, writeReportFile } from './write-report-file.js';
+import { writeReportFile } from './write-report-file.js';
 import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest demo`. */
@@ -120,7 +120,7 @@ async function writeDemoReport(projectDir: string, runId: string, quiet: boolean
     });
     if (!quiet) {
       io.stdout.write(
-        `\nThe run's report, one HTML page to open in a browser (${formatReportSize(written.bytes)}):\n  ${written.path}\n`,
+        `\nThe run's report, one HTML page to open in a browser (${formatBytes(written.bytes)}):\n  ${written.path}\n`,
       );
     }
   } catch (error) {

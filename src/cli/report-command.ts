@@ -1,11 +1,17 @@
 import path from 'node:path';
-import { readPathReport, readRunReport, renderPathReportPage, renderRunReportPage } from '../report/index.js';
+import {
+  formatBytes,
+  readPathReport,
+  readRunReport,
+  renderPathReportPage,
+  renderRunReportPage,
+} from '../report/index.js';
 import { sha256Hex } from '../project/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
 import { resolveRunId } from './resolve-run-id.js';
 import { UsageError } from './usage-error.js';
-import { formatReportSize, writeReportFile } from './write-report-file.js';
+import { writeReportFile } from './write-report-file.js';
 import type { CliIo } from './cli-io.js';
 
 /** Help text of `artifact-ingest report`. */
@@ -78,7 +84,7 @@ export async function reportCommand(args: readonly string[], io: CliIo): Promise
   const written = await writeReportFile(path.resolve(io.cwd, values.output ?? defaultName), page, {
     force: values.force === true,
   });
-  io.stdout.write(`Wrote ${written.path} (${formatReportSize(written.bytes)})\n`);
+  io.stdout.write(`Wrote ${written.path} (${formatBytes(written.bytes)})\n`);
   return 0;
 }
 

@@ -81,8 +81,3 @@ async function isReport(target: string): Promise<boolean> {
     await handle.close();
   }
 }
-
-/** A written page's size as `report` and `demo` print it: bytes under 1 KB, else KB with one decimal. */
-export function formatReportSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB`;
-}

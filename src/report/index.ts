@@ -52,6 +52,7 @@ export {
   PAGE_CSP,
   REPORT_GENERATOR,
   escapeHtml,
+  formatBytes,
   renderMarkdown,
   renderPathReportPage,
   renderRunReportPage,

@@ -1,7 +1,7 @@
 import { readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatReportSize, writeReportFile } from '../../src/cli/write-report-file.js';
+import { writeReportFile } from '../../src/cli/write-report-file.js';
 import { renderRunReportPage } from '../../src/report/index.js';
 import { runReport } from '../helpers/report-fixture.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -84,15 +84,4 @@ describe('writeReportFile', () => {
       expect(await readdir(dir)).toEqual(['out']);
     },
   );
-});
-
-describe('formatReportSize', () => {
-  it.each([
-    [0, '0 bytes'],
-    [1023, '1023 bytes'],
-    [1024, '1.0 KB'],
-    [33_573, '32.8 KB'],
-  ])('says %i bytes as %s', (bytes, text) => {
-    expect(formatReportSize(bytes)).toBe(text);
-  });
 });

@@ -2,6 +2,7 @@ export { escapeHtml, joinHtml, markup, SafeHtml } from './escape-html.js';
 export type { HtmlValue } from './escape-html.js';
 export { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE, cspHash } from './page-assets.js';
 export { REPORT_GENERATOR } from './render-page.js';
+export { formatBytes } from './format-figures.js';
 export {
   DEFAULT_DOCUMENT_TIME_LIMIT_MS,
   DEFAULT_PAGE_TIME_LIMIT_MS,
