@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import fg from 'fast-glob';
+import type FastGlob from 'fast-glob';
 import { openIngestRecords } from '../artifacts/index.js';
 import { loadProjectConfig } from '../config/index.js';
 import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../ingest/index.js';
-import { parseNodeId, parseRunId } from '../project/index.js';
+import { lazyModule, parseNodeId, parseRunId } from '../project/index.js';
 import type { NodeId } from '../project/index.js';
 import type { IngestManifest, IngestMode, IngestProblem, IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
@@ -13,6 +13,9 @@ import { resolveProject } from './resolve-project.js';
 import { renderIngestReport } from './render-ingest-report.js';
 import { UsageError } from './usage-error.js';
 import type { CliIo } from './cli-io.js';
+
+/** fast-glob loads only when an argument is a glob. */
+const fastGlob = lazyModule<typeof FastGlob>('fast-glob');
 
 /** Help text of `artifact-ingest ingest`. */
 export const INGEST_HELP = `Usage: artifact-ingest ingest [PATH|GLOB ...] [options]
@@ -153,7 +156,7 @@ async function findDocuments(projectDir: string, inputs: readonly string[]): Pro
   const found = new Set<string>();
   for (const input of patterns) {
     if (GLOB_CHARS.test(input)) {
-      const matches = await fg(input, {
+      const matches = await fastGlob()(input, {
         cwd: projectDir,
         onlyFiles: true,
         followSymbolicLinks: false,

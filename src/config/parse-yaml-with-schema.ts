@@ -1,17 +1,12 @@
-import {
-  isMap,
-  isNode,
-  isScalar,
-  LineCounter,
-  parseDocument,
-  type Document,
-  type Node as YamlNode,
-  type YAMLError,
-} from 'yaml';
+import type { Document, Node as YamlNode, YAMLError } from 'yaml';
+import type * as Yaml from 'yaml';
 import type * as z from 'zod';
+import { lazyModule } from '../project/index.js';
 import { closestMatch } from './closest-match.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 
+/** yaml loads when a YAML file is first read: commands that read none (log, verify, checkout ...) skip it. */
+const yaml = lazyModule<typeof Yaml>('yaml');
 /** The keys allowed in one mapping: a fixed list, or one that depends on the mapping (its `kind:`, say). */
 export type AllowedKeys =
   readonly string[] | ((mapping: Readonly<Record<string, unknown>>) => readonly string[]);
@@ -49,6 +44,13 @@ export function parseYamlWithSchema<T>(
   schema: z.ZodType<T>,
   allowedKeys: Readonly<Record<string, AllowedKeys>>,
 ): T {
+  if (text === '') {
+    // No file (or an empty one) is an empty mapping: checked without loading yaml. A schema that refuses one
+    // still gets its issues, with positions, from the full path below.
+    const empty = schema.safeParse({});
+    if (empty.success) return empty.data;
+  }
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at: At = (offset) => {
@@ -143,7 +145,7 @@ function allowedKeysAt(context: IssueContext, where: IssuePath): readonly string
   const [, allowed] = entry;
   if (typeof allowed !== 'function') return allowed;
   const mapping: unknown = context.document.getIn(where, false);
-  const json: unknown = isNode(mapping) ? mapping.toJSON() : mapping;
+  const json: unknown = yaml().isNode(mapping) ? mapping.toJSON() : mapping;
   return allowed(typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {});
 }
 
@@ -157,7 +159,7 @@ function locate(
   // Walk up until a node exists: a value may be missing when its parent has the wrong shape.
   for (let depth = where.length; depth >= 0; depth -= 1) {
     const node: unknown = depth === 0 ? document.contents : document.getIn(where.slice(0, depth), true);
-    if (!isNode(node)) continue;
+    if (!yaml().isNode(node)) continue;
     if (depth === where.length) {
       const precise =
         params.key === undefined ? locateToken(context, node, params) : locateKey(node, params.key);
@@ -169,13 +171,14 @@ function locate(
 }
 
 function locateKey(node: YamlNode, key: string): number | undefined {
-  if (!isMap(node)) return undefined;
-  const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
-  return isNode(pair?.key) ? pair.key.range?.[0] : undefined;
+  if (!yaml().isMap(node)) return undefined;
+  const pair = node.items.find((item) => yaml().isScalar(item.key) && String(item.key.value) === key);
+  return yaml().isNode(pair?.key) ? pair.key.range?.[0] : undefined;
 }
 
 function locateToken(context: IssueContext, node: YamlNode, params: YamlIssueParams): number | undefined {
-  if (params.token === undefined || params.token === '' || !isScalar(node) || !node.range) return undefined;
+  if (params.token === undefined || params.token === '' || !yaml().isScalar(node) || !node.range)
+    return undefined;
   // Plain and block scalars hold the value's characters as written, so the n-th occurrence in the value is
   // the n-th in the source; escapes in quoted scalars can break that, and then the scalar's start is used.
   const [start, end] = node.range;

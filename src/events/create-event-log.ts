@@ -1,4 +1,5 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
+import { pinoModule } from './pino-module.js';
 import { EVENT_NAME_PATTERN } from './event-line.js';
 import { isEventLevel, type EventLevel } from './event-level.js';
 import type { EventFields, EventLog } from './event-log.js';
@@ -42,7 +43,7 @@ export function createEventLog(sink: EventSink, bindings: EventFields = {}): Eve
       else batching.lines.push(line);
     },
   };
-  const logger = pino(
+  const logger = pinoModule().pino(
     {
       level: 'info',
       base: null,

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { pino } from 'pino';
+import type { pino } from 'pino';
+import { pinoModule } from './pino-module.js';
 import { createEventLog } from './create-event-log.js';
 import { EventLogError } from './event-log-error.js';
 import type { EventFields, EventLog } from './event-log.js';
@@ -17,7 +18,7 @@ export function openEventLog(file: string, bindings: EventFields = {}): EventLog
     // O_RDWR: the last byte is read on the same descriptor, so an event after an interrupted write starts a line.
     fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 0o644);
     // sync: each line goes straight to one fs.writeSync on the O_APPEND descriptor, nothing is buffered.
-    destination = pino.destination({ fd, sync: true });
+    destination = pinoModule().pino.destination({ fd, sync: true });
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     throw new EventLogError('open', file, error);

@@ -1,14 +1,14 @@
-import { parse } from 'micromark';
 import type { Construct, ParseContext } from 'micromark-util-types';
 import { flattenContainer } from './flatten-container.js';
 import { interruptOnlyParagraphs } from './interrupt-only-paragraphs.js';
+import { micromarkModule } from './micromark-module.js';
 
 /**
  * Creates a micromark parser that builds block structure only: inline constructs off, containers flattened and
  * held to CommonMark's paragraph interruption rule.
  */
 export function createBlockParser(): ParseContext {
-  const parser = parse({
+  const parser = micromarkModule().parse({
     extensions: [
       {
         disable: {

@@ -1,7 +1,7 @@
-import { preprocess } from 'micromark';
 import { decodeString } from 'micromark-util-decode-string';
 import { types } from 'micromark-util-symbol';
-import type { Chunk, Event, Point, TokenizeContext } from 'micromark-util-types';
+import { micromarkModule } from './micromark-module.js';
+import type { Chunk, Event, ParseContext, Point, TokenizeContext } from 'micromark-util-types';
 import { createBlockParser } from './create-block-parser.js';
 
 /** A fenced code block exactly as CommonMark found it, before any judgement of its info string. */
@@ -20,7 +20,8 @@ export interface RawFence {
   readonly endLine: number;
 }
 
-const blockParser = createBlockParser();
+/** Made on the first micromark parse, so that the default scanner never loads micromark (D76). */
+let sharedParser: ParseContext | undefined;
 
 /** Chunks written to micromark at a time, so a deadline can be checked between writes. */
 const CHUNKS_PER_WRITE = 512;
@@ -53,10 +54,11 @@ interface FenceDraft {
  */
 export function readFencedBlocks(markdown: string, deadline = Number.POSITIVE_INFINITY): RawFence[] {
   // The parser is shared, so per-document state is reset; `lazy` marks lazy continuation lines by number.
+  const blockParser = (sharedParser ??= createBlockParser());
   blockParser.lazy = {};
   blockParser.defined = [];
   const document = blockParser.document();
-  const events = writeInSlices(document, preprocess()(markdown, undefined, true), deadline);
+  const events = writeInSlices(document, micromarkModule().preprocess()(markdown, undefined, true), deadline);
   // micromark offsets count UTF-16 units from after a leading BOM, which preprocess drops.
   const documentEnd = markdown.charCodeAt(0) === 0xfeff ? markdown.length - 1 : markdown.length;
   const found: RawFence[] = [];
@@ -210,7 +212,7 @@ function isSpaceOrTab(code: number): boolean {
  * as one write), checking the deadline between slices. Returns the events of the final write (with EOF).
  */
 function writeInSlices(
-  document: ReturnType<typeof blockParser.document>,
+  document: ReturnType<ParseContext['document']>,
   chunks: Chunk[],
   deadline: number,
 ): Event[] {

@@ -56,3 +56,4 @@ export {
   type FoundSecret,
 } from './find-secret.js';
 export { redactJson } from './redact-json.js';
+export { lazyModule } from './lazy-module.js';

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, the parser contenders (parser-contenders.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), and project snapshots (observe-snapshot.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, the parser contenders (parser-contenders.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), project snapshots (observe-snapshot.ts), and CLI start-up (cli-load.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { micromark } from 'micromark';
 import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
 import { artifactScaleSection } from './artifacts-scale.js';
+import { cliLoadSection } from './cli-load.js';
 import { differentialSection } from './differential.js';
 import { hostileInputSection } from './hostile-inputs.js';
 import { isolatedParseSection } from './isolated-parse.js';
@@ -257,6 +258,7 @@ async function ingestRows(): Promise<string[]> {
 const ingest = await ingestRows();
 const artifacts = await artifactScaleSection();
 const observe = await observeSnapshotSection();
+const cliLoad = await cliLoadSection();
 const hostile = hostileInputSection();
 const isolated = await isolatedParseSection(typicalDocument(20_000));
 const contenders = await parserContendersSection();
@@ -347,6 +349,7 @@ ${differential}
 ${isolated}
 ${artifacts}
 ${observe}
+${cliLoad}
 ${hostile}`;
 await writeFile(new URL('../../docs/benchmarks.md', import.meta.url), report);
 console.log('\nwrote docs/benchmarks.md');

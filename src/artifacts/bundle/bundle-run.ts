@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Writable } from 'node:stream';
-import { Header, Pack, ReadEntry } from 'tar';
+import type { Pack } from 'tar';
 import { errnoOf, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
 import { isRunId, OBJECTS_DIR, objectPath, runDir, sha256Hex, UnknownRunError } from '../../project/index.js';
@@ -11,6 +11,7 @@ import { isRunRecordFile, RUN_RECORD_FILES_SHOWN } from './is-run-record-file.js
 import { BUNDLE_MANIFEST_PATH } from './bundle-manifest.js';
 import type { BundleManifest } from './bundle-manifest.js';
 import { hexOfContentHash } from '../content-hash.js';
+import { tarModule } from './tar-module.js';
 import { whyPathUnsafe } from './judge-bundle-entry.js';
 import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
 
@@ -191,6 +192,7 @@ async function writeAtomically(
 
 /** Streams the entries through node-tar's Pack (gzip, portable, fixed mtime) into `handle`; returns the bytes written. */
 async function writeArchive(handle: FileHandle, entries: readonly ArchiveEntry[]): Promise<number> {
+  const { Pack } = tarModule();
   const pack = new Pack({ portable: true, gzip: true, mtime: FIXED_MTIME });
   let written = 0;
   // A plain Writable over the handle: the caller keeps the descriptor, to fsync it before the rename.
@@ -230,6 +232,7 @@ async function writeArchive(handle: FileHandle, entries: readonly ArchiveEntry[]
 /** Adds one in-memory entry to the pack and resolves when the pack has consumed it. */
 async function addEntry(pack: Pack, entry: ArchiveEntry): Promise<void> {
   const bytes = entry.type === 'File' ? Buffer.from(await entry.bytes()) : Buffer.alloc(0);
+  const { Header, ReadEntry } = tarModule();
   const header = new Header({
     path: entry.path,
     type: entry.type,

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { Parser } from 'tar';
-import type { ReadEntry } from 'tar';
+import type { Parser, ReadEntry } from 'tar';
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import { describeError } from '../../project/index.js';
 import { pathCollisionKey } from '../../workspace/index.js';
@@ -12,6 +11,7 @@ import { BUNDLE_MANIFEST_PATH, bundleManifestSchema } from './bundle-manifest.js
 import type { BundleManifest } from './bundle-manifest.js';
 import { BodyChannel } from './body-channel.js';
 import { judgeBundleEntry } from './judge-bundle-entry.js';
+import { tarModule } from './tar-module.js';
 import type { BundleEntryVerdict } from './judge-bundle-entry.js';
 
 /** How much a bundle may expand to: all entries together, one run file, one object. */
@@ -80,7 +80,7 @@ export async function scanBundleArchive(
   options: ScanOptions,
 ): Promise<ScannedArchive> {
   const state = new ScanState(limits, options, bundleFile);
-  const parser = new Parser({ strict: true });
+  const parser = new (tarModule().Parser)({ strict: true });
   parser.on('entry', (entry: ReadEntry) => {
     state.onEntry(entry);
   });

@@ -1,14 +1,17 @@
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
-import fg from 'fast-glob';
-import { AGENT_DIR } from '../../project/index.js';
+import type FastGlob from 'fast-glob';
+import { AGENT_DIR, lazyModule } from '../../project/index.js';
 import { errnoOf } from '../../workspace/index.js';
 import { compileGitignore } from './gitignore-matcher.js';
 import type { GitignoreMatcher } from './gitignore-matcher.js';
 import { hashProjectFile } from './hash-project-file.js';
 import type { ProjectFileHasher } from './hash-project-file.js';
 import type { ProjectSnapshot, SnapshotEntry } from './project-snapshot-schema.js';
+
+/** fast-glob loads on the first snapshot: the workflow commands that take none (status, list) skip it. */
+const fastGlob = lazyModule<typeof FastGlob>('fast-glob');
 
 /** Folders a snapshot never enters (spec workflow-mcp.md, "Declared versus observed"). */
 export const SNAPSHOT_EXCLUDED = ['.git', AGENT_DIR, 'node_modules'] as const;
@@ -46,7 +49,7 @@ export async function snapshotProject(
   const hasher = options.hasher ?? hashProjectFile;
   const takenAt = (options.now ?? (() => new Date()))().toISOString();
   const gitignore = await readRootGitignore(projectDir);
-  const walked = await fg('**', {
+  const walked = await fastGlob()('**', {
     cwd: projectDir,
     dot: true,
     followSymbolicLinks: false,

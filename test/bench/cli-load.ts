@@ -1,0 +1,135 @@
+/**
+ * The CLI part of `npm run bench`: what each command pays for loading modules before it does any work. Each
+ * command runs as `node dist/cli/main.js <command> --help` (help is printed by the command's own module, so this
+ * loads exactly what the command loads, and does nothing else), beside bare `node -e 0` and `--version` in the
+ * same run, interleaved, median of ROUNDS; plus the number of modules each loads. Run alone with
+ * `npx tsx test/bench/cli-load.ts` after `npm run build`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROUNDS = 9;
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+/** The commands measured: every top-level command of the CLI. */
+export const CLI_LOAD_COMMANDS: readonly string[] = [
+  'run',
+  'runs',
+  'show',
+  'ingest',
+  'demo',
+  'mcp',
+  'submit',
+  'audit',
+  'workflow',
+  'replay',
+  'report',
+  'checkout',
+  'log',
+  'verify',
+  'bundle',
+  'import',
+  'export',
+  'reindex',
+];
+
+interface Row {
+  readonly label: string;
+  readonly wall: number;
+  readonly cpu: number;
+  readonly modules: number;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Wall and CPU (user + system) ms of one child; CPU is what the child reports at exit, so load elsewhere on
+ * the machine stretches wall time far more than it does CPU time. */
+function timeChild(args: readonly string[], cpuReport: string): { wall: number; cpu: number } {
+  const t0 = performance.now();
+  const child = spawnSync(process.execPath, ['--import', cpuReport, ...args], { encoding: 'utf8' });
+  const wall = performance.now() - t0;
+  if (child.status !== 0) throw new Error(`node ${args.join(' ')} exited ${String(child.status)}`);
+  const cpu = /^CPU_US (\d+)$/m.exec(child.stderr)?.[1];
+  if (cpu === undefined) throw new Error(`node ${args.join(' ')} reported no CPU time`);
+  return { wall, cpu: Number(cpu) / 1000 };
+}
+
+/** How many modules (ours and dependencies) `args` loads, counted by a module hook that sees every load. */
+function moduleCount(args: readonly string[], register: string): number {
+  const child = spawnSync(process.execPath, ['--import', register, ...args], { encoding: 'utf8' });
+  return child.stderr.split('\n').filter((line) => line.startsWith('LOADED ')).length;
+}
+
+/** Measures every command's start-up and returns the markdown section for docs/benchmarks.md. */
+export async function cliLoadSection(commands: readonly string[] = CLI_LOAD_COMMANDS): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ai-bench-cli-'));
+  try {
+    const hook = path.join(dir, 'hook.mjs');
+    await writeFile(
+      hook,
+      "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n",
+    );
+    const register = path.join(dir, 'register.mjs');
+    await writeFile(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
+    );
+    const cpuReport = path.join(dir, 'cpu-report.mjs');
+    await writeFile(
+      cpuReport,
+      "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`CPU_US ${u.user + u.system}\\n`); });\n",
+    );
+    const cases: { label: string; args: string[] }[] = [
+      { label: 'bare `node -e 0`', args: ['-e', '0'] },
+      { label: '`--version`', args: [MAIN, '--version'] },
+      ...commands.map((command) => ({ label: `\`${command}\``, args: [MAIN, command, '--help'] })),
+    ];
+    const walls: number[][] = cases.map(() => []);
+    const cpus: number[][] = cases.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      cases.forEach((entry, i) => {
+        const { wall, cpu } = timeChild(entry.args, cpuReport);
+        walls[i]?.push(wall);
+        cpus[i]?.push(cpu);
+      });
+    }
+    const rows: Row[] = cases.map((entry, i) => ({
+      label: entry.label,
+      wall: median(walls[i] ?? []),
+      cpu: median(cpus[i] ?? []),
+      modules: i === 0 ? 0 : moduleCount(entry.args, register),
+    }));
+    const bare = rows[0] ?? { wall: Number.NaN, cpu: Number.NaN };
+    const table = rows
+      .map((row, i) =>
+        i === 0
+          ? `| ${row.label} | ${row.cpu.toFixed(0)} | | ${row.wall.toFixed(0)} | |`
+          : `| ${row.label} | ${row.cpu.toFixed(0)} | ${(row.cpu - bare.cpu).toFixed(0)} | ${row.wall.toFixed(0)} | ${String(row.modules)} |`,
+      )
+      .join('\n');
+    return `## CLI start-up: module loading per command
+
+Each command run as \`node dist/cli/main.js COMMAND --help\`: the command's own module prints the help, so
+this loads what the command loads and does no work. CPU time (user + system, as the child reports it at exit)
+and wall time, medians of ${ROUNDS} interleaved rounds; "over bare node" is the command's CPU time minus bare
+\`node -e 0\`'s in the same rounds: the cost of loading the command's modules.
+
+| command | CPU ms | over bare node, CPU ms | wall ms | modules loaded |
+|---|---:|---:|---:|---:|
+${table}
+`;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const only = process.argv.slice(2);
+  console.log(await cliLoadSection(only.length > 0 ? only : CLI_LOAD_COMMANDS));
+}

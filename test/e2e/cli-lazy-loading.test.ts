@@ -1,0 +1,86 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, runProgram } from '../helpers/run-cli.js';
+
+/**
+ * A command loads only what it uses: the dependencies used on one path (yaml, pino, node-tar, fast-glob and
+ * micromark's parser) load on first use (D76). Each case runs the real CLI in a child process that reports every
+ * package it loaded, through both loaders: ESM imports (a module hook) and CommonJS requires (Module._load).
+ */
+let dir: string;
+let preload: string;
+
+const LAZY = ['yaml', 'pino', 'tar', 'fast-glob', 'micromark'] as const;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'ai-lazy-'));
+  const hook = path.join(dir, 'hook.mjs');
+  await writeFile(
+    hook,
+    'export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n',
+  );
+  preload = path.join(dir, 'preload.mjs');
+  await writeFile(
+    preload,
+    [
+      "import Module, { register } from 'node:module';",
+      `register(${JSON.stringify(pathToFileURL(hook).href)});`,
+      'const load = Module._load;',
+      'Module._load = function (request, parent, isMain) {',
+      '  const loaded = load.call(this, request, parent, isMain);',
+      '  try { process.stderr.write(`LOADED ${Module._resolveFilename(request, parent, isMain)}\\n`); } catch {}',
+      '  return loaded;',
+      '};',
+      '',
+    ].join('\n'),
+  );
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The npm packages a CLI invocation loaded, by name. */
+async function packagesLoaded(args: readonly string[], cwd = dir): Promise<Set<string>> {
+  const result = await runProgram(process.execPath, ['--import', preload, CLI, ...args], { cwd });
+  const packages = new Set<string>();
+  for (const match of result.stderr.matchAll(/^LOADED .*?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm))
+    if (match[1] !== undefined) packages.add(match[1]);
+  return packages;
+}
+
+describe('CLI lazy loading', () => {
+  it.each([['log'], ['checkout'], ['verify'], ['replay'], ['runs'], ['show'], ['reindex']])(
+    '%s --help loads none of the one-path dependencies',
+    async (command) => {
+      const loaded = await packagesLoaded([command, '--help']);
+      // zod is loaded by every command: the detector sees packages at all.
+      expect(loaded.has('zod')).toBe(true);
+      for (const name of LAZY)
+        expect({ command, name, loaded: loaded.has(name) }).toEqual({ command, name, loaded: false });
+    },
+  );
+
+  it('loads fast-glob only for a glob, yaml only with a config file, and micromark only with parser: micromark', async () => {
+    const project = await mkdtemp(path.join(dir, 'project-'));
+    await writeFile(path.join(project, 'a.md'), '```ts file=a.ts\nexport const a = 1;\n```\n');
+    const glob = await packagesLoaded(['ingest', '*.md', '--dry-run'], project);
+    expect(glob.has('fast-glob')).toBe(true);
+    expect(glob.has('yaml')).toBe(false);
+    expect(glob.has('micromark')).toBe(false);
+
+    await writeFile(path.join(project, 'artifact-ingest.config.yaml'), 'ingest:\n  parser: micromark\n');
+    const micromark = await packagesLoaded(['ingest', 'a.md', '--dry-run'], project);
+    expect(micromark.has('yaml')).toBe(true);
+    expect(micromark.has('fast-glob')).toBe(false);
+    expect(micromark.has('micromark')).toBe(true);
+    const result = await runProgram(process.execPath, [CLI, 'ingest', 'a.md', '--dry-run', '--json'], {
+      cwd: project,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('workspace/a.ts');
+  });
+});
