@@ -67,7 +67,10 @@ function moduleCount(args: readonly string[], register: string): number {
 }
 
 /** Measures every command's start-up and returns the markdown section for docs/benchmarks.md. */
-export async function cliLoadSection(commands: readonly string[] = CLI_LOAD_COMMANDS): Promise<string> {
+export async function cliLoadSection(
+  commands: readonly string[] = CLI_LOAD_COMMANDS,
+  main: string = MAIN,
+): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ai-bench-cli-'));
   try {
     const hook = path.join(dir, 'hook.mjs');
@@ -87,8 +90,8 @@ export async function cliLoadSection(commands: readonly string[] = CLI_LOAD_COMM
     );
     const cases: { label: string; args: string[] }[] = [
       { label: 'bare `node -e 0`', args: ['-e', '0'] },
-      { label: '`--version`', args: [MAIN, '--version'] },
-      ...commands.map((command) => ({ label: `\`${command}\``, args: [MAIN, command, '--help'] })),
+      { label: '`--version`', args: [main, '--version'] },
+      ...commands.map((command) => ({ label: `\`${command}\``, args: [main, command, '--help'] })),
     ];
     const walls: number[][] = cases.map(() => []);
     const cpus: number[][] = cases.map(() => []);
