@@ -28,6 +28,8 @@ export const LINEAGE_REPORT_OPTIONS: RunReportOptions = Object.freeze({
   maxBlocks: 0,
   maxDiffBytesTotal: 0,
   maxDocumentBytesTotal: 0,
+  // Events carry neither verify's verdict nor the contracts' audit: skip re-hashing every object for them.
+  checks: false,
 });
 
 /** Help text of `artifact-ingest export`. */

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,34 @@ describe('artifact-ingest export openlineage', () => {
     }
     const inputs = steps.flatMap((event) => event.inputs ?? []).map((input) => input.name);
     expect(inputs.every((name) => name.startsWith('docs/'))).toBe(true);
+  });
+
+  it('neither verifies nor audits: a tampered object is not re-hashed, the events are the same', async () => {
+    const copy = path.join(root, 'team-tampered');
+    await cp(team, copy, { recursive: true });
+    const before = await spawnCli(['export', 'openlineage', teamRun, '--project', copy]);
+    // The workspace files' objects: verify re-hashes them, the export needs only their records.
+    const records = (await readFile(path.join(copy, '.agent', 'runs', teamRun, 'artifacts.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { type: string; contentHash: string });
+    const files = records.filter((record) => record.type === 'file');
+    expect(files.length).toBeGreaterThan(0);
+    for (const { contentHash } of files) {
+      const hex = contentHash.slice('sha256:'.length);
+      await writeFile(
+        path.join(copy, '.agent', 'objects', 'sha256', hex.slice(0, 2), hex.slice(2)),
+        'tampered',
+      );
+    }
+    const after = await spawnCli(['export', 'openlineage', teamRun, '--project', copy]);
+    expect(after.code).toBe(0);
+    expect(after.stderr).not.toMatch(/corrupt|verify/);
+    expect(parseLines(after.stdout).map((event) => event.run.runId)).toEqual(
+      parseLines(before.stdout).map((event) => event.run.runId),
+    );
+    // verify itself still finds every tampered object.
+    expect((await spawnCli(['verify', teamRun, '--project', copy])).code).not.toBe(0);
   });
 
   it('exports the same events again (the run UUIDs are derived, not random)', async () => {

@@ -151,7 +151,11 @@ ${contract.payload === null ? markup`<p class="note">The payload could not be re
 </details>`;
 }
 
-function renderVerify(verify: ReportVerify): SafeHtml {
+function renderVerify(verify: ReportVerify | null): SafeHtml {
+  if (verify === null) {
+    return markup`<h2 id="verify-heading">Verify</h2>
+<p class="note">Not checked for this page: run 'artifact-ingest verify' for the verdict.</p>`;
+  }
   const problems = verify.problems.map(
     (problem) =>
       markup`<li><span class="badge s-${problem.severity === 'error' ? 'bad' : 'pending'}">${problem.severity}</span> <code>${problem.code}</code>: ${problem.message}</li>`,

@@ -65,9 +65,14 @@ export async function readRunReport(
   // A workflow hands its agent one step (one pass) at a time, so its concurrency is 1 by design.
   const concurrency =
     source.kind === 'graph' ? await readConcurrency(projectDir, id) : source.kind === 'workflow' ? 1 : null;
-  const contracts = await readReportContracts(projectDir, id, caps.maxDocumentBytes);
+  const checks = options.checks ?? true;
+  const contracts = checks
+    ? await readReportContracts(projectDir, id, caps.maxDocumentBytes)
+    : { contracts: [], problems: [] };
   problems.push(...contracts.problems);
-  const verify = await readReportVerify(projectDir, id, caps.maxProblems);
+  const verify = checks
+    ? await readReportVerify(projectDir, id, caps.maxProblems)
+    : { verify: null, problems: [] };
   problems.push(...verify.problems);
 
   return {

@@ -27,7 +27,13 @@ export const DEFAULT_REPORT_LIMITS: ReportCaps = Object.freeze({
 });
 
 /** Options of `readRunReport` and `readPathReport`: any cap of {@link DEFAULT_REPORT_LIMITS} to replace. */
-export type RunReportOptions = Partial<ReportCaps>;
+export type RunReportOptions = Partial<ReportCaps> & {
+  /**
+   * False skips `verify` and the contracts' audit, which re-hash the run's objects and read its contract files:
+   * `verify` is then null and `contracts` empty. For readers that use neither, such as the OpenLineage export.
+   */
+  readonly checks?: boolean;
+};
 
 /** The caps of `options` over the defaults; throws a RangeError for a cap that is not a non-negative integer. */
 export function resolveReportCaps(options: RunReportOptions = {}): ReportCaps {

@@ -10,8 +10,8 @@ export interface RunReport {
   readonly steps: readonly ReportStep[];
   /** The run's contract artifacts under `.agent/artifacts/<run_id>/`, by type. */
   readonly contracts: readonly ReportContract[];
-  /** `verify`'s verdict on the run's records, objects and workspace files. */
-  readonly verify: ReportVerify;
+  /** `verify`'s verdict on the run's records, objects and workspace files; null when read with `checks: false`. */
+  readonly verify: ReportVerify | null;
   /** What the report left out to stay small, and where to see it instead. */
   readonly limits: ReportLimits;
   /** Records, traces or files the report could not read; the report shows the rest. */

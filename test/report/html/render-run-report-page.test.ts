@@ -57,7 +57,7 @@ describe('renderRunReportPage', () => {
           },
         ],
         verify: {
-          ...runReport().verify,
+          ...runReport().verify!,
           ok: false,
           problems: [{ code: 'hash_mismatch', severity: 'error', message: 'object changed' }],
         },
@@ -89,6 +89,13 @@ describe('renderRunReportPage', () => {
         .replace(/&#39;/g, "'")
         .replace('&amp;amp;', '&amp;'),
     );
+  });
+
+  it('says verify was not checked when the model was read with checks: false', async () => {
+    const page = await renderRunReportPage(runReport({ verify: null }));
+    expect(page).toContain('Not checked for this page');
+    expect(page).not.toContain('verify failed');
+    expect(page).not.toMatch(/>verified</);
   });
 
   it('admits exactly its inline style and script by sha256 hash, and nothing else', async () => {

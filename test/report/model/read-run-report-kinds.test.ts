@@ -69,7 +69,7 @@ describe('readRunReport on the ralph graph', () => {
       reason: null,
       errors: [],
     });
-    expect(report.verify.ok).toBe(true);
+    expect(report.verify?.ok).toBe(true);
     expect(report.problems).toEqual([]);
   });
 
@@ -273,7 +273,7 @@ describe('readRunReport on a run made by ingest --run-id', () => {
     ]);
     expect(stepOf(report, 'b').blocks.map((block) => block.code)).toEqual(['absolute_path']);
     expect(stepOf(report, 'b').files).toEqual([]);
-    expect(report.verify.ok).toBe(true);
+    expect(report.verify?.ok).toBe(true);
     expect(report.problems).toEqual([]);
   });
 });

@@ -88,7 +88,7 @@ describe('readRunReport on the team demo run', () => {
     expect(report.run.budgets).toMatchObject({ agentCalls: state.budgets.agent_calls, exceeded: null });
     expect(report.problems).toEqual([]);
     expect(report.verify).toMatchObject({ ok: true, errors: 0 });
-    expect(report.verify.objects.checked).toBeGreaterThan(0);
+    expect(report.verify?.objects.checked).toBeGreaterThan(0);
     expect(report.contracts).toEqual([]);
   });
 
@@ -328,8 +328,8 @@ describe('readRunReport on damaged records', () => {
     expect(audit.document).toMatchObject({ markdown: null, truncated: false });
     expect(audit.document?.unavailable).toMatch(/is not in \.agent\/objects; restore it/);
     expect(damaged.problems.map((problem) => problem.code)).toContain('unavailable_document');
-    expect(damaged.verify.ok).toBe(false);
-    expect(damaged.verify.problems.map((problem) => problem.code)).toContain('missing_object');
+    expect(damaged.verify?.ok).toBe(false);
+    expect(damaged.verify?.problems.map((problem) => problem.code)).toContain('missing_object');
     expect(stepOf(damaged, 'plan').document?.markdown).not.toBeNull();
   });
 
@@ -343,10 +343,28 @@ describe('readRunReport on damaged records', () => {
     );
     const damaged = await readRunReport(copy, demoRun);
     expect(damaged.verify).toMatchObject({ ok: false });
-    expect(damaged.verify.errors).toBeGreaterThan(0);
-    expect(damaged.verify.problems.map((problem) => problem.code)).toContain('corrupt_object');
+    expect(damaged.verify?.errors).toBeGreaterThan(0);
+    expect(damaged.verify?.problems.map((problem) => problem.code)).toContain('corrupt_object');
     const file = stepOf(damaged, 'task_api').files[0];
     expect(file?.diff).toMatchObject({ kind: 'unavailable', reason: 'corrupt_object' });
+  });
+
+  it('with checks: false, neither verifies nor audits: a corrupt object is no problem of the report', async () => {
+    const copy = await copyProject('no-checks');
+    const report = await readRunReport(copy, demoRun);
+    const hash = stepOf(report, 'task_api').files[0]?.contentHash.slice('sha256:'.length) ?? '';
+    await writeFile(
+      path.join(copy, '.agent', 'objects', 'sha256', hash.slice(0, 2), hash.slice(2)),
+      'tampered',
+    );
+    const unchecked = await readRunReport(copy, demoRun, { checks: false });
+    expect(unchecked.verify).toBeNull();
+    expect(unchecked.contracts).toEqual([]);
+    expect(unchecked.problems.map((problem) => problem.code)).not.toContain('corrupt_object');
+    // The steps are the same model; only the checks are left out.
+    expect(unchecked.steps.map((step) => step.key)).toEqual(report.steps.map((step) => step.key));
+    const checked = await readRunReport(copy, demoRun);
+    expect(checked.verify?.problems.map((problem) => problem.code)).toContain('corrupt_object');
   });
 
   it('shows a node whose trace is unreadable from the state alone, and says so', async () => {
