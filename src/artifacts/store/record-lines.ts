@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redactJson } from '../../project/index.js';
 import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import type { ConfinedRoot } from '../../workspace/index.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 
@@ -41,20 +42,22 @@ export function renderRecordLines(records: readonly ArtifactRecord[]): string {
 /**
  * Appends `text` (whole lines) to a project file through the workspace writer: one write(2) on an O_APPEND
  * descriptor, no symlink followed on the way; `durability` `fsync` (default) flushes it before returning.
+ * `root`, when given, is the project's confined root opened by the caller (once for many appends).
  */
 export async function appendLines(
   projectDir: string,
   relative: string,
   text: string,
   durability: 'fsync' | 'none' = 'fsync',
+  root?: ConfinedRoot,
 ): Promise<void> {
   if (text === '') return;
-  const root = await openConfinedRoot(projectDir, { create: true });
+  const opened = root ?? (await openConfinedRoot(projectDir, { create: true }));
   try {
-    const outcome = await root.appendLines(relative, text, { durability });
+    const outcome = await opened.appendLines(relative, text, { durability });
     if (outcome.status === 'refused') throw new Error(`cannot append to ${relative}: ${outcome.message}`);
   } finally {
-    await root.close();
+    if (root === undefined) await opened.close();
   }
 }
 
