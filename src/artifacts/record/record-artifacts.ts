@@ -3,11 +3,10 @@ import type { ArtifactRecord, ArtifactSource } from '../artifact-record.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import { contentHashOf } from '../content-hash.js';
 import { appendArtifactRecords, renderRecordLines } from '../store/index.js';
-import { appendToIndex, newestVersionLine, openPathVersionCache } from '../store/index.js';
+import { appendToIndex, newestVersionLine, openPathVersionCache, openRecordRoots } from '../store/index.js';
 import type { NewestVersionLine } from '../store/index.js';
 import { recentContents } from './recent-contents.js';
 import type { RecentContents } from './recent-contents.js';
-import { openConfinedRoot } from '../../workspace/index.js';
 import { classifyPath } from './classify-path.js';
 import { countLineChanges } from './count-line-changes.js';
 import type { LineChanges } from './count-line-changes.js';
@@ -111,14 +110,28 @@ export async function openArtifactRecorder(
 ): Promise<ArtifactRecorder> {
   const durability = options.durability ?? 'fsync';
   const store = await openObjectStore(projectDir, { durability });
-  // One confined root per recorder: each append walks from it instead of opening the project again.
-  const root = await openConfinedRoot(projectDir, { create: true }).catch(async (error: unknown) => {
+  // Roots kept open per recorder: each append walks from the deepest one instead of opening the project again.
+  const root = await openRecordRoots(projectDir).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
   const versions = openPathVersionCache(projectDir);
   const contents = recentContents();
   const now = options.now ?? (() => new Date());
+  // Objects this recorder stored or found stored, trusted for its lifetime: objects are never rewritten in place,
+  // so content recorded again (most of an agent's files) costs no open, read or compare.
+  const stored = new Set<string>();
+  /** The hashes of `contents`, each stored (durable under fsync) unless this recorder already stored it. */
+  const storeAll = async (contents: readonly Uint8Array[]): Promise<string[]> => {
+    const hashes = contents.map((bytes) => contentHashOf(bytes));
+    const fresh = contents.filter((_, index) => !stored.has(hashes[index] ?? ''));
+    if (fresh.length > 0) {
+      const puts = await store.putAll(fresh);
+      if (stored.size + puts.length > STORED_HASHES) stored.clear();
+      for (const put of puts) stored.add(put.hash);
+    }
+    return hashes;
+  };
   let queue: Promise<unknown> = Promise.resolve();
   const serialized = <T>(work: () => Promise<T>): Promise<T> => {
     const next = queue.then(work, work);
@@ -172,13 +185,14 @@ export async function openArtifactRecorder(
     // A run id names a folder: checked before anything is stored (appendArtifactRecords checks it again).
     for (const input of inputs) parseRunId(input.runId);
     // Crash order: every object is durable before a record names it, and records before the index lists them.
-    const puts = await store.putAll(inputs.map((input) => input.bytes));
+    const hashes = await storeAll(inputs.map((input) => input.bytes));
     // A path's newest version as the index will read once this batch is appended: what the cache knew, then
     // this batch's earlier records in line order, newest by createdAt (of equal times the later line).
     const batchNewest = new Map<string, NewestVersionLine | undefined>();
+    const appendedBytes = new Map<string, number>();
     const records: ArtifactRecord[] = [];
     for (const [index, input] of inputs.entries()) {
-      const hash = puts[index]?.hash ?? contentHashOf(input.bytes);
+      const hash = hashes[index] ?? contentHashOf(input.bytes);
       contents.remember(hash, input.bytes);
       let newest = batchNewest.get(input.path);
       if (!batchNewest.has(input.path)) {
@@ -192,19 +206,21 @@ export async function openArtifactRecorder(
       }
       records.push(record);
       // The line as the index holds it (redacted, as every reader sees it), to link the next version exactly.
-      const [line = ''] = renderRecordLines([record]).split('\n');
-      const stored = newestVersionLine([line], input.path, newest);
+      const line = renderRecordLines([record]);
+      appendedBytes.set(input.path, (appendedBytes.get(input.path) ?? 0) + Buffer.byteLength(line));
+      const indexed = newestVersionLine([line.slice(0, -1)], input.path, newest);
       batchNewest.set(
         input.path,
-        stored === undefined || stored === newest
+        indexed === undefined || indexed === newest
           ? newest
-          : { value: artifactRecordSchema.parse(stored.value), time: stored.time },
+          : { value: artifactRecordSchema.parse(indexed.value), time: indexed.time },
       );
     }
     for (const [runId, ofRun] of byRun(records)) {
       await appendArtifactRecords(projectDir, runId, ofRun, durability, root);
     }
     await appendToIndex(projectDir, records, durability, root);
+    for (const [path, bytes] of appendedBytes) versions.appended(path, bytes, batchNewest.get(path));
     return records;
   };
 
@@ -215,8 +231,7 @@ export async function openArtifactRecorder(
         // Error texts, problems and messages are redacted; the trace holds the prompt's hash, never the prompt.
         const trace = redactJson(traceContentSchema.parse(input.trace));
         const bytes = new TextEncoder().encode(`${JSON.stringify(trace, null, 2)}\n`);
-        const [put] = await store.putAll([bytes]);
-        const hash = put?.hash ?? contentHashOf(bytes);
+        const [hash = contentHashOf(bytes)] = await storeAll([bytes]);
         const path = tracePathOf(input.runId, input.taskId);
         const record: ArtifactRecord = {
           artifactId: artifactIdOf({ runId: input.runId, taskId: input.taskId, path, contentHash: hash }),
@@ -245,6 +260,9 @@ export async function openArtifactRecorder(
     },
   };
 }
+
+/** Hashes a recorder remembers as stored (about 100 bytes each), forgotten all at once past this many. */
+const STORED_HASHES = 100_000;
 
 /** Records grouped by run, each group in batch order: one append per run's artifacts.jsonl. */
 function byRun(records: readonly ArtifactRecord[]): Map<RunId, ArtifactRecord[]> {

@@ -8,7 +8,7 @@ import {
   sha256Hex,
 } from '../../project/index.js';
 import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
+import type { RecordRoots } from './record-roots.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
@@ -27,14 +27,14 @@ export function isVersionRecord(record: ArtifactRecord): boolean {
 }
 
 /**
- * Appends version records to the index file of their path, one O_APPEND write per path, through `root` when given
- * (a recorder's, opened once) and up to INDEX_APPENDS_AT_ONCE files at a time, so their fsyncs share journal commits.
+ * Appends version records to the index file of their path, one O_APPEND write per path, through `roots` when given
+ * (a recorder's, kept open) and up to INDEX_APPENDS_AT_ONCE files at a time, so their fsyncs share journal commits.
  */
 export async function appendToIndex(
   projectDir: string,
   records: readonly ArtifactRecord[],
   durability: 'fsync' | 'none' = 'fsync',
-  root?: ConfinedRoot,
+  roots?: RecordRoots,
 ): Promise<void> {
   const byFile = new Map<string, ArtifactRecord[]>();
   for (const record of records) {
@@ -47,7 +47,7 @@ export async function appendToIndex(
   const appends = [...byFile].map(([file, list]) => ({ file, text: renderRecordLines(list) }));
   const work = async (): Promise<void> => {
     for (let next = appends.shift(); next !== undefined; next = appends.shift()) {
-      await appendLines(projectDir, next.file, next.text, durability, root);
+      await appendLines(projectDir, next.file, next.text, durability, roots);
     }
   };
   await Promise.all(Array.from({ length: Math.min(INDEX_APPENDS_AT_ONCE, appends.length) }, work));

@@ -21,3 +21,5 @@ export { readProjectRecords, readVersionsById } from './read-project-records.js'
 export type { ProjectRecords } from './read-project-records.js';
 export { newestVersionLine, openPathVersionCache } from './path-version-cache.js';
 export type { NewestVersionLine, PathVersionCache } from './path-version-cache.js';
+export { openRecordRoots } from './record-roots.js';
+export type { RecordRoots } from './record-roots.js';

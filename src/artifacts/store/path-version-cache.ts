@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathIndexFile, sha256Hex } from '../../project/index.js';
 import { errnoOf } from '../../workspace/index.js';
@@ -43,6 +43,12 @@ export function newestVersionLine(
 export interface PathVersionCache {
   /** The newest recorded version of `path` (as latestPathVersion answers it), or undefined when it has none. */
   latest(path: string): Promise<ArtifactRecord | undefined>;
+  /**
+   * Tells the cache that `bytes` of lines were appended to the index file of `path` (after a `latest` call for
+   * it) and what its newest version then is: believed by the next `latest` only if the file grew by exactly
+   * `bytes`, that is no other process appended meanwhile; otherwise the appended tail is read.
+   */
+  appended(path: string, bytes: number, newest: NewestVersionLine | undefined): void;
 }
 
 interface Known {
@@ -52,6 +58,8 @@ interface Known {
   readonly size: number;
   readonly newest: NewestVersionLine | undefined;
   readonly record: ArtifactRecord | undefined;
+  /** What this process appended since: the size the file has if nobody else appended, and the newest then. */
+  readonly expected?: { readonly size: number; readonly newest: NewestVersionLine | undefined };
 }
 
 /**
@@ -62,8 +70,19 @@ interface Known {
 export function openPathVersionCache(projectDir: string): PathVersionCache {
   const known = new Map<string, Known>();
   return {
+    appended: (path, bytes, newest) => {
+      const entry = known.get(path);
+      if (entry === undefined) return;
+      const size = (entry.expected?.size ?? entry.size) + bytes;
+      known.set(path, { ...entry, expected: { size, newest } });
+    },
     latest: async (path) => {
       const relative = pathIndexFile(sha256Hex(path));
+      const believed = await believedNewest(join(projectDir, relative), known.get(path));
+      if (believed !== undefined) {
+        known.set(path, believed);
+        return believed.record;
+      }
       let handle;
       try {
         handle = await open(join(projectDir, relative), 'r');
@@ -116,6 +135,20 @@ export function openPathVersionCache(projectDir: string): PathVersionCache {
       return record;
     },
   };
+}
+
+/**
+ * The entry of a path whose index file grew by exactly what this process appended (same file, size as expected:
+ * one stat, no read), or undefined when it must be read. The newest's record was schema-checked when rendered.
+ */
+async function believedNewest(file: string, entry: Known | undefined): Promise<Known | undefined> {
+  const expected = entry?.expected;
+  if (entry === undefined || expected === undefined) return undefined;
+  const stats = await stat(file).catch(() => undefined);
+  if (stats?.dev !== entry.dev || stats.ino !== entry.ino || stats.size !== expected.size) return undefined;
+  const record =
+    expected.newest === entry.newest ? entry.record : (expected.newest?.value as ArtifactRecord | undefined);
+  return { dev: entry.dev, ino: entry.ino, size: expected.size, newest: expected.newest, record };
 }
 
 /** The newest valid version of `path` in its index file, by the same order as readPathVersions. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redactJson } from '../../project/index.js';
 import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
+import type { RecordRoots } from './record-roots.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 
@@ -42,22 +42,26 @@ export function renderRecordLines(records: readonly ArtifactRecord[]): string {
 /**
  * Appends `text` (whole lines) to a project file through the workspace writer: one write(2) on an O_APPEND
  * descriptor, no symlink followed on the way; `durability` `fsync` (default) flushes it before returning.
- * `root`, when given, is the project's confined root opened by the caller (once for many appends).
+ * `roots`, when given, are the confined roots a recorder keeps open (once for many appends).
  */
 export async function appendLines(
   projectDir: string,
   relative: string,
   text: string,
   durability: 'fsync' | 'none' = 'fsync',
-  root?: ConfinedRoot,
+  roots?: RecordRoots,
 ): Promise<void> {
   if (text === '') return;
-  const opened = root ?? (await openConfinedRoot(projectDir, { create: true }));
+  if (roots !== undefined) {
+    await roots.append(relative, text, durability);
+    return;
+  }
+  const root = await openConfinedRoot(projectDir, { create: true });
   try {
-    const outcome = await opened.appendLines(relative, text, { durability });
+    const outcome = await root.appendLines(relative, text, { durability });
     if (outcome.status === 'refused') throw new Error(`cannot append to ${relative}: ${outcome.message}`);
   } finally {
-    if (root === undefined) await opened.close();
+    await root.close();
   }
 }
 
