@@ -27,8 +27,10 @@ export interface ObjectStore {
    */
   put(bytes: Uint8Array): Promise<PutResult>;
   /**
-   * Stores each of `contents` as `put` does, in order, with the new objects written through one write batch (each
-   * folder walked once) and, under fsync durability, every one of them durable before it resolves.
+   * Stores each of `contents` in order, new objects written through one write batch (each folder walked once)
+   * and, under fsync durability, all durable before it resolves. An object already there is trusted by its name
+   * and size (one lstat, not read): objects are only ever renamed into place whole and never rewritten, and a
+   * damaged one is what `verify` finds and `put` heals.
    */
   putAll(contents: readonly Uint8Array[]): Promise<PutResult[]>;
   /**
@@ -144,6 +146,12 @@ export async function openObjectStore(
     }
   };
 
+  /** Whether a regular file of `size` bytes is stored under `hex` (by lstat: a symlink is not an object). */
+  const sized = async (hex: string, size: number): Promise<boolean> => {
+    const stats = await lstat(absolutePathOf(hex)).catch(() => undefined);
+    return stats !== undefined && stats.isFile() && stats.size === size;
+  };
+
   const put = async (bytes: Uint8Array): Promise<PutResult> => {
     const hash = contentHashOf(bytes);
     const hex = hexOf(hash);
@@ -170,7 +178,7 @@ export async function openObjectStore(
             const relative = objectPathOf(hex);
             results.set(
               hash,
-              (await holds(hex, bytes))
+              (await sized(hex, bytes.byteLength))
                 ? { hash, path: `${OBJECTS_DIR}/${relative}`, stored: false }
                 : await putResult(hash, relative, await batch.write(relative, bytes, { durability })),
             );
