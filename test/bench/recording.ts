@@ -71,7 +71,7 @@ async function bareAppend(dir: string, records: readonly ArtifactRecord[], fsync
  * would with a clock 1 s per record apart, without timing anything: at 1,000 runs, recording them through the
  * recorder of before issue 14 took minutes, and the history is the setting, not the measure.
  */
-async function seedHistory(projectDir: string, runs: number, now: () => Date): Promise<void> {
+export async function seedHistory(projectDir: string, runs: number, now: () => Date): Promise<void> {
   const decoder = new TextDecoder();
   const latest = new Map<string, { readonly artifactId: string; readonly text: string }>();
   const files = new Map<string, string[]>();

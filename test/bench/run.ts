@@ -16,6 +16,7 @@ import { micromark } from 'micromark';
 import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
 import { artifactScaleSection } from './artifacts-scale.js';
+import { recordingSection } from './recording.js';
 import { differentialSection } from './differential.js';
 import { hostileInputSection } from './hostile-inputs.js';
 import { isolatedParseSection } from './isolated-parse.js';
@@ -256,6 +257,7 @@ async function ingestRows(): Promise<string[]> {
 
 const ingest = await ingestRows();
 const artifacts = await artifactScaleSection();
+const recording = await recordingSection();
 const observe = await observeSnapshotSection();
 const hostile = hostileInputSection();
 const isolated = await isolatedParseSection(typicalDocument(20_000));
@@ -346,6 +348,7 @@ ${contenders}
 ${differential}
 ${isolated}
 ${artifacts}
+${recording}
 ${observe}
 ${hostile}`;
 await writeFile(new URL('../../docs/benchmarks.md', import.meta.url), report);
