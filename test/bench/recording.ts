@@ -282,6 +282,34 @@ write + close per line, with and without fsync). Median of ${String(ROUNDS)} int
 ${rows.join('\n')}
 
 ${syscalls}
+
+\`write\` counts include libuv's wake-ups of the event loop (an eventfd write per finished threadpool call), so
+they follow the number of asynchronous file calls. Each batch of 9 versions costs, under fsync: its new objects
+(file fsyncs up to 4 at once, then each folder once), one append and fsync of the run's artifacts.jsonl, then
+one append and fsync per path index file (up to 8 at once); each trace its object and one append. The history
+(10 runs: most contents new; 1,000 runs: every file content already stored) decides how many objects are new.
+
+### Before issue 14 (2026-11-23)
+
+The same measures on the one-record-at-a-time recorder (each record: an object put that read an existing
+object back, the path's whole index file read, two appends each opening the project and walking
+\`.agent/...\`, each fsynced), kept for the comparison; \`npm run bench\` no longer rewrites them.
+
+| runs of history | recorder fsync, records/s | bare append + fsync | ratio | recorder none | bare append | ratio |
+|---:|---:|---:|---:|---:|---:|---:|
+| 10 | 28.2 | 212 | 0.13 | 59.3 | 10058 | 0.01 |
+| 1000 | 78.1 | 951 | 0.08 | 205 | 15069 | 0.01 |
+
+| runs of history | fsync | fdatasync | openat | rename | write |
+|---|---:|---:|---:|---:|---:|
+| 10 | 3.72 | 0.00 | 16.1 | 0.90 | 60.0 |
+| 1000 | 2.12 | 0.00 | 16.1 | 0.10 | 59.1 |
+
+Both recorders in one process, samples alternating (before fsync, after fsync, before none, after none; 4 runs
+each, 3 rounds, medians; a one-off script on 2026-11-23 with the machine's load at 9-11 on 2 cores, so single
+samples varied up to 6x): at 10 runs of history, fsync 20-24 records/s before and 32-47 after (1.6-2.0x), none
+83-126 and 171-291 (2.1-2.3x); at 1,000 runs, fsync 37-39 before and 282-328 after (7.5-8.4x); none too noisy
+to call (0.4x and 1.5x in two runs).
 `;
   } finally {
     await rm(root, { recursive: true, force: true });
