@@ -306,10 +306,10 @@ object back, the path's whole index file read, two appends each opening the proj
 | 1000 | 2.12 | 0.00 | 16.1 | 0.10 | 59.1 |
 
 Both recorders in one process, samples alternating (before fsync, after fsync, before none, after none; 4 runs
-each, 3 rounds, medians; a one-off script on 2026-11-23 with the machine's load at 9-11 on 2 cores, so single
-samples varied up to 6x): at 10 runs of history, fsync 20-24 records/s before and 32-47 after (1.6-2.0x), none
-83-126 and 171-291 (2.1-2.3x); at 1,000 runs, fsync 37-39 before and 282-328 after (7.5-8.4x); none too noisy
-to call (0.4x and 1.5x in two runs).
+each, 3 rounds, medians; a one-off script run three times on 2026-11-23 with the machine's load at 7-13 on 2
+cores, so single samples varied up to 6x). After / before, fsync: 2.0x, 1.6x, 1.7x at 10 runs of history
+(most contents new: the object fsyncs remain) and 7.5x, 8.4x, 2.5x at 1,000 runs; none: 2.3x, 2.1x, 1.7x at
+10 runs and 1.5x, 0.4x, 2.2x at 1,000 runs.
 `;
   } finally {
     await rm(root, { recursive: true, force: true });
