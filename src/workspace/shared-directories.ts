@@ -57,16 +57,18 @@ export function shareDirectories(root: RootAnchor, walk: DirectoryWalk): SharedD
       await Promise.allSettled(opened.values());
       const unsynced: UnsyncedDirectory[] = [];
       try {
-        for (const [directory, paths] of pending) {
-          const handle = handles.get(directory);
-          try {
-            await handle?.sync();
-          } catch (error) {
-            const failure =
-              error instanceof WorkspaceError ? error : workspaceErrorFrom(error, 'fsync', directory);
-            unsynced.push({ directory, paths, error: failure });
-          }
-        }
+        // All at once: after the first sync commits the journal, the others mostly find their renames committed.
+        await Promise.all(
+          [...pending].map(async ([directory, paths]) => {
+            try {
+              await handles.get(directory)?.sync();
+            } catch (error) {
+              const failure =
+                error instanceof WorkspaceError ? error : workspaceErrorFrom(error, 'fsync', directory);
+              unsynced.push({ directory, paths, error: failure });
+            }
+          }),
+        );
       } finally {
         pending.clear();
         opened.clear();

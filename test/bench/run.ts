@@ -17,6 +17,7 @@ import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
 import { artifactScaleSection } from './artifacts-scale.js';
 import { cliLoadSection } from './cli-load.js';
+import { recordingSection } from './recording.js';
 import { differentialSection } from './differential.js';
 import { hostileInputSection } from './hostile-inputs.js';
 import { isolatedParseSection } from './isolated-parse.js';
@@ -257,6 +258,7 @@ async function ingestRows(): Promise<string[]> {
 
 const ingest = await ingestRows();
 const artifacts = await artifactScaleSection();
+const recording = await recordingSection();
 const observe = await observeSnapshotSection();
 const cliLoad = await cliLoadSection();
 const hostile = hostileInputSection();
@@ -348,6 +350,7 @@ ${contenders}
 ${differential}
 ${isolated}
 ${artifacts}
+${recording}
 ${observe}
 ${cliLoad}
 ${hostile}`;

@@ -1,7 +1,12 @@
 import { artifactIdOf } from '../artifact-record.js';
 import type { ArtifactRecord, ArtifactSource } from '../artifact-record.js';
-import { appendArtifactRecords } from '../store/index.js';
-import { appendToIndex, latestPathVersion } from '../store/index.js';
+import { artifactRecordSchema } from '../artifact-record.js';
+import { contentHashOf } from '../content-hash.js';
+import { appendArtifactRecords, renderRecordLines } from '../store/index.js';
+import { appendToIndex, newestVersionLine, openPathVersionCache, openRecordRoots } from '../store/index.js';
+import type { NewestVersionLine } from '../store/index.js';
+import { recentContents } from './recent-contents.js';
+import type { RecentContents } from './recent-contents.js';
 import { classifyPath } from './classify-path.js';
 import { countLineChanges } from './count-line-changes.js';
 import type { LineChanges } from './count-line-changes.js';
@@ -9,7 +14,7 @@ import { openObjectStore } from '../store/index.js';
 import type { ObjectStore } from '../store/index.js';
 import { traceContentSchema, tracePathOf } from '../trace-content.js';
 import type { TraceContent } from '../trace-content.js';
-import { redactJson } from '../../project/index.js';
+import { parseRunId, redactJson } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
 
 /** One version of a file or document to record: its bytes and its place. */
@@ -96,6 +101,8 @@ export interface ArtifactRecorder {
 /**
  * Opens the recorder of a project. Calls on one recorder run one at a time, so `previous` links are exact
  * within a process; two processes recording the same path at once may both link to the same previous version.
+ * One `recordVersions` call stores its new objects through one write batch, then appends its records with one
+ * write (and one fsync) per run's artifacts.jsonl and per path index file.
  */
 export async function openArtifactRecorder(
   projectDir: string,
@@ -103,7 +110,28 @@ export async function openArtifactRecorder(
 ): Promise<ArtifactRecorder> {
   const durability = options.durability ?? 'fsync';
   const store = await openObjectStore(projectDir, { durability });
+  // Roots kept open per recorder: each append walks from the deepest one instead of opening the project again.
+  const root = await openRecordRoots(projectDir).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  const versions = openPathVersionCache(projectDir);
+  const contents = recentContents();
   const now = options.now ?? (() => new Date());
+  // Objects this recorder stored or found stored, trusted for its lifetime: objects are never rewritten in place,
+  // so content recorded again (most of an agent's files) costs no open, read or compare.
+  const stored = new Set<string>();
+  /** The hashes of `contents`, each stored (durable under fsync) unless this recorder already stored it. */
+  const storeAll = async (contents: readonly Uint8Array[]): Promise<string[]> => {
+    const hashes = contents.map((bytes) => contentHashOf(bytes));
+    const fresh = contents.filter((_, index) => !stored.has(hashes[index] ?? ''));
+    if (fresh.length > 0) {
+      const puts = await store.putAll(fresh);
+      if (stored.size + puts.length > STORED_HASHES) stored.clear();
+      for (const put of puts) stored.add(put.hash);
+    }
+    return hashes;
+  };
   let queue: Promise<unknown> = Promise.resolve();
   const serialized = <T>(work: () => Promise<T>): Promise<T> => {
     const next = queue.then(work, work);
@@ -111,22 +139,25 @@ export async function openArtifactRecorder(
     return next;
   };
 
-  const recordVersion = async (input: ArtifactVersionInput): Promise<ArtifactRecord | undefined> => {
-    const { hash } = await store.put(input.bytes);
+  /** The record of `input` against `latest` (the path's newest version), or undefined when it is not recorded. */
+  const versionRecord = async (
+    input: ArtifactVersionInput,
+    hash: string,
+    latest: ArtifactRecord | undefined,
+  ): Promise<ArtifactRecord | undefined> => {
     const artifactId = artifactIdOf({
       runId: input.runId,
       taskId: input.taskId,
       path: input.path,
       contentHash: hash,
     });
-    const latest = await latestPathVersion(projectDir, input.path);
     if (latest !== undefined && latest.artifactId === artifactId) return undefined;
     if (latest !== undefined && input.changed === false && latest.contentHash === hash) return undefined;
-    const lines = await linesAgainst(store, latest?.contentHash, input.bytes);
+    const lines = await linesAgainst(store, contents, latest?.contentHash, input.bytes);
     const pathClass = classifyPath(input.path);
     const language =
       input.language !== undefined && input.language !== '' ? input.language : pathClass.language;
-    const record: ArtifactRecord = {
+    return {
       artifactId,
       runId: input.runId,
       taskId: input.taskId,
@@ -147,27 +178,60 @@ export async function openArtifactRecorder(
         ...(input.contract === undefined ? {} : { contract: input.contract }),
       },
     };
-    await appendArtifactRecords(projectDir, input.runId, [record], durability);
-    await appendToIndex(projectDir, [record], durability);
-    return record;
+  };
+
+  const recordBatch = async (inputs: readonly ArtifactVersionInput[]): Promise<ArtifactRecord[]> => {
+    if (inputs.length === 0) return [];
+    // A run id names a folder: checked before anything is stored (appendArtifactRecords checks it again).
+    for (const input of inputs) parseRunId(input.runId);
+    // Crash order: every object is durable before a record names it, and records before the index lists them.
+    const hashes = await storeAll(inputs.map((input) => input.bytes));
+    // A path's newest version as the index will read once this batch is appended: what the cache knew, then
+    // this batch's earlier records in line order, newest by createdAt (of equal times the later line).
+    const batchNewest = new Map<string, NewestVersionLine | undefined>();
+    const appendedBytes = new Map<string, number>();
+    const records: ArtifactRecord[] = [];
+    for (const [index, input] of inputs.entries()) {
+      const hash = hashes[index] ?? contentHashOf(input.bytes);
+      contents.remember(hash, input.bytes);
+      let newest = batchNewest.get(input.path);
+      if (!batchNewest.has(input.path)) {
+        const cached = await versions.latest(input.path);
+        newest = cached === undefined ? undefined : { value: cached, time: Date.parse(cached.createdAt) };
+      }
+      const record = await versionRecord(input, hash, newest?.value as ArtifactRecord | undefined);
+      if (record === undefined) {
+        batchNewest.set(input.path, newest);
+        continue;
+      }
+      records.push(record);
+      // The line as the index holds it (redacted, as every reader sees it), to link the next version exactly.
+      const line = renderRecordLines([record]);
+      appendedBytes.set(input.path, (appendedBytes.get(input.path) ?? 0) + Buffer.byteLength(line));
+      const indexed = newestVersionLine([line.slice(0, -1)], input.path, newest);
+      batchNewest.set(
+        input.path,
+        indexed === undefined || indexed === newest
+          ? newest
+          : { value: artifactRecordSchema.parse(indexed.value), time: indexed.time },
+      );
+    }
+    for (const [runId, ofRun] of byRun(records)) {
+      await appendArtifactRecords(projectDir, runId, ofRun, durability, root);
+    }
+    await appendToIndex(projectDir, records, durability, root);
+    for (const [path, bytes] of appendedBytes) versions.appended(path, bytes, batchNewest.get(path));
+    return records;
   };
 
   return {
-    recordVersions: (inputs) =>
-      serialized(async () => {
-        const records: ArtifactRecord[] = [];
-        for (const input of inputs) {
-          const record = await recordVersion(input);
-          if (record !== undefined) records.push(record);
-        }
-        return records;
-      }),
+    recordVersions: (inputs) => serialized(() => recordBatch(inputs)),
     recordTrace: (input) =>
       serialized(async () => {
         // Error texts, problems and messages are redacted; the trace holds the prompt's hash, never the prompt.
         const trace = redactJson(traceContentSchema.parse(input.trace));
         const bytes = new TextEncoder().encode(`${JSON.stringify(trace, null, 2)}\n`);
-        const { hash } = await store.put(bytes);
+        const [hash = contentHashOf(bytes)] = await storeAll([bytes]);
         const path = tracePathOf(input.runId, input.taskId);
         const record: ArtifactRecord = {
           artifactId: artifactIdOf({ runId: input.runId, taskId: input.taskId, path, contentHash: hash }),
@@ -187,19 +251,34 @@ export async function openArtifactRecorder(
             source: 'runtime',
           },
         };
-        await appendArtifactRecords(projectDir, input.runId, [record], durability);
+        await appendArtifactRecords(projectDir, input.runId, [record], durability, root);
         return record;
       }),
     close: async () => {
       await queue;
-      await store.close();
+      await Promise.all([store.close(), root.close()]);
     },
   };
+}
+
+/** Hashes a recorder remembers as stored (about 100 bytes each), forgotten all at once past this many. */
+const STORED_HASHES = 100_000;
+
+/** Records grouped by run, each group in batch order: one append per run's artifacts.jsonl. */
+function byRun(records: readonly ArtifactRecord[]): Map<RunId, ArtifactRecord[]> {
+  const groups = new Map<RunId, ArtifactRecord[]>();
+  for (const record of records) {
+    const group = groups.get(record.runId);
+    if (group === undefined) groups.set(record.runId, [record]);
+    else group.push(record);
+  }
+  return groups;
 }
 
 /** Line changes from the previous version's content; binary content (not UTF-8) counts no lines. */
 async function linesAgainst(
   store: ObjectStore,
+  contents: RecentContents,
   previousHash: string | undefined,
   bytes: Uint8Array,
 ): Promise<LineChanges> {
@@ -207,7 +286,7 @@ async function linesAgainst(
   if (next === undefined) return { linesAdded: 0, linesRemoved: 0, method: 'diff' };
   if (previousHash === undefined) return countLineChanges(null, next);
   // A missing or corrupt previous object makes the counts unknowable: count against nothing, verify reports it.
-  const previousBytes = await store.get(previousHash).catch(() => undefined);
+  const previousBytes = contents.get(previousHash) ?? (await store.get(previousHash).catch(() => undefined));
   const previous = previousBytes === undefined ? undefined : decodeText(previousBytes);
   if (previous === undefined) return countLineChanges(null, next);
   return countLineChanges(previous, next);

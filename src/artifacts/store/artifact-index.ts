@@ -8,11 +8,13 @@ import {
   sha256Hex,
 } from '../../project/index.js';
 import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import type { RecordRoots } from './record-roots.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecordsRead, RecordLineProblem } from './record-lines.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
+import { newestVersionLine } from './path-version-cache.js';
 
 /** The project-relative index file holding every version of `path`: `<PATH_INDEX_DIR>/<2 hex>/<62 hex>.jsonl`. */
 export function indexFileOf(path: string): string {
@@ -24,11 +26,15 @@ export function isVersionRecord(record: ArtifactRecord): boolean {
   return record.type !== 'trace';
 }
 
-/** Appends version records to the index file of their path, one O_APPEND write per path. */
+/**
+ * Appends version records to the index file of their path, one O_APPEND write per path, through `roots` when given
+ * (a recorder's, kept open) and up to INDEX_APPENDS_AT_ONCE files at a time, so their fsyncs share journal commits.
+ */
 export async function appendToIndex(
   projectDir: string,
   records: readonly ArtifactRecord[],
   durability: 'fsync' | 'none' = 'fsync',
+  roots?: RecordRoots,
 ): Promise<void> {
   const byFile = new Map<string, ArtifactRecord[]>();
   for (const record of records) {
@@ -38,8 +44,17 @@ export async function appendToIndex(
     list.push(record);
     byFile.set(file, list);
   }
-  for (const [file, list] of byFile) await appendLines(projectDir, file, renderRecordLines(list), durability);
+  const appends = [...byFile].map(([file, list]) => ({ file, text: renderRecordLines(list) }));
+  const work = async (): Promise<void> => {
+    for (let next = appends.shift(); next !== undefined; next = appends.shift()) {
+      await appendLines(projectDir, next.file, next.text, durability, roots);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(INDEX_APPENDS_AT_ONCE, appends.length) }, work));
 }
+
+/** Index files appended at once: the pool of libuv's default 4 threads, plus one waiting for each. */
+const INDEX_APPENDS_AT_ONCE = 8;
 
 /**
  * Every recorded version of `path` across the project's runs, oldest first (by `createdAt`, then index order),
@@ -53,29 +68,15 @@ export async function readPathVersions(projectDir: string, path: string): Promis
 }
 
 /**
- * The newest recorded version of `path`, or undefined when it has none. Called once per recorded version, so it
- * JSON-parses every line but schema-checks only the newest (the record it returns is fully validated).
+ * The newest recorded version of `path`, or undefined when it has none: it reads the path's whole index file,
+ * JSON-parses every line and schema-checks only the newest (a recorder keeps a PathVersionCache instead).
  */
 export async function latestPathVersion(
   projectDir: string,
   path: string,
 ): Promise<ArtifactRecord | undefined> {
   const text = await readIndexText(projectDir, indexFileOf(path));
-  let latest: { readonly value: unknown; readonly time: number } | undefined;
-  for (const line of text.split('\n')) {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    const { path: recordPath, createdAt } = value as { path?: unknown; createdAt?: unknown };
-    if (recordPath !== path || typeof createdAt !== 'string') continue;
-    const time = Date.parse(createdAt);
-    // `>=`: of equal times the later line wins, as in readPathVersions' stable order.
-    if (latest === undefined || time >= latest.time) latest = { value, time };
-  }
+  const latest = newestVersionLine(text.split('\n'), path);
   if (latest === undefined) return undefined;
   const checked = artifactRecordSchema.safeParse(latest.value);
   // A malformed newest line: fall back to the fully validated reading, which skips it.

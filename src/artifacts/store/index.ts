@@ -2,7 +2,7 @@ export { openObjectStore } from './object-store.js';
 export type { ObjectStore, ObjectStoreOptions, ObjectVerdict, PutResult } from './object-store.js';
 export { ObjectStoreError } from './object-store-error.js';
 export type { ObjectStoreErrorCode } from './object-store-error.js';
-export { parseRecordLines, readRecordLines } from './record-lines.js';
+export { parseRecordLines, readRecordLines, renderRecordLines } from './record-lines.js';
 export type { ArtifactRecordsRead, RecordLineProblem, RecordLineProblemCode } from './record-lines.js';
 export { appendArtifactRecords, readArtifactRecords } from './append-records.js';
 export {
@@ -19,3 +19,7 @@ export type { IndexRebuild } from './artifact-index.js';
 export { listRecordedRuns } from './list-recorded-runs.js';
 export { readProjectRecords, readVersionsById } from './read-project-records.js';
 export type { ProjectRecords } from './read-project-records.js';
+export { newestVersionLine, openPathVersionCache } from './path-version-cache.js';
+export type { NewestVersionLine, PathVersionCache } from './path-version-cache.js';
+export { openRecordRoots } from './record-roots.js';
+export type { RecordRoots } from './record-roots.js';

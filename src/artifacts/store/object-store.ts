@@ -21,8 +21,18 @@ export type ObjectVerdict = 'ok' | 'missing' | 'corrupt';
 
 /** The content-addressed store of a project, shared by all its runs. */
 export interface ObjectStore {
-  /** Stores `bytes` once under their hash; identical content already stored is left alone. */
+  /**
+   * Stores `bytes` once under their hash; identical content already stored is left alone (found by one read of
+   * the object and a byte compare, no write, no fsync), and an object holding other bytes is replaced (healed).
+   */
   put(bytes: Uint8Array): Promise<PutResult>;
+  /**
+   * Stores each of `contents` in order, new objects written through one write batch (each folder walked once)
+   * and, under fsync durability, all durable before it resolves. An object already there is trusted by its name
+   * and size (one lstat, not read): objects are only ever renamed into place whole and never rewritten, and a
+   * damaged one is what `verify` finds and `put` heals.
+   */
+  putAll(contents: readonly Uint8Array[]): Promise<PutResult[]>;
   /**
    * Stores the content streamed from `chunks` under `hash`, renamed into place only once the bytes are known to
    * hash to it (memory holds one chunk); throws `corrupt_object` on a mismatch, storing nothing.
@@ -43,6 +53,9 @@ export interface ObjectStoreOptions {
   /** `fsync` (default): an object is on disk before `put` resolves. `none`: for generated data and benchmarks. */
   readonly durability?: 'fsync' | 'none';
 }
+
+/** Objects written at once by `putAll`: libuv's default pool of 4 threads, so their fsyncs share journal commits. */
+const WRITES_AT_ONCE = 4;
 
 /** Opens (creating when missing) the object store under `<projectDir>/.agent/objects`. */
 export async function openObjectStore(
@@ -111,11 +124,78 @@ export async function openObjectStore(
     }
   };
 
+  /** Whether the object of `hex` already holds exactly `bytes`: read and compared, so a corrupt one is rewritten. */
+  const holds = async (hex: string, bytes: Uint8Array): Promise<boolean> => {
+    let handle;
+    try {
+      // O_NONBLOCK: an object planted as a FIFO never blocks the open; the writer then refuses or replaces it.
+      handle = await open(
+        absolutePathOf(hex),
+        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      );
+    } catch {
+      // Missing, a symlink or unreadable: the confined write decides.
+      return false;
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile() || stats.size !== bytes.byteLength) return false;
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(await handle.readFile());
+    } finally {
+      await handle.close();
+    }
+  };
+
+  /** Whether a regular file of `size` bytes is stored under `hex` (by lstat: a symlink is not an object). */
+  const sized = async (hex: string, size: number): Promise<boolean> => {
+    const stats = await lstat(absolutePathOf(hex)).catch(() => undefined);
+    return stats !== undefined && stats.isFile() && stats.size === size;
+  };
+
+  const put = async (bytes: Uint8Array): Promise<PutResult> => {
+    const hash = contentHashOf(bytes);
+    const hex = hexOf(hash);
+    const relative = objectPathOf(hex);
+    if (await holds(hex, bytes)) return { hash, path: `${OBJECTS_DIR}/${relative}`, stored: false };
+    return putResult(hash, relative, await root.write(relative, bytes, { durability }));
+  };
+
   return {
-    put: async (bytes) => {
-      const hash = contentHashOf(bytes);
-      const relative = objectPathOf(hexOf(hash));
-      return putResult(hash, relative, await root.write(relative, bytes, { durability }));
+    put,
+    putAll: async (contents) => {
+      const hashes = contents.map((bytes) => contentHashOf(bytes));
+      const distinct = new Map<string, Uint8Array>();
+      contents.forEach((bytes, index) => distinct.set(hashes[index] ?? contentHashOf(bytes), bytes));
+      const pending = [...distinct];
+      const results = new Map<string, PutResult>();
+      const batch = root.writeBatch();
+      let unsynced;
+      try {
+        const work = async (): Promise<void> => {
+          for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
+            const [hash, bytes] = next;
+            const hex = hexOf(hash);
+            const relative = objectPathOf(hex);
+            results.set(
+              hash,
+              (await sized(hex, bytes.byteLength))
+                ? { hash, path: `${OBJECTS_DIR}/${relative}`, stored: false }
+                : await putResult(hash, relative, await batch.write(relative, bytes, { durability })),
+            );
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(WRITES_AT_ONCE, pending.length) }, work));
+      } finally {
+        // Each folder a new object was renamed into is synced once, here, before any result is returned.
+        unsynced = await batch.finish();
+      }
+      const failed = unsynced[0];
+      if (failed !== undefined) throw failed.error;
+      return hashes.map((hash) => {
+        const result = results.get(hash);
+        if (result === undefined) throw new Error(`object ${hash} was not stored`);
+        return result;
+      });
     },
     putStream: async (hash, chunks) => {
       const hex = hexOf(hash);

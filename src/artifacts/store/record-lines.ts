@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redactJson } from '../../project/index.js';
 import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import type { RecordRoots } from './record-roots.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 
@@ -41,14 +42,20 @@ export function renderRecordLines(records: readonly ArtifactRecord[]): string {
 /**
  * Appends `text` (whole lines) to a project file through the workspace writer: one write(2) on an O_APPEND
  * descriptor, no symlink followed on the way; `durability` `fsync` (default) flushes it before returning.
+ * `roots`, when given, are the confined roots a recorder keeps open (once for many appends).
  */
 export async function appendLines(
   projectDir: string,
   relative: string,
   text: string,
   durability: 'fsync' | 'none' = 'fsync',
+  roots?: RecordRoots,
 ): Promise<void> {
   if (text === '') return;
+  if (roots !== undefined) {
+    await roots.append(relative, text, durability);
+    return;
+  }
   const root = await openConfinedRoot(projectDir, { create: true });
   try {
     const outcome = await root.appendLines(relative, text, { durability });

@@ -8,6 +8,7 @@ import { openArtifactRecorder, versionsOfIngested } from '../../../src/artifacts
 import type { ArtifactVersionInput } from '../../../src/artifacts/record/record-artifacts.js';
 import { traceContentSchema, tracePathOf } from '../../../src/artifacts/trace-content.js';
 import type { TraceContent } from '../../../src/artifacts/trace-content.js';
+import { recordedFiles, recordScenario } from '../../helpers/recording-scenario.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 import type { RunId } from '../../../src/project/index.js';
@@ -307,4 +308,21 @@ describe('versionsOfIngested', () => {
       },
     ]);
   });
+});
+
+describe('openArtifactRecorder: the files it writes', () => {
+  it.each(['none', 'fsync'] as const)(
+    'writes byte for byte the golden records, index files and objects of the scenario (durability %s)',
+    async (durability) => {
+      const project = await tempProject();
+      await recordScenario(project, durability);
+      const expected = JSON.parse(
+        await readFile(
+          new URL('../../../fixtures/artifacts/recording/expected.json', import.meta.url),
+          'utf8',
+        ),
+      ) as unknown;
+      expect(await recordedFiles(project)).toEqual(expected);
+    },
+  );
 });

@@ -116,6 +116,33 @@ describe('openObjectStore', () => {
     expect(await store.verify(put.hash)).toBe('ok');
   });
 
+  it('putAll stores each distinct content once, in order, read-only and with no temp file left', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    const puts = await store.putAll([bytesOf('a'), bytesOf('b'), bytesOf('a')]);
+    expect(puts.map((put) => put.hash)).toEqual(
+      [bytesOf('a'), bytesOf('b'), bytesOf('a')].map(contentHashOf),
+    );
+    expect(puts.map((put) => put.stored)).toEqual([true, true, true]);
+    expect(await objectFiles(project)).toHaveLength(2);
+    for (const put of puts) expect((await stat(join(project, put.path))).mode & 0o777).toBe(0o444);
+    expect(await findTempFiles(join(project, '.agent', 'objects'))).toEqual([]);
+    expect((await store.putAll([bytesOf('b')]))[0]?.stored).toBe(false);
+  });
+
+  it('putAll trusts an existing object of the right size without reading it, and rewrites one of another size', async () => {
+    const project = await tempProject();
+    const store = await storeIn(project);
+    const [same, other] = await store.putAll([bytesOf('original'), bytesOf('second')]);
+    for (const put of [same, other]) await chmod(join(project, put?.path ?? ''), 0o644);
+    await writeFile(join(project, same?.path ?? ''), 'tampered');
+    await writeFile(join(project, other?.path ?? ''), 'cut');
+    const again = await store.putAll([bytesOf('original'), bytesOf('second')]);
+    expect(again.map((put) => put.stored)).toEqual([false, true]);
+    expect(await store.verify(same?.hash ?? '')).toBe('corrupt');
+    expect(await store.verify(other?.hash ?? '')).toBe('ok');
+  });
+
   it('reports a missing object as missing', async () => {
     const project = await tempProject();
     const store = await storeIn(project);
