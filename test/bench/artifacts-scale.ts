@@ -48,7 +48,8 @@ function messageContent(node: number, variant: number): string {
   return `# Node n${node}\n\nPlan revision ${variant}.\n\n${'Some prose about the change. '.repeat(40)}\n`;
 }
 
-function runIdOf(run: number): string {
+/** The run id of the run-th generated run (`bench-0000`, ...). */
+export function runIdOf(run: number): string {
   return `bench-${String(run).padStart(4, '0')}`;
 }
 
@@ -69,13 +70,14 @@ function traceOf(runId: string, node: number, at: Date): TraceContent {
   };
 }
 
-interface Generated {
+/** What {@link generate} recorded, and how long it took. */
+export interface Generated {
   readonly seconds: number;
   readonly records: ArtifactRecord[];
 }
 
 /** Records RUNS runs through the real recorder (objects without fsync), with a clock 1 s per record apart. */
-async function generate(projectDir: string, runs: number): Promise<Generated> {
+export async function generate(projectDir: string, runs: number): Promise<Generated> {
   const encoder = new TextEncoder();
   let tick = Date.parse('2026-01-01T00:00:00.000Z');
   const now = (): Date => new Date((tick += 1000));
