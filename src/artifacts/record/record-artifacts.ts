@@ -1,7 +1,7 @@
 import { artifactIdOf } from '../artifact-record.js';
 import type { ArtifactRecord, ArtifactSource } from '../artifact-record.js';
 import { appendArtifactRecords } from '../store/index.js';
-import { appendToIndex, latestPathVersion } from '../store/index.js';
+import { appendToIndex, appendToRunIndexes, latestPathVersion } from '../store/index.js';
 import { classifyPath } from './classify-path.js';
 import { countLineChanges } from './count-line-changes.js';
 import type { LineChanges } from './count-line-changes.js';
@@ -149,6 +149,7 @@ export async function openArtifactRecorder(
     };
     await appendArtifactRecords(projectDir, input.runId, [record], durability);
     await appendToIndex(projectDir, [record], durability);
+    await appendToRunIndexes(projectDir, [record], durability);
     return record;
   };
 
@@ -188,6 +189,7 @@ export async function openArtifactRecorder(
           },
         };
         await appendArtifactRecords(projectDir, input.runId, [record], durability);
+        await appendToRunIndexes(projectDir, [record], durability);
         return record;
       }),
     close: async () => {
