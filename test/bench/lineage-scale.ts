@@ -17,6 +17,17 @@ import { verifyArtifacts } from '../../src/artifacts/lineage/verify-artifacts.js
 import { generate, runIdOf } from './artifacts-scale.js';
 
 const ROUNDS = 5;
+
+/** The same table measured on 2026-11-23 before issue 14 (every query read every run's records); kept as is. */
+const BEFORE_ISSUE_14 = `| operation | 10 runs: ms (x baseline) | 100 runs: ms (x baseline) | 1000 runs: ms (x baseline) | growth per 10x runs |
+|---|---:|---:|---:|---:|
+| \`checkout --step 1 --run <first>\` (vs fs.cp of its files) | 33.2 (2.45x) | 188 (21.4x) | 1637 (24.1x) | 5.66, 8.72 |
+| \`checkout --step 3 --run <middle>\` (vs fs.cp of its files) | 560 (1.23x) | 662 (1.36x) | 2449 (2.62x) | 1.18, 3.70 |
+| \`verify <middle>\` (vs reading its artifacts.jsonl) | 173 (379x) | 363 (442x) | 1279 (2747x) | 2.10, 3.53 |
+| \`log workspace/n0/src/file00.ts\` (vs reading the middle run's artifacts.jsonl) | 0.51 (1.49x) | 0.96 (1.80x) | 1.06 (4.33x) | 1.89, 1.11 |
+| \`replay <middle>\` (vs reading its artifacts.jsonl) | 6.97 (19.6x) | 4.21 (7.68x) | 3.36 (10.2x) | 0.60, 0.80 |
+| \`replay <middle> --backward\` (vs reading its artifacts.jsonl) | 49.4 (96.6x) | 374 (774x) | 1162 (3033x) | 7.57, 3.11 |
+| \`bundle <middle>\` (vs reading its artifacts.jsonl) | 92.4 (164x) | 129 (186x) | 163 (247x) | 1.40, 1.27 |`;
 const LOG_PATH = 'workspace/n0/src/file00.ts';
 
 const fmt = (value: number): string =>
@@ -128,6 +139,20 @@ itself grows).
 ${header}
 ${rule}
 ${rows.join('\n')}
+
+\`checkout --step 3\` of the middle run rebuilds all 400 workspace paths at 100 and 1,000 runs but fewer at 10 (the
+answer grows up to 100 runs), and \`replay --backward\` at 10 runs diffs versions whose content did not change
+(each file holds one of 6 contents, the first one for the first 10 runs): there the answer's work grows.
+\`checkout\` reads one heads file and the journal segments after it up to its time (.agent/index/history/),
+\`verify RUN\`, \`replay --backward\` and the report the index files of the run's paths; \`bundle\` and \`log\`
+did not change.
+
+### Before issue 14 (2026-11-23)
+
+The same table measured on the code before the run indexes, when \`checkout\`, \`verify RUN\` and
+\`replay --backward\` read every run's records (kept for the comparison; \`npm run bench\` no longer rewrites it).
+
+${BEFORE_ISSUE_14}
 `;
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -16,6 +16,9 @@ export interface RunStart {
 
 const runStartSchema = z.object({ runId: z.string().refine(isRunId), startedAt: z.iso.datetime() }).strict();
 
+/** Runs of this process whose first record was already looked at, by project and run id. */
+const startedRuns = new Set<string>();
+
 /** Renders run starts as runs.jsonl lines. */
 export function renderRunStarts(starts: readonly RunStart[]): string {
   return starts
@@ -25,7 +28,7 @@ export function renderRunStarts(starts: readonly RunStart[]): string {
 
 /**
  * Appends a line to runs.jsonl for each run whose first record is among `records` (just appended to its
- * artifacts.jsonl): the run's first line is one of them. One small read per run in the batch.
+ * artifacts.jsonl): the run's first line is one of them. One small read per run and process.
  */
 export async function appendRunStarts(
   projectDir: string,
@@ -36,8 +39,12 @@ export async function appendRunStarts(
   for (const record of records) byRun.set(record.runId, [...(byRun.get(record.runId) ?? []), record]);
   const starts: RunStart[] = [];
   for (const [runId, batch] of byRun) {
+    const key = `${projectDir}\0${runId}`;
+    // A run's first line never changes (the file is append-only): once seen, later batches cannot hold it.
+    if (startedRuns.has(key)) continue;
     const first = await readFirstLine(projectDir, artifactRecordsPath(runId));
     if (first === undefined) continue;
+    startedRuns.add(key);
     const opens = batch.some(
       (record) => record.artifactId === first.artifactId && record.createdAt === first.createdAt,
     );
