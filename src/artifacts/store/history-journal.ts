@@ -138,8 +138,8 @@ export async function appendToHistory(
   if (versions.length === 0) return;
   const root = await openConfinedRoot(projectDir, { create: true });
   try {
-    // The lock file's folder must exist before the lock can be created.
-    await root.makeDirectory(HISTORY_INDEX_DIR);
+    // The lock file's folder must exist before the lock can be created (an lstat; the confined walk only once).
+    if (!(await exists(projectDir, HISTORY_INDEX_DIR))) await root.makeDirectory(HISTORY_INDEX_DIR);
     const attempt = await acquireShortLock(join(projectDir, HISTORY_LOCK_PATH), { waitMs: LOCK_WAIT_MS });
     if (!attempt.acquired) {
       throw new Error(
