@@ -11,6 +11,7 @@ export {
   readArtifactRecords,
   readPathVersions,
   readProjectRecords,
+  readLinkedVersions,
   readVersionsById,
   rebuildArtifactIndex,
 } from './store/index.js';

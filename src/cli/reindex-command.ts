@@ -7,14 +7,17 @@ import type { CliIo } from './cli-io.js';
 /** Help text of `artifact-ingest reindex`. */
 export const REINDEX_HELP = `Usage: artifact-ingest reindex [--project DIR] [--json]
 
-Rebuild the path index (.agent/index/paths/) from every run's artifacts.jsonl, the source of truth, and
-swap it in at once. Run it when 'artifact-ingest verify' reports index_missing_record or
-index_unknown_record, or after copying run folders by hand. Unreadable record lines are listed and left out.
-It writes only .agent/index/; runs and objects are not changed.
+Rebuild every index from every run's artifacts.jsonl, the source of truth, and swap each in: the path
+index (.agent/index/paths/, read by log and record), the run-order index (.agent/index/runs.jsonl) and
+the history journal (.agent/index/history/, read by checkout). Run it when 'artifact-ingest verify'
+reports index_missing_record, index_unknown_record or index_stale, after copying run folders by hand, or
+once in a project recorded before the history journal existed (checkout reads every run until then).
+Unreadable record lines are listed and left out. It writes only .agent/index/; runs and objects are not
+changed. Run it when nothing is recording.
 
 Options:
   --project DIR   project root (default: current directory)
-  --json          print what was rebuilt (runs, records, paths, problems) as JSON
+  --json          print what was rebuilt (runs, records, paths, historySegments, problems) as JSON
   -h, --help      show this help
 
 Exit codes: 0 rebuilt (even with unreadable lines, which are listed), 2 usage error.

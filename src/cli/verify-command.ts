@@ -24,6 +24,8 @@ Problems:
   invalid_record_line    a line of artifacts.jsonl (or of the index) cannot be read
   index_missing_record   a run's record is not in the path index (run 'artifact-ingest reindex')
   index_unknown_record   the path index holds a record no run has (run 'artifact-ingest reindex')
+  index_stale            the history or run-order index cannot answer or disagrees with the runs, so
+                         checkout reads every run (run 'artifact-ingest reindex')
   interrupted_ingest     an ingest started and never finished: its files may be on disk unrecorded
                          (ingest the document again with the same run and node id, or run --resume)
   stale_temp_file        a killed writer's temp file under workspace/ or .agent/ (warning; the next
@@ -31,7 +33,7 @@ Problems:
 
 Options:
   --strict        exit 1 on warnings too (index drift: index_missing_record, index_unknown_record,
-                  an unreadable index line; stale_temp_file)
+                  index_stale, an unreadable index line; stale_temp_file)
   --project DIR   project root (default: current directory)
   --json          print the report as JSON
   -h, --help      show this help

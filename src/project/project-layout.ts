@@ -23,6 +23,12 @@ export const OBJECTS_DIR = `${AGENT_DIR}/objects`;
 export const INDEX_DIR = `${AGENT_DIR}/index`;
 /** The path index: one file of versions per recorded path. */
 export const PATH_INDEX_DIR = `${INDEX_DIR}/paths`;
+/** The run-order index: one line per run, its id and its first record's `createdAt`. */
+export const RUN_ORDER_INDEX_PATH = `${INDEX_DIR}/runs.jsonl`;
+/** The history index: the workspace versions of every run in append order, in segments with per-path heads. */
+export const HISTORY_INDEX_DIR = `${INDEX_DIR}/history`;
+/** The short lock the history index is appended and rolled under. */
+export const HISTORY_LOCK_PATH = `${INDEX_DIR}/history.lock`;
 /** Contract artifacts (seed 004), one folder per run. */
 export const CONTRACT_ARTIFACTS_DIR = `${AGENT_DIR}/artifacts`;
 /** The file list of a run bundle, inside the archive. */

@@ -71,7 +71,8 @@ export function traceOf(runId: string, node: number, at: Date): TraceContent {
   };
 }
 
-interface Generated {
+/** What {@link generate} recorded, and how long it took. */
+export interface Generated {
   readonly seconds: number;
   readonly records: ArtifactRecord[];
 }
@@ -150,7 +151,7 @@ export async function recordGeneratedRuns(
 }
 
 /** Records RUNS runs through the real recorder (objects without fsync), with a clock 1 s per record apart. */
-async function generate(projectDir: string, runs: number): Promise<Generated> {
+export async function generate(projectDir: string, runs: number): Promise<Generated> {
   const now = benchClock();
   const recorder = await openArtifactRecorder(projectDir, { now, durability: 'none' });
   const t0 = performance.now();

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, the parser contenders (parser-contenders.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), project snapshots (observe-snapshot.ts), and CLI start-up (cli-load.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, the parser contenders (parser-contenders.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), recording (recording.ts), lineage queries at 10, 100 and 1,000 runs (lineage-scale.ts), project snapshots (observe-snapshot.ts), and CLI start-up (cli-load.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,6 +21,7 @@ import { recordingSection } from './recording.js';
 import { differentialSection } from './differential.js';
 import { hostileInputSection } from './hostile-inputs.js';
 import { isolatedParseSection } from './isolated-parse.js';
+import { lineageScaleSection } from './lineage-scale.js';
 import { typicalDocument } from './typical-document.js';
 import { observeSnapshotSection } from './observe-snapshot.js';
 import { parserContendersSection } from './parser-contenders.js';
@@ -259,6 +260,7 @@ async function ingestRows(): Promise<string[]> {
 const ingest = await ingestRows();
 const artifacts = await artifactScaleSection();
 const recording = await recordingSection();
+const lineage = await lineageScaleSection();
 const observe = await observeSnapshotSection();
 const cliLoad = await cliLoadSection();
 const hostile = hostileInputSection();
@@ -351,6 +353,7 @@ ${differential}
 ${isolated}
 ${artifacts}
 ${recording}
+${lineage}
 ${observe}
 ${cliLoad}
 ${hostile}`;

@@ -221,7 +221,8 @@ describe('artifact-ingest verify', () => {
       (p) => p.code,
     );
     expect(codes.length).toBeGreaterThan(0);
-    expect(new Set(codes)).toEqual(new Set(['index_missing_record']));
+    // The path index and the history journal are both gone (index_stale: the journal cannot answer).
+    expect(new Set(codes)).toEqual(new Set(['index_missing_record', 'index_stale']));
     expect(lenient.code).toBe(0);
     expect((await runCli(['verify', '--strict', '--project', project])).code).toBe(1);
   });
@@ -264,6 +265,7 @@ describe('artifact-ingest reindex', () => {
       runs: 2,
       records: 4,
       paths: 3,
+      historySegments: 1,
       problems: [
         expect.objectContaining({ file: '.agent/runs/run-002/artifacts.jsonl', code: 'truncated_line' }),
       ],

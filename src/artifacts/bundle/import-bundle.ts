@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
-import { appendToIndex, isVersionRecord, readPathVersions } from '../store/index.js';
+import { appendToIndex, appendToRunIndexes, isVersionRecord, readPathVersions } from '../store/index.js';
 import { BundleError } from './bundle-error.js';
 import { AGENT_DIR, artifactRecordsPath, runDir, RUNS_DIR, sha256Hex } from '../../project/index.js';
 import type { BundleManifest } from './bundle-manifest.js';
@@ -307,8 +307,8 @@ function projectUnusable(entry: string, why: string): BundleError {
 }
 
 /**
- * Appends to the path index the run's versions it does not hold yet: all of them on a first import, and
- * after an import interrupted between the rename and the index, the ones it missed.
+ * Appends to the path index (and the run indexes) the run's versions it does not hold yet: all of them on a
+ * first import, and after an import interrupted between the rename and the index, the ones it missed.
  */
 async function indexMissingVersions(projectDir: string, records: readonly ArtifactRecord[]): Promise<void> {
   const byPath = new Map<string, ArtifactRecord[]>();
@@ -333,4 +333,10 @@ async function indexMissingVersions(projectDir: string, records: readonly Artifa
     projectDir,
     records.filter((record) => missingSet.has(record)),
   );
+  // The run indexes get the same versions (and the traces, so the run's first line is among them).
+  if (missing.length > 0)
+    await appendToRunIndexes(
+      projectDir,
+      records.filter((record) => !isVersionRecord(record) || missingSet.has(record)),
+    );
 }

@@ -9,7 +9,9 @@ import { LineageError } from './lineage-error.js';
 import { openObjectStore } from '../store/index.js';
 import type { ObjectStore } from '../store/index.js';
 import { ObjectStoreError } from '../store/index.js';
-import { readProjectRecords } from '../store/index.js';
+import { supersedes } from '../store/index.js';
+import { openCheckoutRecords } from './checkout-records.js';
+import type { CheckoutRecords } from './checkout-records.js';
 import { readRunTimeline } from './read-run-timeline.js';
 import type { TimelineStep } from './read-run-timeline.js';
 import type { RecordLineProblem } from '../store/index.js';
@@ -24,6 +26,8 @@ export interface CheckoutOptions {
   readonly at?: string;
   /** The run `step` counts in (default: the run whose first record is newest), or the run `at` is limited to. */
   readonly runId?: string;
+  /** False: read every run's records instead of the run indexes (the answer is the same; for tests and checks). */
+  readonly useIndexes?: boolean;
 }
 
 /** The point in the project's history a checkout rebuilt. */
@@ -55,7 +59,10 @@ export interface Checkout {
   readonly cut: CheckoutCut;
   /** Sorted by path. */
   readonly files: readonly CheckedOutFile[];
-  /** Unreadable lines of the runs' artifacts.jsonl: their versions could not be considered. */
+  /**
+   * Unreadable lines of the artifacts.jsonl files read: the selected run's when the run indexes answered,
+   * every run's when they could not (full `verify` reports every run's).
+   */
   readonly problems: readonly RecordLineProblem[];
 }
 
@@ -76,11 +83,11 @@ export async function checkoutWorkspace(projectDir: string, options: CheckoutOpt
     throw new Error('checkoutWorkspace needs exactly one of step and at');
   const to = path.resolve(options.to);
   await checkCheckoutTarget(projectDir, to);
-  const records = await readProjectRecords(projectDir);
+  const records = openCheckoutRecords(projectDir, { useIndexes: options.useIndexes ?? true });
   const selection =
     at !== undefined
-      ? await selectAtTime(projectDir, records.byRun, at, runId)
-      : await selectAtStep(projectDir, records.byRun, step ?? 0, runId);
+      ? await selectAtTime(projectDir, records, at, runId)
+      : await selectAtStep(projectDir, records, step ?? 0, runId);
   const winners = latestByPath(selection.other, selection.own);
   for (const record of winners) {
     // Recorded paths passed these rules when ingested; one that fails now was edited by hand: stop before writing.
@@ -113,7 +120,7 @@ export async function checkoutWorkspace(projectDir: string, options: CheckoutOpt
       contentHash: record.contentHash,
       bytes: bytes.byteLength,
     })),
-    problems: records.problems,
+    problems: await records.problems(),
   };
 }
 
@@ -124,15 +131,13 @@ interface Selection {
   readonly other: readonly ArtifactRecord[];
 }
 
-type RecordsByRun = ReadonlyMap<RunId, readonly ArtifactRecord[]>;
-
 async function selectAtStep(
   projectDir: string,
-  byRun: RecordsByRun,
+  records: CheckoutRecords,
   step: number,
   requestedRun: RunId | undefined,
 ): Promise<Selection> {
-  const runId = requestedRun ?? newestRun(byRun);
+  const runId = requestedRun ?? (await records.newestRun());
   const timeline = await readRunTimeline(projectDir, runId);
   const unreadable = timeline.problems.find((problem) => problem.code === 'unreadable_trace');
   if (unreadable !== undefined) {
@@ -155,15 +160,17 @@ async function selectAtStep(
   const time = step === 0 ? timeline.startedAt : (stepTime(completed[step - 1]) ?? null);
   const limit = time === null ? Infinity : Date.parse(time);
   // Step 0 is strictly before the run; step N includes what other runs wrote up to the step's trace.
-  const other = otherRuns(byRun, runId).filter((record) =>
-    step === 0 ? Date.parse(record.createdAt) < limit : Date.parse(record.createdAt) <= limit,
-  );
+  const included = (record: ArtifactRecord): boolean =>
+    step === 0 ? Date.parse(record.createdAt) < limit : Date.parse(record.createdAt) <= limit;
+  const start = await earliestOf(records, runId, timeline.startedAt);
+  const cut = { headsBefore: Math.min(step === 0 ? limit : limit + 1, start), until: limit };
+  const other = (await records.others(cut, runId)).filter(included);
   return { cut: { kind: 'step', runId, step, time }, own, other };
 }
 
 async function selectAtTime(
   projectDir: string,
-  byRun: RecordsByRun,
+  records: CheckoutRecords,
   at: string,
   runId: RunId | undefined,
 ): Promise<Selection> {
@@ -176,42 +183,34 @@ async function selectAtTime(
   const limit = Date.parse(at);
   const before = (record: ArtifactRecord): boolean => Date.parse(record.createdAt) <= limit;
   if (runId === undefined) {
-    return { cut: { kind: 'at', time: at }, own: [], other: [...byRun.values()].flat().filter(before) };
+    const other = await records.others({ headsBefore: limit + 1, until: limit }, undefined);
+    return { cut: { kind: 'at', time: at }, own: [], other: other.filter(before) };
   }
   const { startedAt } = await readRunTimeline(projectDir, runId);
   const start = startedAt === null ? Infinity : Date.parse(startedAt);
+  const cut = { headsBefore: Math.min(limit + 1, await earliestOf(records, runId, startedAt)), until: limit };
   return {
     cut: { kind: 'at', time: at, runId },
-    own: (byRun.get(runId) ?? []).filter(before),
+    own: (await records.own(runId)).filter(before),
     // Other runs count up to the run's start, and never past TIME when TIME is earlier.
-    other: otherRuns(byRun, runId).filter((record) => before(record) && Date.parse(record.createdAt) < start),
+    other: (await records.others(cut, runId)).filter(
+      (record) => before(record) && Date.parse(record.createdAt) < start,
+    ),
   };
+}
+
+/** The earliest time of the run (its start, or an earlier record): no version of it is in a heads file before it. */
+async function earliestOf(records: CheckoutRecords, runId: RunId, startedAt: string | null): Promise<number> {
+  const own = await records.own(runId);
+  return own.reduce(
+    (min, record) => Math.min(min, Date.parse(record.createdAt)),
+    startedAt === null ? Infinity : Date.parse(startedAt),
+  );
 }
 
 /** When a step finished: its trace's time, or for an ingest (no trace) its last record's. */
 function stepTime(step: TimelineStep | undefined): string | undefined {
   return step?.trace?.createdAt ?? step?.artifacts.at(-1)?.createdAt;
-}
-
-/** The run whose earliest record is newest: found from records alone, so no run's objects are read. */
-function newestRun(byRun: RecordsByRun): RunId {
-  let newest: { runId: RunId; start: number } | undefined;
-  for (const [runId, records] of byRun) {
-    if (records.length === 0) continue;
-    const start = records.reduce((min, record) => Math.min(min, Date.parse(record.createdAt)), Infinity);
-    if (newest === undefined || start >= newest.start) newest = { runId, start };
-  }
-  if (newest === undefined) {
-    throw new LineageError({
-      code: 'no_recorded_run',
-      message: "the project has no recorded run; start one with 'artifact-ingest run GRAPH'",
-    });
-  }
-  return newest.runId;
-}
-
-function otherRuns(byRun: RecordsByRun, runId: RunId): ArtifactRecord[] {
-  return [...byRun].flatMap(([id, records]) => (id === runId ? [] : records));
 }
 
 /** Whether a record is a version of a workspace file (messages and traces are not in the workspace). */
@@ -220,7 +219,8 @@ function isWorkspaceVersion(record: ArtifactRecord): boolean {
 }
 
 /**
- * The newest included version of each workspace path, sorted by path: newest `createdAt` wins; among the
+ * The newest included version of each workspace path, sorted by path: newest `createdAt` wins; among other
+ * runs' records of equal time the greater run id wins (supersedes), whatever order they were read in; among the
  * selected run's own records the later line wins; other runs' records lose ties to the selected run's.
  */
 function latestByPath(other: readonly ArtifactRecord[], own: readonly ArtifactRecord[]): ArtifactRecord[] {
@@ -228,8 +228,7 @@ function latestByPath(other: readonly ArtifactRecord[], own: readonly ArtifactRe
   for (const record of other) {
     if (!isWorkspaceVersion(record)) continue;
     const current = winners.get(record.path);
-    if (current === undefined || Date.parse(record.createdAt) >= Date.parse(current.createdAt))
-      winners.set(record.path, record);
+    if (current === undefined || supersedes(record, current)) winners.set(record.path, record);
   }
   const ownLatest = new Map<string, ArtifactRecord>();
   for (const record of own) if (isWorkspaceVersion(record)) ownLatest.set(record.path, record);

@@ -2,7 +2,7 @@ import type { ArtifactRecord, ArtifactType } from '../artifact-record.js';
 import { openVersionDiffer, unknownPreviousMessage } from './diff-versions.js';
 import type { ReplayDiff } from './diff-versions.js';
 import { LineageError } from './lineage-error.js';
-import { readVersionsById } from '../store/index.js';
+import { readLinkedVersions } from '../store/index.js';
 import { readRunTimeline } from './read-run-timeline.js';
 import { resolveRecordPath } from './resolve-record-path.js';
 import type { RunTimeline, TimelineProblem, TimelineStep } from './read-run-timeline.js';
@@ -126,11 +126,12 @@ export async function replayRun(
     return { ...common, direction: 'forward', steps, unfinished, problems: timeline.problems };
   }
 
-  const versions = await readVersionsById(projectDir);
   const runVersions = timeline.steps
     .flatMap((step) => step.artifacts)
     .concat(timeline.unfinished)
     .filter(matches);
+  // Only the previous versions of what the run made are needed: found through the path index, not all runs.
+  const versions = await readLinkedVersions(projectDir, runVersions);
   const problems: ReplayProblem[] = [...timeline.problems];
   const before = priorVersions(runVersions, versions, problems);
   const differ = openVersionDiffer(projectDir, versions);

@@ -3,6 +3,7 @@ import {
   artifactRecordsPath,
   isRunId,
   OBJECTS_DIR,
+  runDir,
   RUNS_DIR,
   UnknownRunError,
   WORKSPACE_DIR,
@@ -11,7 +12,16 @@ import {
 import type { RunId } from '../../project/index.js';
 import { errnoOf, readLiveShortLockOwner, tempFileWriter } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
-import { indexFileOf, isVersionRecord, listIndexFiles, sortByTime } from '../store/index.js';
+import {
+  indexFileOf,
+  isVersionRecord,
+  latestPathVersion,
+  listIndexFiles,
+  readArtifactRecords,
+  sortByTime,
+} from '../store/index.js';
+import type { ProjectRecords } from '../store/index.js';
+import { compareRunIndexes } from './compare-run-indexes.js';
 import { inspectWorkspaceFile } from './inspect-workspace-file.js';
 import { findInterruptedIngests } from './find-interrupted-ingests.js';
 import type { InterruptedIngest } from './find-interrupted-ingests.js';
@@ -33,6 +43,7 @@ export type VerifyProblemCode =
   | 'invalid_record_line'
   | 'index_missing_record'
   | 'index_unknown_record'
+  | 'index_stale'
   | 'interrupted_ingest'
   | 'stale_temp_file';
 
@@ -98,8 +109,9 @@ export async function verifyArtifacts(
   const asked = options.runId;
   if (asked !== undefined && !isRunId(asked)) throw new UnknownRunError(asked);
   const runId: RunId | undefined = asked;
-  const project = await readProjectRecords(projectDir);
-  if (runId !== undefined && !project.runs.includes(runId)) throw new UnknownRunError(runId);
+  // A run's check reads that run's records and the path index; only the whole project's reads every run.
+  const project =
+    runId === undefined ? await readProjectRecords(projectDir) : await readOneRun(projectDir, runId);
   const runs = runId === undefined ? project.runs : [runId];
   const scoped = runs.flatMap((run) => project.byRun.get(run) ?? []);
   const problems: VerifyProblem[] = project.problems
@@ -114,9 +126,16 @@ export async function verifyArtifacts(
   const objects = await verifyObjects(projectDir, scoped);
   problems.push(...objects.problems);
   const allRecords = project.runs.flatMap((run) => project.byRun.get(run) ?? []);
-  const workspace = await verifyWorkspace(projectDir, scoped, allRecords);
+  const workspace = await verifyWorkspace(
+    projectDir,
+    scoped,
+    runId === undefined ? latestIn(allRecords) : (path) => latestPathVersion(projectDir, path),
+  );
   problems.push(...workspace.problems);
-  if (runId === undefined) problems.push(...(await compareIndex(projectDir, allRecords)));
+  if (runId === undefined) {
+    problems.push(...(await compareIndex(projectDir, allRecords)));
+    problems.push(...(await compareRunIndexes(projectDir, project)));
+  }
   // The one ingest that holds the workspace lock now is in progress, not interrupted: only it can have started
   // (and made temp files in workspace/) since the live holder took the lock. A temp file whose name names a
   // live process of this host is a write in progress too.
@@ -216,19 +235,30 @@ function objectProblem(verdict: 'missing' | 'corrupt', users: readonly ArtifactR
   };
 }
 
+/** The newest version of each workspace path among `records` (of equal times, the later in run order). */
+function latestIn(records: readonly ArtifactRecord[]): (path: string) => Promise<ArtifactRecord | undefined> {
+  const latest = new Map<string, ArtifactRecord>();
+  for (const record of sortByTime(records.filter(isWorkspaceVersion))) latest.set(record.path, record);
+  return (path) => Promise.resolve(latest.get(path));
+}
+
+/** Reads one run's records, shaped as the whole project's read; throws UnknownRunError without its folder. */
+async function readOneRun(projectDir: string, runId: RunId): Promise<ProjectRecords> {
+  const folder = await lstatOrMissing(join(projectDir, runDir(runId)));
+  if (folder?.isDirectory() !== true) throw new UnknownRunError(runId);
+  const read = await readArtifactRecords(projectDir, runId);
+  return { runs: [runId], byRun: new Map([[runId, read.records]]), problems: read.problems };
+}
+
 /** Compares each workspace path recorded in scope with the newest version of that path in the whole project. */
 async function verifyWorkspace(
   projectDir: string,
   scoped: readonly ArtifactRecord[],
-  allRecords: readonly ArtifactRecord[],
+  latestOf: (path: string) => Promise<ArtifactRecord | undefined>,
 ): Promise<Checked> {
   const paths = [...new Set(scoped.filter(isWorkspaceVersion).map((record) => record.path))];
-  const wanted = new Set(paths);
-  const latest = new Map<string, ArtifactRecord>();
-  for (const record of sortByTime(allRecords.filter(isWorkspaceVersion)))
-    if (wanted.has(record.path)) latest.set(record.path, record);
   const problems = await mapLimit(paths, HASH_CONCURRENCY, async (path) => {
-    const record = latest.get(path);
+    const record = await latestOf(path);
     return record === undefined ? undefined : checkWorkspaceFile(projectDir, record);
   });
   const found = problems.filter((problem) => problem !== undefined);

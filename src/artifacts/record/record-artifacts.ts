@@ -3,7 +3,13 @@ import type { ArtifactRecord, ArtifactSource } from '../artifact-record.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import { contentHashOf } from '../content-hash.js';
 import { appendArtifactRecords, renderRecordLines } from '../store/index.js';
-import { appendToIndex, newestVersionLine, openPathVersionCache, openRecordRoots } from '../store/index.js';
+import {
+  appendToIndex,
+  appendToRunIndexes,
+  newestVersionLine,
+  openPathVersionCache,
+  openRecordRoots,
+} from '../store/index.js';
 import type { NewestVersionLine } from '../store/index.js';
 import { recentContents } from './recent-contents.js';
 import type { RecentContents } from './recent-contents.js';
@@ -220,6 +226,7 @@ export async function openArtifactRecorder(
       await appendArtifactRecords(projectDir, runId, ofRun, durability, root);
     }
     await appendToIndex(projectDir, records, durability, root);
+    await appendToRunIndexes(projectDir, records, durability);
     for (const [path, bytes] of appendedBytes) versions.appended(path, bytes, batchNewest.get(path));
     return records;
   };
@@ -252,6 +259,7 @@ export async function openArtifactRecorder(
           },
         };
         await appendArtifactRecords(projectDir, input.runId, [record], durability, root);
+        await appendToRunIndexes(projectDir, [record], durability);
         return record;
       }),
     close: async () => {

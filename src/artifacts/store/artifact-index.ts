@@ -14,7 +14,8 @@ import type { ArtifactRecord } from '../artifact-record.js';
 import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecordsRead, RecordLineProblem } from './record-lines.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
-import { newestVersionLine } from './path-version-cache.js';
+import { rebuildRunIndexes } from './rebuild-run-indexes.js';
+import type { RunId } from '../../project/index.js';
 
 /** The project-relative index file holding every version of `path`: `<PATH_INDEX_DIR>/<2 hex>/<62 hex>.jsonl`. */
 export function indexFileOf(path: string): string {
@@ -68,19 +69,71 @@ export async function readPathVersions(projectDir: string, path: string): Promis
 }
 
 /**
- * The newest recorded version of `path`, or undefined when it has none: it reads the path's whole index file,
- * JSON-parses every line and schema-checks only the newest (a recorder keeps a PathVersionCache instead).
+ * The versions of `path` whose artifact id is in `ids`, the first line of each (an id names one content at one
+ * place, so any of its records will do), from the path's one index file: only the lines naming a wanted id are
+ * parsed, so the cost is reading the file, not validating every version in it.
+ */
+export async function readPathVersionsById(
+  projectDir: string,
+  path: string,
+  ids: ReadonlySet<string>,
+): Promise<ArtifactRecord[]> {
+  const text = await readIndexText(projectDir, indexFileOf(path));
+  const found = new Map<string, ArtifactRecord>();
+  const needles = [...ids].map((id) => [id, `"artifactId":${JSON.stringify(id)}`] as const);
+  for (const line of text.split('\n')) {
+    const match = needles.find(([id, needle]) => !found.has(id) && line.includes(needle));
+    if (match === undefined) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const checked = artifactRecordSchema.safeParse(value);
+    if (checked.success && checked.data.path === path && checked.data.artifactId === match[0])
+      found.set(match[0], checked.data);
+    if (found.size === ids.size) break;
+  }
+  return [...found.values()];
+}
+
+/**
+ * The newest recorded version of `path`, or undefined when it has none. Called once per recorded version, so it
+ * finds each line's path and `createdAt` by substring and parses only the newest line (fully validated; when it
+ * is not a valid record, the fully validated reading of every line answers instead).
  */
 export async function latestPathVersion(
   projectDir: string,
   path: string,
 ): Promise<ArtifactRecord | undefined> {
   const text = await readIndexText(projectDir, indexFileOf(path));
-  const latest = newestVersionLine(text.split('\n'), path);
+  // JSON escapes every '"' inside a string, so these needles only match keys, and the closing quote ends the path.
+  const pathNeedle = `"path":${JSON.stringify(path)}`;
+  const timeNeedle = '"createdAt":"';
+  let latest: { readonly line: string; readonly time: number } | undefined;
+  for (const line of text.split('\n')) {
+    if (!line.includes(pathNeedle)) continue;
+    const at = line.indexOf(timeNeedle);
+    if (at === -1) continue;
+    const from = at + timeNeedle.length;
+    const time = Date.parse(line.slice(from, line.indexOf('"', from)));
+    if (Number.isNaN(time)) continue;
+    // `>=`: of equal times the later line wins, as in readPathVersions' stable order.
+    if (latest === undefined || time >= latest.time) latest = { line, time };
+  }
   if (latest === undefined) return undefined;
-  const checked = artifactRecordSchema.safeParse(latest.value);
+  let value: unknown;
+  try {
+    value = JSON.parse(latest.line);
+  } catch {
+    value = undefined;
+  }
+  const checked = artifactRecordSchema.safeParse(value);
   // A malformed newest line: fall back to the fully validated reading, which skips it.
-  return checked.success ? checked.data : (await readPathVersions(projectDir, path)).records.at(-1);
+  return checked.success && checked.data.path === path
+    ? checked.data
+    : (await readPathVersions(projectDir, path)).records.at(-1);
 }
 
 async function readIndexText(projectDir: string, relative: string): Promise<string> {
@@ -97,12 +150,15 @@ export interface IndexRebuild {
   readonly runs: number;
   readonly records: number;
   readonly paths: number;
+  /** Segments of the rebuilt history journal (.agent/index/history/), the open one included. */
+  readonly historySegments: number;
   /** Unreadable lines of the runs' artifacts.jsonl, left out of the index. */
   readonly problems: readonly RecordLineProblem[];
 }
 
 /**
- * Rebuilds the path index from every run's artifacts.jsonl (the source of truth): the new index is written in a
+ * Rebuilds every index from every run's artifacts.jsonl (the source of truth): the path index, then the
+ * run-order index and the history journal (rebuildRunIndexes). The new path index is written in a
  * staging folder beside it, then each file is renamed over the old one and files of paths no run records any
  * more are removed (the workspace writer's `publish({ mode: 'files' })`). Records appended while it runs may
  * miss the index until the next rebuild: run it when nothing is recording.
@@ -111,10 +167,12 @@ export async function rebuildArtifactIndex(projectDir: string): Promise<IndexReb
   const runs = await listRecordedRuns(projectDir);
   const problems: RecordLineProblem[] = [];
   const byFile = new Map<string, ArtifactRecord[]>();
+  const byRun = new Map<RunId, readonly ArtifactRecord[]>();
   let count = 0;
   for (const runId of runs) {
     const read = await readRecordLines(projectDir, artifactRecordsPath(runId));
     problems.push(...read.problems);
+    byRun.set(runId, read.records);
     for (const record of read.records) {
       if (!isVersionRecord(record)) continue;
       count += 1;
@@ -150,7 +208,8 @@ export async function rebuildArtifactIndex(projectDir: string): Promise<IndexReb
   } finally {
     await root.close();
   }
-  return { runs: runs.length, records: count, paths: byFile.size, problems };
+  const { segments } = await rebuildRunIndexes(projectDir, byRun);
+  return { runs: runs.length, records: count, paths: byFile.size, historySegments: segments, problems };
 }
 
 /** Lists the index files below PATH_INDEX_DIR (project-relative), for checks that compare the index with the runs. */

@@ -12,14 +12,20 @@ export {
   latestPathVersion,
   listIndexFiles,
   readPathVersions,
+  readPathVersionsById,
   rebuildArtifactIndex,
   sortByTime,
 } from './artifact-index.js';
 export type { IndexRebuild } from './artifact-index.js';
 export { listRecordedRuns } from './list-recorded-runs.js';
-export { readProjectRecords, readVersionsById } from './read-project-records.js';
+export { readLinkedVersions, readProjectRecords, readVersionsById } from './read-project-records.js';
 export type { ProjectRecords } from './read-project-records.js';
 export { newestVersionLine, openPathVersionCache } from './path-version-cache.js';
 export type { NewestVersionLine, PathVersionCache } from './path-version-cache.js';
 export { openRecordRoots } from './record-roots.js';
 export type { RecordRoots } from './record-roots.js';
+export { appendToRunIndexes } from './append-to-run-indexes.js';
+export { isWorkspaceVersion, readHistoryMeta, supersedes } from './history-journal.js';
+export { readHistoryCut, readWholeHistory } from './read-history.js';
+export type { HistoryCut } from './read-history.js';
+export { newestIndexedRun, readRunStarts } from './run-order-index.js';

@@ -1,7 +1,7 @@
 import type { ArtifactRecord } from '../artifact-record.js';
 import { artifactRecordsPath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { isVersionRecord } from './artifact-index.js';
+import { isVersionRecord, readPathVersionsById } from './artifact-index.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
 import { readRecordLines } from './record-lines.js';
 import type { RecordLineProblem } from './record-lines.js';
@@ -52,5 +52,31 @@ export async function readVersionsById(projectDir: string): Promise<Map<string, 
     for (const record of records)
       if (isVersionRecord(record) && !versions.has(record.artifactId))
         versions.set(record.artifactId, record);
+  return versions;
+}
+
+/**
+ * The version records `records` link to, by artifact id: the version records among them and each one's previous
+ * version, found in its path's index file (a previous version is always a version of the same path), so the cost
+ * is the paths these records touch, not the project's history. A previous version the index lacks is absent.
+ */
+export async function readLinkedVersions(
+  projectDir: string,
+  records: readonly ArtifactRecord[],
+): Promise<Map<string, ArtifactRecord>> {
+  const versions = new Map<string, ArtifactRecord>();
+  for (const record of records)
+    if (isVersionRecord(record) && !versions.has(record.artifactId)) versions.set(record.artifactId, record);
+  const wanted = new Map<string, Set<string>>();
+  for (const record of records) {
+    const previous = record.metadata.previous;
+    if (previous === undefined || versions.has(previous)) continue;
+    const ids = wanted.get(record.path) ?? new Set<string>();
+    ids.add(previous);
+    wanted.set(record.path, ids);
+  }
+  for (const [path, ids] of wanted)
+    for (const record of await readPathVersionsById(projectDir, path, ids))
+      versions.set(record.artifactId, record);
   return versions;
 }

@@ -3,7 +3,7 @@ import {
   openObjectStore,
   openVersionDiffer,
   readRunTimeline,
-  readVersionsById,
+  readLinkedVersions,
 } from '../../artifacts/index.js';
 import type { ArtifactRecord, ObjectStore } from '../../artifacts/index.js';
 import { readTerminal } from '../../contracts/index.js';
@@ -106,7 +106,13 @@ async function buildSteps(
   // Read-only: opening the store creates .agent/objects, so a project without one is not given one.
   const hasStore = needsObjects && (await lstatOrMissing(path.join(projectDir, OBJECTS_DIR))) !== undefined;
   const store: ObjectStore | null = hasStore ? await openObjectStore(projectDir) : null;
-  const differ = openVersionDiffer(projectDir, hasStore ? await readVersionsById(projectDir) : new Map());
+  const linked = hasStore
+    ? await readLinkedVersions(
+        projectDir,
+        drafts.flatMap((draft) => draft.records),
+      )
+    : new Map();
+  const differ = openVersionDiffer(projectDir, linked);
   const seen = new Map<string, number>();
   let ingestMode: string | null = null;
   const steps: Omit<ReportStep, 'lane'>[] = [];

@@ -128,7 +128,7 @@ describe('rebuildArtifactIndex', () => {
     const incremental = await snapshotIndex(project);
     expect(Object.keys(incremental)).toHaveLength(3);
     const rebuilt = await rebuildArtifactIndex(project);
-    expect(rebuilt).toEqual({ runs: 3, records: 9, paths: 3, problems: [] });
+    expect(rebuilt).toEqual({ runs: 3, records: 9, paths: 3, historySegments: 1, problems: [] });
     expect(await snapshotIndex(project)).toEqual(incremental);
   });
 
@@ -168,18 +168,19 @@ describe('rebuildArtifactIndex', () => {
     await appendToIndex(project, [stale]);
     await rebuildArtifactIndex(project);
     expect(await snapshotIndex(project)).toEqual(incremental);
-    expect(await readdir(join(project, '.agent/index'))).toEqual(['paths']);
+    expect((await readdir(join(project, '.agent/index'))).sort()).toEqual(['history', 'paths', 'runs.jsonl']);
   });
 
   it('leaves the old index untouched when reading the runs fails', async () => {
     const project = await tempProject();
     await recordThreeRuns(project);
     const before = await snapshotIndex(project);
+    const entries = (await readdir(join(project, '.agent/index'))).sort();
     // A folder where a run's artifacts.jsonl belongs makes the read fail before anything is written.
     await mkdir(join(project, '.agent/runs/run-004/artifacts.jsonl'), { recursive: true });
     await expect(rebuildArtifactIndex(project)).rejects.toMatchObject({ code: 'EISDIR' });
     expect(await snapshotIndex(project)).toEqual(before);
-    expect(await readdir(join(project, '.agent/index'))).toEqual(['paths']);
+    expect((await readdir(join(project, '.agent/index'))).sort()).toEqual(entries);
   });
 
   it('reports unreadable lines of a run and indexes the readable ones', async () => {
@@ -197,7 +198,13 @@ describe('rebuildArtifactIndex', () => {
 
   it('builds an empty index for a project without runs', async () => {
     const project = await tempProject();
-    expect(await rebuildArtifactIndex(project)).toEqual({ runs: 0, records: 0, paths: 0, problems: [] });
+    expect(await rebuildArtifactIndex(project)).toEqual({
+      runs: 0,
+      records: 0,
+      paths: 0,
+      historySegments: 1,
+      problems: [],
+    });
     expect(await listIndexFiles(project)).toEqual([]);
   });
 
