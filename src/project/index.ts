@@ -39,6 +39,7 @@ export {
   runLockPath,
   runManifestsDir,
   runStatePath,
+  runTransitionsPath,
   submitLockPath,
   terminalStatePath,
   tracePath,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Budgets } from '../../contracts/index.js';
-import { parseRunState } from '../../runtime/index.js';
+import { readTransitionLog, resolveRunState } from '../../runtime/index.js';
 import type { RunState } from '../../runtime/index.js';
 import { parseWorkflow, parseWorkflowState, readPinnedDefinition } from '../../workflow/index.js';
 import type { WorkflowState } from '../../workflow/index.js';
@@ -40,7 +40,10 @@ export async function readRunSource(projectDir: string, runId: RunId): Promise<R
   // One read of state.json: each engine's parser checks the same text and names the file in its errors.
   if (!isWorkflowText(text)) {
     try {
-      return { kind: 'graph', state: parseRunState(text, file), problems: [] };
+      // Through the runtime's one reader of a graph run's state: a run in flight or killed reads as far as
+      // its transition log went.
+      const log = await readTransitionLog(projectDir, runId);
+      return { kind: 'graph', state: resolveRunState(text, file, log), problems: [] };
     } catch (error) {
       return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
     }
