@@ -100,7 +100,10 @@ async function timeGraph(root: string, shape: Shape, nodes: number, ingest: bool
 async function timeFloor(root: string, nodes: number, ingest: boolean): Promise<number> {
   const dir = await mkdtemp(path.join(root, 'floor-'));
   const t0 = performance.now();
-  const log = await open(path.join(dir, 'log.jsonl'), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND);
+  const log = await open(
+    path.join(dir, 'log.jsonl'),
+    constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND,
+  );
   for (let i = 1; i <= nodes; i++) {
     await log.write(FLOOR_LINE);
     await log.datasync();
@@ -183,7 +186,10 @@ async function timeStateWrite(root: string, nodes: number, rounds: number): Prom
 /** Milliseconds of one fsynced O_APPEND of a ~200 B line, median of `rounds`. */
 async function timeAppend(root: string, rounds: number): Promise<number> {
   const dir = await mkdtemp(path.join(root, 'append-'));
-  const log = await open(path.join(dir, 'log.jsonl'), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND);
+  const log = await open(
+    path.join(dir, 'log.jsonl'),
+    constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND,
+  );
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const t0 = performance.now();
