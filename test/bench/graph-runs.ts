@@ -252,6 +252,51 @@ function straceCounts(shape: Shape, nodes: number, ingest: boolean): Record<stri
   return counts;
 }
 
+/** Issue 14's before figures and where a node's time goes, kept beside the measured tables. */
+const BEFORE_AND_WHERE = `### Before issue 14 (2026-11-23, main at eb09937, the same bench)
+
+state.json was rewritten whole (temp file, fsync, rename, folder fsync) at every node transition, the
+scheduler scanned every node for each one that finished, and progress counted every node's status.
+
+| shape | nodes | ingest | seconds | ms per node | CPU ms per node | floor ms per node | graph / floor |
+|---|---:|---|---:|---:|---:|---:|---:|
+| chain | 50 | off | 1.65 | 33.0 | 20.2 | 0.44 | 75.1x |
+| chain | 200 | off | 4.27 | 21.4 | 16.2 | 2.81 | 7.60x |
+| fanout | 50 | off | 2.04 | 40.8 | 21.6 | 0.42 | 97.7x |
+| fanout | 200 | off | 8.91 | 44.6 | 19.9 | 4.34 | 10.3x |
+| chain | 50 | on | 4.68 | 93.6 | 34.9 | 2.40 | 39.0x |
+| chain | 200 | on | 36.7 | 184 | 39.9 | 11.8 | 15.5x |
+| fanout | 50 | on | 10.4 | 209 | 41.0 | 9.53 | 21.9x |
+| fanout | 200 | on | 33.2 | 166 | 38.1 | 7.83 | 21.2x |
+
+| shape | ingest | t(200) / t(50) | CPU(200) / CPU(50) |
+|---|---|---:|---:|
+| chain | off | 2.59 | 3.20 |
+| fanout | off | 4.36 | 3.68 |
+| chain | on | 7.85 | 4.57 |
+| fanout | on | 3.18 | 3.72 |
+
+| shape | ingest | fsync | fdatasync | rename | openat | write |
+|---|---|---:|---:|---:|---:|---:|
+| chain | off | 14.0 | 0.00 | 5.00 | 42.4 | 169 |
+| chain | on | 26.0 | 0.00 | 9.00 | 79.5 | 295 |
+
+state.json alone, timed inside a 100-node chain with ingest off: 2.4 s of commits in about 8 s (a third of
+the wall time, with ingest on a sixth); alone, a rewrite took 1.4 ms at 50 nodes and 3.3 ms at 200 (4-11
+fsynced appends), growing with the graph, twice per node.
+
+### Where a node's durable writes go now
+
+Counted with \`strace -f -y\` on a 20-node chain, per node. Ingest off, 10 fsyncs: the run's state 2
+(\`fdatasync\` of transitions.jsonl: running, completed), the node's document 2 (the file and docs/), the
+artifact records 6 (the document and the trace as objects, a file and its folder each, and their two
+artifacts.jsonl lines). Ingest on, about 23: the same plus the workspace files (about 2.5 for 1.5 files:
+each file and its folder once per batch), the manifest 2, and the records of the placed files (about 8.5:
+objects, path index, artifacts.jsonl). The run's own share is the floor's 2; the records are about 60% of
+the rest (src/artifacts/record). The wall time of these runs follows the disk, which other work shares here;
+CPU per node is the steadier figure.
+`;
+
 /** The markdown section: graphs beside the floor, t(200)/t(50), state.json alone, syscalls per node. */
 export async function graphRunsSection(): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), 'ai-bench-graph-'));
@@ -336,7 +381,8 @@ module loading and the run's fixed cost drop out):
 | shape | ingest | ${TRACED.join(' | ')} |
 |---|---|${TRACED.map(() => '---:').join('|')}|
 ${straceRows.length > 0 ? straceRows.join('\n') : '| (strace not available) | | | | | | |'}
-`;
+
+${BEFORE_AND_WHERE}`;
   } finally {
     await rm(root, { recursive: true, force: true });
   }

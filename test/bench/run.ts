@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, the parser contenders (parser-contenders.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), and project snapshots (observe-snapshot.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, the parser contenders (parser-contenders.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), project snapshots (observe-snapshot.ts), and graph runs at 50 and 200 nodes (graph-runs.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
 import { artifactScaleSection } from './artifacts-scale.js';
 import { differentialSection } from './differential.js';
+import { graphRunsSection } from './graph-runs.js';
 import { hostileInputSection } from './hostile-inputs.js';
 import { isolatedParseSection } from './isolated-parse.js';
 import { typicalDocument } from './typical-document.js';
@@ -257,6 +258,7 @@ async function ingestRows(): Promise<string[]> {
 const ingest = await ingestRows();
 const artifacts = await artifactScaleSection();
 const observe = await observeSnapshotSection();
+const graphRuns = await graphRunsSection();
 const hostile = hostileInputSection();
 const isolated = await isolatedParseSection(typicalDocument(20_000));
 const contenders = await parserContendersSection();
@@ -347,6 +349,7 @@ ${differential}
 ${isolated}
 ${artifacts}
 ${observe}
-${hostile}`;
+${hostile}
+${graphRuns}`;
 await writeFile(new URL('../../docs/benchmarks.md', import.meta.url), report);
 console.log('\nwrote docs/benchmarks.md');
