@@ -94,6 +94,27 @@ describe('the run state store', () => {
     }
   });
 
+  it('redacts a secret in a node record as state.json does', async () => {
+    const { root, store, files } = await openStore();
+    // Built from parts so the repository holds no whole token.
+    const token = ['ghp_', 'EXtMlRz4AnKCdkZBwtNGaKx82cVGEIBLG9HR'].join('');
+    try {
+      await store.compact();
+      store.setNode('a', {
+        status: 'failed',
+        attempts: 1,
+        error: { code: 'exit_status', message: `clone failed for ${token}` },
+      });
+      await store.commit();
+      const log = await files.log();
+      expect(log).toContain('[REDACTED]');
+      expect(log).not.toContain(token);
+    } finally {
+      await store.close();
+      await root.close();
+    }
+  });
+
   it('refuses a commit before the first compaction (a misuse)', async () => {
     const { root, store } = await openStore();
     try {
