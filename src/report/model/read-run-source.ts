@@ -30,6 +30,13 @@ export type RunSource =
 /** Reads a run's state.json, whichever engine wrote it, without throwing on a corrupt one. */
 export async function readRunSource(projectDir: string, runId: RunId): Promise<RunSource> {
   const file = runStatePath(runId);
+  // Read before state.json, as readRunState does, so a compaction in between never pairs a new log with an old state.
+  let log: string | undefined;
+  try {
+    log = await readTransitionLog(projectDir, runId);
+  } catch (error) {
+    return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
+  }
   let text: string;
   try {
     text = await readFile(path.join(projectDir, file), 'utf8');
@@ -42,7 +49,6 @@ export async function readRunSource(projectDir: string, runId: RunId): Promise<R
     try {
       // Through the runtime's one reader of a graph run's state: a run in flight or killed reads as far as
       // its transition log went.
-      const log = await readTransitionLog(projectDir, runId);
       return { kind: 'graph', state: resolveRunState(text, file, log), problems: [] };
     } catch (error) {
       return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };

@@ -34,6 +34,9 @@ export {
  */
 export async function readRunState(projectDir: string, runId: RunId): Promise<RunState> {
   const relative = runStatePath(runId);
+  // The log first: a compaction writes state.json before the log, so this order never pairs a new log with an
+  // old state.json (an old log with a new state.json is recognized by its header and ignored).
+  const log = await readTransitionLog(projectDir, runId);
   let text: string;
   try {
     text = await readFile(path.join(projectDir, relative), 'utf8');
@@ -49,12 +52,13 @@ export async function readRunState(projectDir: string, runId: RunId): Promise<Ru
       cause: error,
     });
   }
-  return resolveRunState(text, relative, await readTransitionLog(projectDir, runId));
+  return resolveRunState(text, relative, log);
 }
 
 /**
- * A graph run's state from state.json's text and its transition log's text (undefined when there is none):
- * what every reader of a run's state goes through, so a run in flight or killed reads as far as its log went.
+ * A graph run's state from state.json's text and its transition log's text (undefined when there is none),
+ * the log read before state.json: what every reader of a run's state goes through, so a run in flight or
+ * killed reads as far as its log went.
  */
 export function resolveRunState(stateText: string, file: string, logText: string | undefined): RunState {
   const state = parseRunState(stateText, file);
@@ -66,7 +70,9 @@ export async function readTransitionLog(projectDir: string, runId: RunId): Promi
   try {
     return await readFile(path.join(projectDir, runTransitionsPath(runId)), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    // No log (a run of an older version, an ingest's or a workflow's run), or no run folder at all.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new RunError(
       'state_unreadable',
       `cannot read ${runTransitionsPath(runId)}: ${describeError(error)}`,
