@@ -38,7 +38,7 @@ export async function endRun(run: FinishedNodeLoop): Promise<RunResult> {
   let state: RunState;
   try {
     // The run's state in one file again: state.json alone is complete once the run has ended.
-    state = await store.compact();
+    state = await store.finish();
   } catch (error) {
     // As a failed write mid-run does: the run stops here, its log keeps every transition for a resume.
     events.write('ERROR', 'run.failed', {

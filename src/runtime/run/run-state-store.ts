@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { describeError, runStatePath, runTransitionsPath } from '../../project/index.js';
 import { redactJson } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
@@ -24,6 +26,11 @@ export interface RunStateStore {
   commit(): Promise<void>;
   /** Writes the whole state to state.json, starts a fresh transition log over it, and returns the state. */
   compact(): Promise<RunState>;
+  /**
+   * Writes the whole state to state.json and removes the transition log: the run has ended, state.json alone
+   * is its state (and a run folder holds only the files a bundle knows).
+   */
+  finish(): Promise<RunState>;
   /** Closes the transition log (after the last commit or compaction). */
   close(): Promise<void>;
 }
@@ -80,7 +87,7 @@ export function createRunStateStore(
         failure =
           error instanceof RunError
             ? error
-            : new RunError('state_write_failed', `${file} was not written: ${describeError(error)}`, {
+            : new RunError('state_write_failed', `${file} was not written: ${describeIoError(error)}`, {
                 cause: error,
               });
         throw failure;
@@ -88,6 +95,24 @@ export function createRunStateStore(
     });
     queue = written.catch(() => undefined);
     return written;
+  };
+
+  const compactTo = (next: 'log' | 'none'): Promise<RunState> => {
+    const state = snapshot();
+    changed.clear();
+    statusChanged = false;
+    // Lines committed from now on go to the log this compaction starts, numbered from 1.
+    seq = 0;
+    return enqueue(runStatePath(header.run_id), async () => {
+      const base = await writeRunState(target.root, state);
+      // A crash from here on leaves the previous log, whose header names other bytes: readers ignore it.
+      await log?.close();
+      log = undefined;
+      const relative = runTransitionsPath(header.run_id);
+      if (next === 'log') log = await openTransitionLog(target.root, target.projectDir, header.run_id, base);
+      else await rm(path.join(target.projectDir, relative), { force: true });
+      return state;
+    });
   };
 
   return {
@@ -141,19 +166,10 @@ export function createRunStateStore(
       });
     },
     compact() {
-      const state = snapshot();
-      changed.clear();
-      statusChanged = false;
-      // Lines committed from now on go to the log this compaction starts, numbered from 1.
-      seq = 0;
-      return enqueue(runStatePath(header.run_id), async () => {
-        const base = await writeRunState(target.root, state);
-        // A crash here leaves the previous log, whose header names other bytes: readers ignore it.
-        await log?.close();
-        log = undefined;
-        log = await openTransitionLog(target.root, target.projectDir, header.run_id, base);
-        return state;
-      });
+      return compactTo('log');
+    },
+    finish() {
+      return compactTo('none');
     },
     async close() {
       await queue;
@@ -165,4 +181,15 @@ export function createRunStateStore(
       log = undefined;
     },
   };
+}
+
+/** An I/O error as the confined writer words its own: `no space left on device (ENOSPC)`. */
+function describeIoError(error: unknown): string {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  const message = describeError(error);
+  if (typeof code !== 'string') return message;
+  const reason = message.startsWith(`${code}: `) ? message.slice(code.length + 2) : message;
+  const bare =
+    syscall !== undefined && reason.endsWith(`, ${syscall}`) ? reason.slice(0, -syscall.length - 2) : reason;
+  return `${bare} (${code})`;
 }

@@ -94,6 +94,26 @@ describe('the run state store', () => {
     }
   });
 
+  it('finishing writes the whole state and removes the log: state.json alone is the ended run', async () => {
+    const { projectDir, root, store, files } = await openStore();
+    try {
+      await store.compact();
+      store.setNode('a', { status: 'completed', attempts: 1 });
+      await store.commit();
+      store.setStatus('failed');
+      await store.finish();
+      await expect(files.log()).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(JSON.parse(await files.state())).toMatchObject({
+        status: 'failed',
+        nodes: { a: { status: 'completed' } },
+      });
+      expect(await readRunState(projectDir, runId)).toEqual(JSON.parse(await files.state()));
+    } finally {
+      await store.close();
+      await root.close();
+    }
+  });
+
   it('redacts a secret in a node record as state.json does', async () => {
     const { root, store, files } = await openStore();
     // Built from parts so the repository holds no whole token.
