@@ -42,6 +42,7 @@ export {
   runLockPath,
   runManifestsDir,
   runStatePath,
+  runTransitionsPath,
   submitLockPath,
   terminalStatePath,
   tracePath,

@@ -51,6 +51,14 @@ export function runStatePath(runId: RunId): string {
   return `${runDir(runId)}/state.json`;
 }
 
+/**
+ * `.agent/runs/<run_id>/transitions.jsonl`: a graph run's node transitions since its state.json was last
+ * written, one fsynced line each (docs/runtime-runs.md, "The transition log").
+ */
+export function runTransitionsPath(runId: RunId): string {
+  return `${runDir(runId)}/transitions.jsonl`;
+}
+
 /** `.agent/runs/<run_id>/events.jsonl`: the run's event log. */
 export function runEventsPath(runId: RunId): string {
   return `${runDir(runId)}/events.jsonl`;

@@ -34,6 +34,8 @@ export {
   runStateSchema,
   parseRunState,
   readRunState,
+  readTransitionLog,
+  resolveRunState,
   listRuns,
   readRun,
   defaultRunId,

@@ -234,11 +234,10 @@ describe('artifact-ingest run', () => {
     await untilFile(started);
     child.kill('SIGKILL');
     await exited;
-    const killedState = JSON.parse(
-      await readFile(path.join(projectDir, '.agent/runs/k1/state.json'), 'utf8'),
-    ) as {
-      nodes: Record<string, { status: string }>;
-    };
+    // `show` reads what every reader does: state.json (the run's start) plus the transitions its log holds.
+    const shown = await runCli(['show', 'k1', '--project', projectDir, '--json']);
+    const killedState = (JSON.parse(shown.stdout) as { state: { nodes: Record<string, { status: string }> } })
+      .state;
     expect(killedState.nodes).toMatchObject({
       a: { status: 'completed' },
       b: { status: 'running' },

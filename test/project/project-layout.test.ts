@@ -12,6 +12,7 @@ import {
   runEventsPath,
   runLockPath,
   runStatePath,
+  runTransitionsPath,
   tracePath,
   workspacePath,
 } from '../../src/project/project-layout.js';
@@ -24,6 +25,7 @@ describe('the project layout (spec ingest.md, "Project layout")', () => {
   it.each([
     [runDir(run), '.agent/runs/run-1'],
     [runStatePath(run), '.agent/runs/run-1/state.json'],
+    [runTransitionsPath(run), '.agent/runs/run-1/transitions.jsonl'],
     [runEventsPath(run), '.agent/runs/run-1/events.jsonl'],
     [manifestPath(run, node), '.agent/runs/run-1/manifests/plan.json'],
     [artifactRecordsPath(run), '.agent/runs/run-1/artifacts.jsonl'],

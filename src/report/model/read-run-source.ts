@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Budgets } from '../../contracts/index.js';
-import { parseRunState } from '../../runtime/index.js';
+import { readTransitionLog, resolveRunState } from '../../runtime/index.js';
 import type { RunState } from '../../runtime/index.js';
 import { parseWorkflow, parseWorkflowState, readPinnedDefinition } from '../../workflow/index.js';
 import type { WorkflowState } from '../../workflow/index.js';
@@ -30,6 +30,13 @@ export type RunSource =
 /** Reads a run's state.json, whichever engine wrote it, without throwing on a corrupt one. */
 export async function readRunSource(projectDir: string, runId: RunId): Promise<RunSource> {
   const file = runStatePath(runId);
+  // Read before state.json, as readRunState does, so a compaction in between never pairs a new log with an old state.
+  let log: string | undefined;
+  try {
+    log = await readTransitionLog(projectDir, runId);
+  } catch (error) {
+    return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
+  }
   let text: string;
   try {
     text = await readFile(path.join(projectDir, file), 'utf8');
@@ -40,7 +47,9 @@ export async function readRunSource(projectDir: string, runId: RunId): Promise<R
   // One read of state.json: each engine's parser checks the same text and names the file in its errors.
   if (!isWorkflowText(text)) {
     try {
-      return { kind: 'graph', state: parseRunState(text, file), problems: [] };
+      // Through the runtime's one reader of a graph run's state: a run in flight or killed reads as far as
+      // its transition log went.
+      return { kind: 'graph', state: resolveRunState(text, file, log), problems: [] };
     } catch (error) {
       return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
     }

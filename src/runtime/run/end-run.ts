@@ -1,10 +1,11 @@
 import type { EventLog } from '../../events/index.js';
-import { runDir } from '../../project/index.js';
+import { describeError, runDir } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import type { GraphDefinition } from '../graph/index.js';
 import { declareRunTerminal } from './declare-run-terminal.js';
 import type { RunBudget } from './run-budget.js';
+import { RunError } from './run-error.js';
 import type { RunStateStore } from './run-state-store.js';
 import type { RunResult, RunState } from './run-types.js';
 
@@ -34,7 +35,20 @@ export async function endRun(run: FinishedNodeLoop): Promise<RunResult> {
   const counts = store.counts();
   const status = counts.completed === graph.nodes.length ? 'completed' : 'failed';
   store.setStatus(status);
-  const state: RunState = await store.commit();
+  let state: RunState;
+  try {
+    // The run's state in one file again: state.json alone is complete once the run has ended.
+    state = await store.finish();
+  } catch (error) {
+    // As a failed write mid-run does: the run stops here, its log keeps every transition for a resume.
+    events.write('ERROR', 'run.failed', {
+      reason: error instanceof RunError ? error.code : 'internal_error',
+      message: describeError(error),
+      nodes: counts,
+      duration_ms: Date.now() - run.startedMs,
+    });
+    throw error;
+  }
   const nodeIds = (wanted: string): string[] =>
     graph.nodes.filter((node) => state.nodes[node.id]?.status === wanted).map((node) => node.id);
   const exceeded = budget.exceeded();

@@ -3,7 +3,13 @@ export { runIngestHook } from './ingest-hook.js';
 export type { IngestHookOptions, IngestHookResult } from './ingest-hook.js';
 export { RunError } from './run-error.js';
 export type { RunErrorCode } from './run-error.js';
-export { parseRunState, runStateSchema, readRunState } from './run-state.js';
+export {
+  parseRunState,
+  runStateSchema,
+  readRunState,
+  readTransitionLog,
+  resolveRunState,
+} from './run-state.js';
 export { listRuns, readRun } from './list-runs.js';
 export type { NodeCounts, RunDetails, RunManifestSummary, RunSummary } from './list-runs.js';
 export { defaultRunId } from './default-run-id.js';

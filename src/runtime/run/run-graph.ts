@@ -46,7 +46,8 @@ interface RunStart {
 
 /**
  * Runs (or, with `resume`, continues) a graph in `.agent/runs/<run_id>/`: nodes whose dependencies are
- * done run concurrently, state.json is rewritten atomically after every node transition, and each written
+ * done run concurrently, each node transition is one fsynced line of transitions.jsonl (state.json is
+ * written whole at the start and the end), and each written
  * document goes through the post-write ingest hook when it is enabled. Every node execution is recorded as
  * artifacts (its document as a `message`, the files its ingest placed, a `trace`), fail-open. Throws ConfigError or RunError
  * before anything is written when the options, inputs or resumed state do not allow the run.
@@ -184,7 +185,7 @@ async function executeWithin(
   const events = eventLog.child({ run_id: runId });
   const ingestEnabled = options.ingest?.enabled === true;
   const store = createRunStateStore(
-    environment.root,
+    { root: environment.root, projectDir: environment.projectDir },
     {
       version: 1,
       run_id: runId,
@@ -199,84 +200,92 @@ async function executeWithin(
     () => budget.state(),
   );
 
-  await store.commit();
-  events.write('INFO', 'run.started', {
-    graph: graph.name,
-    graph_hash: graph.hash,
-    graph_source: graph.source,
-    graph_version: graph.version,
-    inputs: Object.keys(start.inputs),
-    mode: graph.mode,
-    ingest_enabled: ingestEnabled,
-    resumed: options.resume === true,
-    concurrency: environment.concurrency,
-    nodes: graph.nodes.length,
-    kept: plan.outputs.size,
-    budgets: budget.state(),
-  });
-  const { tookOver } = environment.lock;
-  if (tookOver !== undefined) {
-    events.write('WARNING', 'run.lock_taken_over', {
-      lock_path: environment.lock.path,
-      previous_pid: tookOver.pid,
-      previous_hostname: tookOver.hostname,
-      previous_started_at: tookOver.started_at,
+  try {
+    // The run's one full write at its start: the transitions that follow are one log line each.
+    await store.compact();
+    events.write('INFO', 'run.started', {
+      graph: graph.name,
+      graph_hash: graph.hash,
+      graph_source: graph.source,
+      graph_version: graph.version,
+      inputs: Object.keys(start.inputs),
+      mode: graph.mode,
+      ingest_enabled: ingestEnabled,
+      resumed: options.resume === true,
+      concurrency: environment.concurrency,
+      nodes: graph.nodes.length,
+      kept: plan.outputs.size,
+      budgets: budget.state(),
     });
-  }
-  for (const rerun of plan.reruns) {
-    events.write('WARNING', 'node.rerun', {
-      node_id: rerun.nodeId,
-      reason: rerun.reason,
-      output_path: rerun.outputPath,
-    });
-  }
+    const { tookOver } = environment.lock;
+    if (tookOver !== undefined) {
+      events.write('WARNING', 'run.lock_taken_over', {
+        lock_path: environment.lock.path,
+        previous_pid: tookOver.pid,
+        previous_hostname: tookOver.hostname,
+        previous_started_at: tookOver.started_at,
+      });
+    }
+    for (const rerun of plan.reruns) {
+      events.write('WARNING', 'node.rerun', {
+        node_id: rerun.nodeId,
+        reason: rerun.reason,
+        output_path: rerun.outputPath,
+      });
+    }
 
-  const outcome = await runNodes({
-    options,
-    projectDir: environment.projectDir,
-    runId,
-    inputs: start.inputs,
-    outputs: new Map(plan.outputs),
-    root: environment.root,
-    ingestRoots: environment.ingestRoots,
-    events,
-    store,
-    recorder: environment.recorder,
-    agents: environment.agents,
-    concurrency: environment.concurrency,
-    now: environment.now,
-    budget,
-    outputLimit: startRunOutputLimit({
-      maxDocumentBytes: options.ingest?.limits?.maxDocumentBytes ?? DEFAULT_INGEST_LIMITS.maxDocumentBytes,
-      maxRunDocumentBytes: options.maxRunDocumentBytes ?? DEFAULT_MAX_RUN_DOCUMENT_BYTES,
-      bytesBefore: [...plan.outputs.values()].reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0),
-    }),
-    controller,
-  });
-
-  const counts = store.counts();
-  if (outcome.fatal !== undefined) {
-    const { fatal } = outcome;
-    events.write('ERROR', 'run.failed', {
-      reason: fatal instanceof RunError ? fatal.code : 'internal_error',
-      message: describeError(fatal),
-      nodes: counts,
-      duration_ms: Date.now() - startedMs,
+    const outcome = await runNodes({
+      options,
+      projectDir: environment.projectDir,
+      runId,
+      inputs: start.inputs,
+      outputs: new Map(plan.outputs),
+      root: environment.root,
+      ingestRoots: environment.ingestRoots,
+      events,
+      store,
+      recorder: environment.recorder,
+      agents: environment.agents,
+      concurrency: environment.concurrency,
+      now: environment.now,
+      budget,
+      outputLimit: startRunOutputLimit({
+        maxDocumentBytes: options.ingest?.limits?.maxDocumentBytes ?? DEFAULT_INGEST_LIMITS.maxDocumentBytes,
+        maxRunDocumentBytes: options.maxRunDocumentBytes ?? DEFAULT_MAX_RUN_DOCUMENT_BYTES,
+        bytesBefore: [...plan.outputs.values()].reduce(
+          (sum, text) => sum + Buffer.byteLength(text, 'utf8'),
+          0,
+        ),
+      }),
+      controller,
     });
-    throw fatal instanceof Error ? fatal : new Error(describeError(fatal));
+
+    const counts = store.counts();
+    if (outcome.fatal !== undefined) {
+      const { fatal } = outcome;
+      events.write('ERROR', 'run.failed', {
+        reason: fatal instanceof RunError ? fatal.code : 'internal_error',
+        message: describeError(fatal),
+        nodes: counts,
+        duration_ms: Date.now() - startedMs,
+      });
+      throw fatal instanceof Error ? fatal : new Error(describeError(fatal));
+    }
+    return await endRun({
+      projectDir: environment.projectDir,
+      root: environment.root,
+      runId,
+      graph,
+      events,
+      store,
+      aborted: outcome.aborted,
+      budget,
+      startedMs,
+      now: environment.now,
+    });
+  } finally {
+    await store.close();
   }
-  return endRun({
-    projectDir: environment.projectDir,
-    root: environment.root,
-    runId,
-    graph,
-    events,
-    store,
-    aborted: outcome.aborted,
-    budget,
-    startedMs,
-    now: environment.now,
-  });
 }
 
 function nodesToRun(plan: StartPlan): ReadonlySet<string> {

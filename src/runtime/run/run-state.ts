@@ -1,124 +1,42 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describeSchemaIssues } from '../../config/index.js';
-import { z } from 'zod';
-import { CONTRACT_TYPES } from '../../contracts/index.js';
-import { ingestModeSchema } from '../../ingest/index.js';
 import {
   describeError,
-  nodeIdSchema,
   runDir,
-  runIdSchema,
   runStatePath,
+  runTransitionsPath,
+  sha256Hex,
   UnknownRunError,
 } from '../../project/index.js';
 import { redactJson } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
-import type {
-  NodeContractState,
-  NodeIngestSummary,
-  NodeState,
-  RunBudgetsState,
-  RunState,
-} from './run-types.js';
+import { applyRunTransitions } from './run-transitions.js';
+import { runStateSchema } from './run-state-schema.js';
+import type { RunState } from './run-types.js';
 
-const count = z.number().int().nonnegative();
-const timestamp = z.iso.datetime();
-
-/** Schema of a node's ingest summary in state.json. */
-export const nodeIngestSummarySchema: z.ZodType<NodeIngestSummary> = z
-  .object({
-    total_blocks: count,
-    written: count,
-    skipped: count,
-    rejected: count,
-    manifest_path: z.string(),
-    problems: z.array(z.string()).readonly(),
-    io_errors: count.exactOptional(),
-    io_error: z.string().exactOptional(),
-  })
-  .strict();
-
-const fieldErrorSchema = z
-  .object({ path: z.string(), expected: z.string(), got: z.string().exactOptional(), message: z.string() })
-  .strict();
-
-/** Schema of a node's contract state in state.json. */
-export const nodeContractStateSchema: z.ZodType<NodeContractState> = z
-  .object({
-    type: z.enum(CONTRACT_TYPES),
-    state: z.enum(['done', 'fix_needed', 'blocked']),
-    attempts: count,
-    artifact: z.string().min(1).exactOptional(),
-    reason: z.string().exactOptional(),
-    errors: z.array(fieldErrorSchema).readonly().exactOptional(),
-  })
-  .strict();
-
-/** Schema of a run's budgets in state.json. */
-export const runBudgetsStateSchema: z.ZodType<RunBudgetsState> = z
-  .object({
-    max_minutes: z.number().positive().exactOptional(),
-    max_agent_calls: z.number().int().positive().exactOptional(),
-    max_fix_attempts: count,
-    agent_calls: count,
-    minutes: z.number().nonnegative(),
-    exceeded: z.string().exactOptional(),
-  })
-  .strict();
-
-/** Schema of one node's record in state.json. */
-export const nodeStateSchema: z.ZodType<NodeState> = z
-  .object({
-    status: z.enum(['pending', 'running', 'completed', 'failed', 'skipped']),
-    attempts: count,
-    started_at: timestamp.exactOptional(),
-    finished_at: timestamp.exactOptional(),
-    output_path: z.string().min(1).exactOptional(),
-    output_sha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .exactOptional(),
-    prompt_sha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .exactOptional(),
-    agent: z.string().exactOptional(),
-    error: z
-      .object({ code: z.string().min(1), message: z.string() })
-      .strict()
-      .exactOptional(),
-    ingest: nodeIngestSummarySchema.exactOptional(),
-    contract: nodeContractStateSchema.exactOptional(),
-  })
-  .strict();
-
-/** Schema of `.agent/runs/<run_id>/state.json` (version 1); see docs/runtime-runs.md. */
-export const runStateSchema: z.ZodType<RunState> = z
-  .object({
-    version: z.literal(1),
-    run_id: runIdSchema,
-    status: z.enum(['running', 'completed', 'failed']),
-    graph: z.object({ name: z.string().min(1), hash: z.string().min(1), source: z.string() }).strict(),
-    mode: ingestModeSchema,
-    inputs: z.record(z.string(), z.string()),
-    ingest_enabled: z.boolean(),
-    created_at: timestamp,
-    updated_at: timestamp,
-    nodes: z.record(nodeIdSchema, nodeStateSchema),
-    budgets: runBudgetsStateSchema.exactOptional(),
-  })
-  .strict();
+export {
+  nodeContractStateSchema,
+  nodeIngestSummarySchema,
+  nodeStateSchema,
+  runBudgetsStateSchema,
+  runStateSchema,
+} from './run-state-schema.js';
 
 /**
- * Reads and checks a run's state.json; throws {@link UnknownRunError} when the run's folder does not exist,
+ * Reads and checks a run's state: state.json with the lines of its transition log applied (the one reader of
+ * a graph run's state, see {@link resolveRunState}); throws {@link UnknownRunError} when the run's folder does
+ * not exist,
  * {@link RunError} `not_a_graph_run` when the folder holds no state.json (a CLI ingest's run), and
  * {@link RunError} `state_unreadable` naming the file when it cannot be read or is invalid.
  */
 export async function readRunState(projectDir: string, runId: RunId): Promise<RunState> {
   const relative = runStatePath(runId);
+  // The log first: a compaction writes state.json before the log, so this order never pairs a new log with an
+  // old state.json (an old log with a new state.json is recognized by its header and ignored).
+  const log = await readTransitionLog(projectDir, runId);
   let text: string;
   try {
     text = await readFile(path.join(projectDir, relative), 'utf8');
@@ -134,7 +52,33 @@ export async function readRunState(projectDir: string, runId: RunId): Promise<Ru
       cause: error,
     });
   }
-  return parseRunState(text, relative);
+  return resolveRunState(text, relative, log);
+}
+
+/**
+ * A graph run's state from state.json's text and its transition log's text (undefined when there is none),
+ * the log read before state.json: what every reader of a run's state goes through, so a run in flight or
+ * killed reads as far as its log went.
+ */
+export function resolveRunState(stateText: string, file: string, logText: string | undefined): RunState {
+  const state = parseRunState(stateText, file);
+  return logText === undefined ? state : applyRunTransitions(state, stateText, logText);
+}
+
+/** A run's transitions.jsonl text, or undefined when it has none (a run of an older version, or none yet). */
+export async function readTransitionLog(projectDir: string, runId: RunId): Promise<string | undefined> {
+  try {
+    return await readFile(path.join(projectDir, runTransitionsPath(runId)), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // No log (a run of an older version, an ingest's or a workflow's run), or no run folder at all.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new RunError(
+      'state_unreadable',
+      `cannot read ${runTransitionsPath(runId)}: ${describeError(error)}`,
+      { cause: error },
+    );
+  }
 }
 
 async function isDirectory(absolute: string): Promise<boolean> {
@@ -165,12 +109,15 @@ export function parseRunState(text: string, file: string): RunState {
   return checked.data;
 }
 
-/** Writes a run's state.json atomically (temp file + rename) through the confined writer. */
+/**
+ * Writes a run's state.json atomically (temp file + rename) through the confined writer; returns the sha256
+ * of the bytes written, which the run's transition log names as its base.
+ */
 export async function writeRunState(
   root: ConfinedRoot,
   state: RunState,
   durability: 'fsync' | 'none' = 'fsync',
-): Promise<void> {
+): Promise<string> {
   const relative = runStatePath(state.run_id);
   // Errors, outputs recorded as text and inputs are redacted (docs/security.md, "Secrets").
   const bytes = new TextEncoder().encode(`${JSON.stringify(redactJson(state), null, 2)}\n`);
@@ -181,4 +128,5 @@ export async function writeRunState(
       `${relative} was not written: ${outcome.code}: ${outcome.message}`,
     );
   }
+  return sha256Hex(bytes);
 }

@@ -63,7 +63,7 @@ export interface NodeState {
   readonly contract?: NodeContractState;
 }
 
-/** `.agent/runs/<run_id>/state.json`, rewritten atomically on every node transition. */
+/** `.agent/runs/<run_id>/state.json` with its transitions.jsonl applied (docs/runtime-runs.md). */
 export interface RunState {
   readonly version: 1;
   readonly run_id: RunId;

@@ -8,7 +8,7 @@ import { AgentError } from '../../../src/runtime/agents/agent.js';
 import { defaultRunId } from '../../../src/runtime/run/default-run-id.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
-import { runStateSchema } from '../../../src/runtime/run/run-state.js';
+import { resolveRunState, runStateSchema } from '../../../src/runtime/run/run-state.js';
 import type { RunProgress, RunState } from '../../../src/runtime/run/run-types.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import {
@@ -238,7 +238,7 @@ describe('runGraph', () => {
     });
   });
 
-  it('writes a schema-valid state.json after every transition', async () => {
+  it('holds every transition in a schema-valid state (state.json and its log) when progress reports it', async () => {
     const projectDir = await tempProject();
     const snapshots: { progress: RunProgress; state: RunState }[] = [];
     const graph = defineGraph('chain', [
@@ -261,8 +261,9 @@ describe('runGraph', () => {
       agentFor: agentsOf(echoAgent()),
       runId: 'snap',
       onProgress: (progress) => {
+        const log = readFileSync(path.join(projectDir, '.agent/runs/snap/transitions.jsonl'), 'utf8');
         const text = readFileSync(path.join(projectDir, '.agent/runs/snap/state.json'), 'utf8');
-        snapshots.push({ progress, state: runStateSchema.parse(JSON.parse(text)) });
+        snapshots.push({ progress, state: runStateSchema.parse(resolveRunState(text, 'state.json', log)) });
       },
     });
 

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,9 @@ import { AgentError } from '../../../src/runtime/agents/agent.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
 import type { RunState } from '../../../src/runtime/run/run-types.js';
-import { UnknownRunError } from '../../../src/project/index.js';
+import { parseRunId, UnknownRunError } from '../../../src/project/index.js';
+import { readRunSource } from '../../../src/report/model/read-run-source.js';
+import { listRuns, readRun } from '../../../src/runtime/run/list-runs.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import {
   agentsOf,
@@ -16,6 +18,7 @@ import {
   markerAgent,
   markerCounts,
   readState,
+  readStateFile,
   readTree,
   resumeGraph,
   spawnRunChild,
@@ -174,6 +177,76 @@ describe('resuming a run', () => {
     expect(await manifestsWithoutTs(projectDir, 'killed')).toEqual(
       await manifestsWithoutTs(baselineDir, 'killed'),
     );
+  });
+
+  it('after SIGKILL, show, runs, the report and resume see every transition the log holds, state.json being older', async () => {
+    const projectDir = await tempProject();
+    const scratch = await tempProject();
+    const markerDir = path.join(scratch, 'markers');
+    const { child, exited } = spawnRunChild({
+      projectDir,
+      runId: 'logged',
+      markerDir,
+      graph: 'resume',
+      holdNode: 'n3',
+      releaseFile: path.join(scratch, 'never-created'),
+      ingest: false,
+    });
+    try {
+      await waitFor('n3 running after n1, n2 and n5 completed', async () => {
+        if (child.exitCode !== null) throw new Error(`child exited early: ${(await exited).stderr}`);
+        try {
+          const state = await readState(projectDir, 'logged');
+          return (
+            ['n1', 'n2', 'n5'].every((id) => state.nodes[id]?.status === 'completed') &&
+            state.nodes.n3?.status === 'running'
+          );
+        } catch {
+          return false;
+        }
+      });
+      child.kill('SIGKILL');
+      expect((await exited).signal).toBe('SIGKILL');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    // state.json is the compaction of the run's start: every transition since lives in the log only.
+    expect(statusesOf(await readStateFile(projectDir, 'logged'))).toEqual({
+      n1: 'pending',
+      n2: 'pending',
+      n3: 'pending',
+      n4: 'pending',
+      n5: 'pending',
+    });
+    // A kill -9 in the middle of an append leaves a torn last line: it is ignored.
+    await appendFile(
+      path.join(projectDir, '.agent/runs/logged/transitions.jsonl'),
+      '{"seq":99,"at":"2025-06',
+    );
+    const expected = { n1: 'completed', n2: 'completed', n3: 'running', n4: 'pending', n5: 'completed' };
+    const details = await readRun(projectDir, 'logged');
+    expect(details.kind === 'graph' && statusesOf(details.state)).toEqual(expected);
+    expect(details).toMatchObject({ interrupted: true, nodes: { completed: 3, running: 1, pending: 1 } });
+    expect((await listRuns(projectDir)).find((run) => run.run_id === 'logged')).toMatchObject({
+      status: 'running',
+      interrupted: true,
+      nodes: { completed: 3, running: 1 },
+    });
+    const source = await readRunSource(projectDir, parseRunId('logged'));
+    expect(source.kind === 'graph' && source.state !== null && statusesOf(source.state)).toEqual(expected);
+
+    const resumed = await runGraph({
+      projectDir,
+      graph: resumeGraph(),
+      inputs: {},
+      agentFor: agentsOf(markerAgent('worker', { markerDir })),
+      runId: 'logged',
+      resume: true,
+    });
+    expect(resumed.status).toBe('completed');
+    // Completed nodes the log alone recorded are never asked again.
+    expect(await markerCounts(markerDir)).toEqual({ n1: 1, n2: 1, n3: 2, n5: 1 });
+    expect(await readStateFile(projectDir, 'logged')).toEqual(resumed.state);
   });
 
   it('reruns failed and skipped nodes with the inputs the run started with', async () => {
