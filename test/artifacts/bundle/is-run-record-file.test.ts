@@ -4,6 +4,7 @@ import { isRunRecordFile } from '../../../src/artifacts/bundle/is-run-record-fil
 describe('isRunRecordFile', () => {
   it.each([
     ['state.json', true],
+    ['transitions.jsonl', true],
     ['events.jsonl', true],
     ['artifacts.jsonl', true],
     ['terminal.json', true],

@@ -2,6 +2,7 @@ import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundleRun, importBundle } from '../../../src/artifacts/index.js';
 import { AgentError } from '../../../src/runtime/agents/agent.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
@@ -234,6 +235,13 @@ describe('resuming a run', () => {
     });
     const source = await readRunSource(projectDir, parseRunId('logged'));
     expect(source.kind === 'graph' && source.state !== null && statusesOf(source.state)).toEqual(expected);
+    // The killed run travels with its log: a bundle carries transitions.jsonl, and the importer sees the same.
+    const bundle = path.join(scratch, 'logged.tar.gz');
+    await bundleRun(projectDir, 'logged', bundle);
+    const elsewhere = await tempProject();
+    await importBundle(elsewhere, bundle);
+    const imported = await readRun(elsewhere, 'logged');
+    expect(imported.kind === 'graph' && statusesOf(imported.state)).toEqual(expected);
 
     const resumed = await runGraph({
       projectDir,
