@@ -145,8 +145,8 @@ answer grows up to 100 runs), and \`replay --backward\` at 10 runs diffs version
 (each file holds one of 6 contents, the first one for the first 10 runs): there the answer's work grows.
 \`checkout\` reads one heads file and the journal segments after it up to its time (.agent/index/history/),
 \`verify RUN\`, \`replay --backward\` and the report the index files of the run's paths; \`bundle\` and \`log\`
-did not change. \`verify RUN\` still walks \`workspace/\` and \`.agent/\` for stale temp files (every scope reports
-them), which is what still grows with the project (more run folders and objects to list).
+did not change. \`verify RUN\` looks for stale temp files where the run writes (\`workspace/\`, its run and
+contract folders, its objects' folders), not in every run folder and object folder of the project.
 
 ### Before issue 14 (2026-11-23)
 

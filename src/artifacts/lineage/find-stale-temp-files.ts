@@ -11,13 +11,17 @@ export interface FoundTempFile {
 }
 
 /**
- * Walks workspace/ and .agent/ (never through a symlink) and returns every regular file named like the
- * writer's temp files (`TEMP_FILE_PATTERN`): a writer that was killed between creating and renaming one.
+ * Walks `folders` (project-relative; default workspace/ and .agent/, never through a symlink) and returns every
+ * regular file named like the writer's temp files (`TEMP_FILE_PATTERN`): a writer that was killed between
+ * creating and renaming one.
  */
-export async function findStaleTempFiles(projectDir: string): Promise<FoundTempFile[]> {
+export async function findStaleTempFiles(
+  projectDir: string,
+  folders: readonly string[] = [WORKSPACE_DIR, AGENT_DIR],
+): Promise<FoundTempFile[]> {
   const found: FoundTempFile[] = [];
   // Depth-first with an explicit stack: a deep tree costs memory for its pending folders, never call depth.
-  const pending = [WORKSPACE_DIR, AGENT_DIR];
+  const pending = [...folders];
   for (let relative = pending.pop(); relative !== undefined; relative = pending.pop()) {
     let directory;
     try {

@@ -1,7 +1,9 @@
-import { basename, join } from 'node:path';
+import { basename, join, posix } from 'node:path';
 import {
   artifactRecordsPath,
+  CONTRACT_ARTIFACTS_DIR,
   isRunId,
+  objectPath,
   OBJECTS_DIR,
   runDir,
   RUNS_DIR,
@@ -147,8 +149,13 @@ export async function verifyArtifacts(
       ...interrupted.filter((ingest) => beforeLock(Date.parse(ingest.ts))).map(interruptedProblem),
     );
   }
-  // Temp files belong to no run: every scope reports them.
-  const temps = await findStaleTempFiles(projectDir);
+  // A temp file names no run: the project's check walks workspace/ and all of .agent/; a run's check walks what
+  // the run writes into (workspace/, its run and contract folders, its objects' folders), so that it costs what
+  // the run holds, not what the project has gathered.
+  const temps = await findStaleTempFiles(
+    projectDir,
+    runId === undefined ? undefined : tempFoldersOf(runId, scoped),
+  );
   problems.push(
     ...temps
       .filter((temp) => tempFileWriter(basename(temp.path)) !== 'alive')
@@ -312,6 +319,14 @@ async function checkWorkspaceFile(
 async function liveWorkspaceLockSince(projectDir: string): Promise<number | undefined> {
   const owner = await readLiveShortLockOwner(join(projectDir, WORKSPACE_LOCK_PATH)).catch(() => undefined);
   return owner === undefined ? undefined : Date.parse(owner.acquired_at);
+}
+
+/** The folders a run's writes go into: workspace/, its run folder, its contract artifacts, its objects' folders. */
+function tempFoldersOf(runId: RunId, records: readonly ArtifactRecord[]): string[] {
+  const objectFolders = new Set(
+    records.map((record) => posix.dirname(objectPath(record.contentHash.slice('sha256:'.length)))),
+  );
+  return [WORKSPACE_DIR, runDir(runId), `${CONTRACT_ARTIFACTS_DIR}/${runId}`, ...[...objectFolders].sort()];
 }
 
 function interruptedProblem(ingest: InterruptedIngest): VerifyProblem {

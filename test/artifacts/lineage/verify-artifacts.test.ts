@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { indexFileOf, rebuildArtifactIndex } from '../../../src/artifacts/store/artifact-index.js';
 import { artifactIdOf } from '../../../src/artifacts/artifact-record.js';
 import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
-import { appendArtifactRecords } from '../../../src/artifacts/store/append-records.js';
+import { appendArtifactRecords, readArtifactRecords } from '../../../src/artifacts/store/append-records.js';
 import { contentHashOf } from '../../../src/artifacts/content-hash.js';
 import { UnknownRunError } from '../../../src/project/index.js';
 import { acquireShortLock } from '../../../src/workspace/index.js';
@@ -554,5 +554,33 @@ describe('verifyArtifacts: interrupted ingests and temp files', () => {
       ]);
       expect(report).toMatchObject({ errors: 0, warnings: 2 });
     }
+  });
+
+  it("checks a run for temp files where it writes: another run's folder and unrelated objects' folders only in the project's check", async () => {
+    const project = await twoRunProject();
+    const temp = '.artifact-ingest-0123456789abcdef.tmp';
+    await writeFile(join(project, '.agent/runs/run-002', temp), 'half');
+    // An objects folder no record of run-001 uses.
+    const used = new Set(
+      (await readArtifactRecords(project, 'run-001')).records.map((record) => record.contentHash.slice(7, 9)),
+    );
+    const unused = ['00', '01', '02', 'fe', 'ff'].find((fanout) => !used.has(fanout)) ?? '';
+    await mkdir(join(project, '.agent/objects/sha256', unused), { recursive: true });
+    await writeFile(join(project, '.agent/objects/sha256', unused, temp), 'half');
+    const firstUsed = [...used][0] ?? '';
+    await writeFile(join(project, '.agent/objects/sha256', firstUsed, temp), 'half');
+
+    const paths = (report: Awaited<ReturnType<typeof verifyArtifacts>>): (string | undefined)[] =>
+      report.problems.map((problem) => problem.path);
+    expect(paths(await verifyArtifacts(project, { runId: 'run-001' }))).toEqual([
+      `.agent/objects/sha256/${firstUsed}/${temp}`,
+    ]);
+    expect(paths(await verifyArtifacts(project)).sort()).toEqual(
+      [
+        `.agent/objects/sha256/${firstUsed}/${temp}`,
+        `.agent/objects/sha256/${unused}/${temp}`,
+        `.agent/runs/run-002/${temp}`,
+      ].sort(),
+    );
   });
 });
