@@ -35,13 +35,14 @@ function version(
   };
 }
 
-function traceOf(run: string, task: string): TraceContent {
+/** A completed trace of `task` in `run` with fixed times, made by graph `graph`. */
+export function traceOf(run: string, task: string, graph = 'scenario'): TraceContent {
   return {
     version: 1,
     runId: parseRunId(run),
     nodeId: parseNodeId(task),
     agent: 'builder-01',
-    graph: { name: 'scenario', hash: 'a'.repeat(64) },
+    graph: { name: graph, hash: 'a'.repeat(64) },
     promptSha256: 'b'.repeat(64),
     attempt: 1,
     startedAt: '2026-03-01T10:00:00.000Z',

@@ -7,8 +7,7 @@ import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
 import { openArtifactRecorder, versionsOfIngested } from '../../../src/artifacts/record/record-artifacts.js';
 import type { ArtifactVersionInput } from '../../../src/artifacts/record/record-artifacts.js';
 import { traceContentSchema, tracePathOf } from '../../../src/artifacts/trace-content.js';
-import type { TraceContent } from '../../../src/artifacts/trace-content.js';
-import { recordedFiles, recordScenario } from '../../helpers/recording-scenario.js';
+import { recordedFiles, recordScenario, traceOf } from '../../helpers/recording-scenario.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 import type { RunId } from '../../../src/project/index.js';
@@ -30,22 +29,6 @@ function version(overrides: Partial<ArtifactVersionInput> & { bytes: Uint8Array 
     path: 'workspace/src/a.ts',
     source: 'ingest',
     ...overrides,
-  };
-}
-
-function traceOf(runId: string, nodeId: string): TraceContent {
-  return {
-    version: 1,
-    runId: parseRunId(runId),
-    nodeId: parseNodeId(nodeId),
-    agent: 'builder-01',
-    graph: { name: 'single', hash: 'a'.repeat(64) },
-    promptSha256: 'b'.repeat(64),
-    attempt: 1,
-    startedAt: '2026-03-01T10:00:00.000Z',
-    finishedAt: '2026-03-01T10:00:01.000Z',
-    durationMs: 1000,
-    outcome: 'completed',
   };
 }
 
@@ -209,7 +192,7 @@ describe('openArtifactRecorder', () => {
       runId: parseRunId('run-001'),
       taskId: parseNodeId('build'),
       agentId: 'builder-01',
-      trace: traceOf('run-001', 'build'),
+      trace: traceOf('run-001', 'build', 'single'),
     });
     await recorder.close();
     expect(trace).toMatchObject({
@@ -223,13 +206,13 @@ describe('openArtifactRecorder', () => {
     const store = await openObjectStore(project);
     const content: unknown = JSON.parse(new TextDecoder().decode(await store.get(trace.contentHash)));
     await store.close();
-    expect(traceContentSchema.parse(content)).toEqual(traceOf('run-001', 'build'));
+    expect(traceContentSchema.parse(content)).toEqual(traceOf('run-001', 'build', 'single'));
   });
 
   it('refuses a trace whose content does not match the trace schema', async () => {
     const project = await tempProject();
     const recorder = await recorderFor(project);
-    const bad = { ...traceOf('run-001', 'build'), attempt: 0 };
+    const bad = { ...traceOf('run-001', 'build', 'single'), attempt: 0 };
     await expect(
       recorder.recordTrace({
         runId: parseRunId('run-001'),

@@ -1,8 +1,6 @@
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { artifactIdOf } from '../../../src/artifacts/artifact-record.js';
-import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
 import {
   appendToIndex,
   indexFileOf,
@@ -13,25 +11,13 @@ import {
 } from '../../../src/artifacts/store/artifact-index.js';
 import { openArtifactRecorder } from '../../../src/artifacts/record/record-artifacts.js';
 import { PATH_INDEX_DIR } from '../../../src/project/index.js';
+import { versionRecord } from '../../helpers/version-record.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 
-function recordOf(path: string, createdAt: string, runId = 'run-001'): ArtifactRecord {
-  const contentHash = `sha256:${Buffer.from(`${path}@${createdAt}`).toString('hex').padEnd(64, '0').slice(0, 64)}`;
-  return {
-    artifactId: artifactIdOf({ runId: parseRunId(runId), taskId: parseNodeId('build'), path, contentHash }),
-    runId: parseRunId(runId),
-    taskId: parseNodeId('build'),
-    agentId: 'builder-01',
-    type: 'file',
-    path,
-    contentHash,
-    createdAt,
-    metadata: { bytes: 1, linesAdded: 1, linesRemoved: 0, source: 'ingest' },
-  };
-}
+const recordOf = versionRecord;
 
 /** Records versions of a few paths across three runs, one recorder call per run, one second apart. */
 async function recordThreeRuns(project: string): Promise<void> {

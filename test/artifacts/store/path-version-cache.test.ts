@@ -1,7 +1,6 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { artifactIdOf } from '../../../src/artifacts/artifact-record.js';
 import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
 import {
   appendToIndex,
@@ -10,25 +9,14 @@ import {
 } from '../../../src/artifacts/store/artifact-index.js';
 import { appendArtifactRecords } from '../../../src/artifacts/store/append-records.js';
 import { newestVersionLine, openPathVersionCache } from '../../../src/artifacts/store/path-version-cache.js';
-import { parseNodeId, parseRunId } from '../../../src/project/index.js';
+import { parseRunId } from '../../../src/project/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { versionRecord } from '../../helpers/version-record.js';
 
 const PATH = 'workspace/src/a.ts';
 
-function recordAt(createdAt: string, runId = 'run-001', path = PATH): ArtifactRecord {
-  const contentHash = `sha256:${Buffer.from(createdAt).toString('hex').padEnd(64, '0').slice(0, 64)}`;
-  return {
-    artifactId: artifactIdOf({ runId: parseRunId(runId), taskId: parseNodeId('build'), path, contentHash }),
-    runId: parseRunId(runId),
-    taskId: parseNodeId('build'),
-    agentId: 'builder-01',
-    type: 'file',
-    path,
-    contentHash,
-    createdAt,
-    metadata: { bytes: 1, linesAdded: 1, linesRemoved: 0, source: 'ingest' },
-  };
-}
+const recordAt = (createdAt: string, runId = 'run-001', path = PATH): ArtifactRecord =>
+  versionRecord(path, createdAt, runId);
 
 const line = (record: ArtifactRecord): string => `${JSON.stringify(record)}\n`;
 
