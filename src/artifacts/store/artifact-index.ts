@@ -14,6 +14,7 @@ import type { ArtifactRecord } from '../artifact-record.js';
 import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecordsRead, RecordLineProblem } from './record-lines.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
+import { newestVersionLine } from './path-version-cache.js';
 import { rebuildRunIndexes } from './rebuild-run-indexes.js';
 import type { RunId } from '../../project/index.js';
 
@@ -99,41 +100,20 @@ export async function readPathVersionsById(
 }
 
 /**
- * The newest recorded version of `path`, or undefined when it has none. Called once per recorded version, so it
- * finds each line's path and `createdAt` by substring and parses only the newest line (fully validated; when it
- * is not a valid record, the fully validated reading of every line answers instead).
+ * The newest recorded version of `path`, or undefined when it has none, from the path's one index file: each line's
+ * path and `createdAt` are found by substring and only the newest line is parsed and schema-checked (when it is not
+ * a valid record, the fully validated reading of every line answers instead). A recorder keeps a PathVersionCache.
  */
 export async function latestPathVersion(
   projectDir: string,
   path: string,
 ): Promise<ArtifactRecord | undefined> {
   const text = await readIndexText(projectDir, indexFileOf(path));
-  // JSON escapes every '"' inside a string, so these needles only match keys, and the closing quote ends the path.
-  const pathNeedle = `"path":${JSON.stringify(path)}`;
-  const timeNeedle = '"createdAt":"';
-  let latest: { readonly line: string; readonly time: number } | undefined;
-  for (const line of text.split('\n')) {
-    if (!line.includes(pathNeedle)) continue;
-    const at = line.indexOf(timeNeedle);
-    if (at === -1) continue;
-    const from = at + timeNeedle.length;
-    const time = Date.parse(line.slice(from, line.indexOf('"', from)));
-    if (Number.isNaN(time)) continue;
-    // `>=`: of equal times the later line wins, as in readPathVersions' stable order.
-    if (latest === undefined || time >= latest.time) latest = { line, time };
-  }
+  const latest = newestVersionLine(text.split('\n'), path);
   if (latest === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(latest.line);
-  } catch {
-    value = undefined;
-  }
-  const checked = artifactRecordSchema.safeParse(value);
+  const checked = artifactRecordSchema.safeParse(latest.value);
   // A malformed newest line: fall back to the fully validated reading, which skips it.
-  return checked.success && checked.data.path === path
-    ? checked.data
-    : (await readPathVersions(projectDir, path)).records.at(-1);
+  return checked.success ? checked.data : (await readPathVersions(projectDir, path)).records.at(-1);
 }
 
 async function readIndexText(projectDir: string, relative: string): Promise<string> {

@@ -21,22 +21,39 @@ export function newestVersionLine(
   path: string,
   after?: NewestVersionLine,
 ): NewestVersionLine | undefined {
-  let newest = after;
+  // Index lines are rendered by JSON.stringify, which escapes every '"' inside a string: the needles match only
+  // the keys, so each line's path and time are found without parsing it, and only the newest line is parsed.
+  const pathNeedle = `"path":${JSON.stringify(path)}`;
+  const timeNeedle = '"createdAt":"';
+  const candidates: { readonly line: string; readonly time: number; readonly order: number }[] = [];
+  let order = 0;
   for (const line of lines) {
+    order += 1;
+    if (!line.includes(pathNeedle)) continue;
+    const at = line.indexOf(timeNeedle);
+    if (at === -1) continue;
+    const from = at + timeNeedle.length;
+    const time = Date.parse(line.slice(from, line.indexOf('"', from)));
+    if (!Number.isNaN(time)) candidates.push({ line, time, order });
+  }
+  // Newest first, of equal times the later line; the first that parses as a version of `path` is the answer.
+  candidates.sort((a, b) => b.time - a.time || b.order - a.order);
+  for (const candidate of candidates) {
+    // `>=`: a line as new as `after` is later than it, so it wins.
+    if (after !== undefined && candidate.time < after.time) break;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = JSON.parse(candidate.line);
     } catch {
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
     const { path: recordPath, createdAt } = value as { path?: unknown; createdAt?: unknown };
-    if (recordPath !== path || typeof createdAt !== 'string') continue;
-    const time = Date.parse(createdAt);
-    // `>=`: of equal times the later line wins.
-    if (newest === undefined || time >= newest.time) newest = { value, time };
+    if (recordPath !== path || typeof createdAt !== 'string' || Date.parse(createdAt) !== candidate.time)
+      continue;
+    return { value, time: candidate.time };
   }
-  return newest;
+  return after;
 }
 
 /** The newest recorded version of each path, read from the path index and kept between calls of one recorder. */
