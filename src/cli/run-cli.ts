@@ -1,11 +1,9 @@
-import { closestMatch } from '../config/index.js';
 import type { CliIo } from './cli-io.js';
 import { packageVersion } from './package-version.js';
 import { classifyError } from './cli-error.js';
 import { COMMANDS, MAIN_HELP } from './commands.js';
 import type { Command } from './commands.js';
 import { exitCodeFor } from './exit-codes.js';
-import { redactingIo } from './redacting-io.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -13,6 +11,18 @@ import { UsageError } from './usage-error.js';
  * that catches a command's errors, prints them and maps them to exit codes.
  */
 export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  // The main help and the version are fixed text: printed before the redaction (and the id schemas and zod it
+  // loads) is loaded, so `artifact-ingest --version` costs little more than node itself.
+  const [first] = argv;
+  if (argv.length <= 1 && (first === undefined || first === '-h' || first === '--help')) {
+    rawIo.stdout.write(MAIN_HELP);
+    return first === undefined ? 2 : 0;
+  }
+  if (argv.length === 1 && (first === '-v' || first === '--version')) {
+    rawIo.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const { redactingIo } = await import('./redacting-io.js');
   const io = redactingIo(rawIo);
   // `--json` asks for one JSON document on stdout in every case, an error included.
   const json = argv.includes('--json');
@@ -46,6 +56,7 @@ async function loadCommand(name: string): Promise<Command> {
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (load !== undefined) return load();
   const names = Object.keys(COMMANDS);
+  const { closestMatch } = await import('../config/index.js');
   const suggestion = closestMatch(name, names);
   throw new UsageError(
     `unknown command '${name}'; ${suggestion === undefined ? `commands are: ${names.join(', ')}` : `did you mean ${suggestion}?`}`,

@@ -63,7 +63,8 @@ function timeChild(args: readonly string[], cpuReport: string): { wall: number; 
 /** How many modules (ours and dependencies) `args` loads, counted by a module hook that sees every load. */
 function moduleCount(args: readonly string[], register: string): number {
   const child = spawnSync(process.execPath, ['--import', register, ...args], { encoding: 'utf8' });
-  return child.stderr.split('\n').filter((line) => line.startsWith('LOADED ')).length;
+  // A module required as ESM may be seen by both loaders: count each file once.
+  return new Set(child.stderr.split('\n').filter((line) => line.startsWith('LOADED '))).size;
 }
 
 /** Measures every command's start-up and returns the markdown section for docs/benchmarks.md. */
@@ -79,9 +80,20 @@ export async function cliLoadSection(
       "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n",
     );
     const register = path.join(dir, 'register.mjs');
+    // ES modules through the hook, CommonJS ones (pino, yaml, fast-glob, loaded by require) through Module._load.
     await writeFile(
       register,
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
+      [
+        "import Module, { register } from 'node:module';",
+        `register(${JSON.stringify(pathToFileURL(hook).href)});`,
+        'const load = Module._load;',
+        'Module._load = function (request, parent, isMain) {',
+        '  const loaded = load.call(this, request, parent, isMain);',
+        "  try { const file = Module._resolveFilename(request, parent, isMain); if (file.startsWith('/')) process.stderr.write(`LOADED file://${file}\\n`); } catch {}",
+        '  return loaded;',
+        '};',
+        '',
+      ].join('\n'),
     );
     const cpuReport = path.join(dir, 'cpu-report.mjs');
     await writeFile(

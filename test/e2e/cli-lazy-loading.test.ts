@@ -64,6 +64,12 @@ describe('CLI lazy loading', () => {
     },
   );
 
+  it.each([['--version'], ['--help']])('%s loads no package at all, zod included', async (flag) => {
+    expect([...(await packagesLoaded([flag]))]).toEqual([]);
+    // The same flag after a command loads that command (and so zod): the detector sees packages there.
+    expect((await packagesLoaded(['log', flag === '--version' ? '--help' : flag])).has('zod')).toBe(true);
+  });
+
   it('loads fast-glob only for a glob, yaml only with a config file, and micromark only with parser: micromark', async () => {
     const project = await mkdtemp(path.join(dir, 'project-'));
     await writeFile(path.join(project, 'a.md'), '```ts file=a.ts\nexport const a = 1;\n```\n');
