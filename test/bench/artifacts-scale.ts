@@ -272,8 +272,9 @@ writes of the records); objects without fsync, as for generated data. Records pe
 | \`log\` of the most-versioned path (${versions} versions), ms (index vs scanning all ${runs} runs' records) | ${fmt(logSeconds * 1000)} | ${fmt(scanSeconds * 1000)} | ${fmt(scanSeconds / logSeconds)}x faster |
 | \`checkout --step 3\` of ${middle} (${filesOut} files), ms (vs copying the same files with fs.cp) | ${fmt(checkoutSeconds * 1000)} | ${fmt(copySeconds * 1000)} | ${fmt(checkoutSeconds / copySeconds)}x the copy |
 
-\`log\` reads one index file (the path's versions); \`checkout\` reads every run's records (${fmt(total)} lines)
-and only the ${filesOut} objects it writes, of ${objects.files} in the store.
+\`log\` reads one index file (the path's versions); \`checkout\` reads one heads file of the history journal
+and the segments after it up to its time (not the ${fmt(total)} lines of every run's records), and only the
+${filesOut} objects it writes, of ${objects.files} in the store.
 
 | on disk | files | apparent | allocated |
 |---|---:|---:|---:|
@@ -281,7 +282,7 @@ and only the ${filesOut} objects it writes, of ${objects.files} in the store.
 | the same contents stored once per record (no dedup) | ${total} | ${mib(withoutDedup.apparent)} | ${mib(withoutDedup.allocated)} (4 KiB blocks) |
 | dedup saves | | ${fmt(withoutDedup.apparent / objects.apparent)}x | ${fmt(withoutDedup.allocated / objects.allocated)}x |
 | run folders (artifacts.jsonl) | ${runsTree.files} | ${mib(runsTree.apparent)} | ${mib(runsTree.allocated)} |
-| path index | ${index.files} | ${mib(index.apparent)} | ${mib(index.allocated)} |
+| indexes (paths, runs.jsonl, history journal) | ${index.files} | ${mib(index.apparent)} | ${mib(index.allocated)} |
 
 Line counts of a rewrite with all-new lines (\`countLineChanges\`, median of 5; linear work makes the ratio
 about 8, quadratic work about 64):

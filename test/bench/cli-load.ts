@@ -36,6 +36,35 @@ export const CLI_LOAD_COMMANDS: readonly string[] = [
   'reindex',
 ];
 
+/** The same measure on the CLI before issue 14 (eb09937), in one run beside the build after it; kept for the comparison. */
+const BEFORE_ISSUE_14 = `### Before issue 14 (2026-11-23)
+
+The build of eb09937, measured in the same run as the build after issue 14 (alternating, two rounds; round 1
+shown, round 2 within 15%): every command loaded yaml, pino, node-tar, fast-glob and micromark's parser, and
+\`--version\` loaded the id schemas (zod) for the output's redaction.
+
+| command | CPU ms | over bare node, CPU ms | modules loaded | after issue 14: over bare node, CPU ms | modules loaded |
+|---|---:|---:|---:|---:|---:|
+| bare \`node -e 0\` | 68 | | | | |
+| \`--version\` | 214 | 147 | 200 | 8 | 7 |
+| \`log\` | 310 | 243 | 333 | 201 | 244 |
+| \`checkout\` | 321 | 254 | 334 | 204 | 245 |
+| \`verify\` | 296 | 229 | 332 | 184 | 243 |
+| \`replay\` | 401 | 333 | 472 | 268 | 332 |
+| \`bundle\` | 304 | 236 | 331 | 208 | 242 |
+| \`runs\` | 450 | 382 | 520 | 301 | 383 |
+| \`show\` | 435 | 367 | 523 | 284 | 386 |
+| \`ingest\` | 382 | 314 | 520 | 249 | 307 |
+| \`run\` | 424 | 356 | 522 | 282 | 385 |
+| \`report\` | 484 | 416 | 690 | 387 | 532 |
+| \`export\` | 495 | 427 | 690 | 403 | 532 |
+| \`workflow\` | 295 | 228 | 379 | 168 | 229 |
+| \`mcp\` | 575 | 508 | 863 | 463 | 653 |
+
+What every command still loads: zod (about 95 modules; the id schemas of src/project use it) and its folders'
+barrels (one entry per folder, D76).
+`;
+
 interface Row {
   readonly label: string;
   readonly wall: number;
@@ -133,12 +162,14 @@ export async function cliLoadSection(
 Each command run as \`node dist/cli/main.js COMMAND --help\`: the command's own module prints the help, so
 this loads what the command loads and does no work. CPU time (user + system, as the child reports it at exit)
 and wall time, medians of ${ROUNDS} interleaved rounds; "over bare node" is the command's CPU time minus bare
-\`node -e 0\`'s in the same rounds: the cost of loading the command's modules.
+\`node -e 0\`'s in the same rounds: the cost of loading the command's modules; modules are counted through both loaders (ES imports and CommonJS
+requires), each file once.
 
 | command | CPU ms | over bare node, CPU ms | wall ms | modules loaded |
 |---|---:|---:|---:|---:|
 ${table}
-`;
+
+${BEFORE_ISSUE_14}`;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
