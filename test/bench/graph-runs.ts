@@ -256,25 +256,28 @@ function straceCounts(shape: Shape, nodes: number, ingest: boolean): Record<stri
 const BEFORE_AND_WHERE = `### Before issue 14 (2026-11-23, main at eb09937, the same bench)
 
 state.json was rewritten whole (temp file, fsync, rename, folder fsync) at every node transition, the
-scheduler scanned every node for each one that finished, and progress counted every node's status.
+scheduler scanned every node for each one that finished, and progress counted every node's status. Measured
+on a quiet machine, right before a run of this build whose three repeats gave t(200)/t(50) of 3.35-4.50
+(chain, off), 3.37-3.60 (fan-out, off), 3.42-5.19 (chain, on) and 2.11-4.96 (fan-out, on): a 50-node run
+takes about a second, so single ratios vary by a quarter.
 
 | shape | nodes | ingest | seconds | ms per node | CPU ms per node | floor ms per node | graph / floor |
 |---|---:|---|---:|---:|---:|---:|---:|
-| chain | 50 | off | 1.65 | 33.0 | 20.2 | 0.44 | 75.1x |
-| chain | 200 | off | 4.27 | 21.4 | 16.2 | 2.81 | 7.60x |
-| fanout | 50 | off | 2.04 | 40.8 | 21.6 | 0.42 | 97.7x |
-| fanout | 200 | off | 8.91 | 44.6 | 19.9 | 4.34 | 10.3x |
-| chain | 50 | on | 4.68 | 93.6 | 34.9 | 2.40 | 39.0x |
-| chain | 200 | on | 36.7 | 184 | 39.9 | 11.8 | 15.5x |
-| fanout | 50 | on | 10.4 | 209 | 41.0 | 9.53 | 21.9x |
-| fanout | 200 | on | 33.2 | 166 | 38.1 | 7.83 | 21.2x |
+| chain | 50 | off | 1.06 | 21.2 | 18.1 | 0.70 | 30.2x |
+| chain | 200 | off | 4.47 | 22.4 | 19.2 | 0.66 | 33.9x |
+| fanout | 50 | off | 1.05 | 21.0 | 19.8 | 0.51 | 40.7x |
+| fanout | 200 | off | 3.92 | 19.6 | 19.0 | 0.57 | 34.6x |
+| chain | 50 | on | 2.28 | 45.5 | 39.1 | 1.34 | 34.0x |
+| chain | 200 | on | 8.64 | 43.2 | 37.3 | 2.05 | 21.0x |
+| fanout | 50 | on | 1.61 | 32.2 | 32.3 | 2.17 | 14.8x |
+| fanout | 200 | on | 5.78 | 28.9 | 28.3 | 2.14 | 13.5x |
 
 | shape | ingest | t(200) / t(50) | CPU(200) / CPU(50) |
 |---|---|---:|---:|
-| chain | off | 2.59 | 3.20 |
-| fanout | off | 4.36 | 3.68 |
-| chain | on | 7.85 | 4.57 |
-| fanout | on | 3.18 | 3.72 |
+| chain | off | 4.23 | 4.26 |
+| fanout | off | 3.74 | 3.82 |
+| chain | on | 3.80 | 3.82 |
+| fanout | on | 3.60 | 3.51 |
 
 | shape | ingest | fsync | fdatasync | rename | openat | write |
 |---|---|---:|---:|---:|---:|---:|
