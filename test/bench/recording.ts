@@ -291,25 +291,27 @@ one append and fsync per path index file (up to 8 at once); each trace its objec
 
 ### Before issue 14 (2026-11-23)
 
-The same measures on the one-record-at-a-time recorder (each record: an object put that read an existing
-object back, the path's whole index file read, two appends each opening the project and walking
-\`.agent/...\`, each fsynced), kept for the comparison; \`npm run bench\` no longer rewrites them.
+The same bench on the one-record-at-a-time recorder of main at eb09937 (each record: an object put that read an
+existing object back, the path's whole index file read, two appends each opening the project and walking
+\`.agent/...\`, each fsynced), on a quiet machine, twice, each run right before a run of this build; kept for
+the comparison (\`npm run bench\` no longer rewrites it).
 
 | runs of history | recorder fsync, records/s | bare append + fsync | ratio | recorder none | bare append | ratio |
 |---:|---:|---:|---:|---:|---:|---:|
-| 10 | 28.2 | 212 | 0.13 | 59.3 | 10058 | 0.01 |
-| 1000 | 78.1 | 951 | 0.08 | 205 | 15069 | 0.01 |
+| 10 | 126 | 1677 | 0.08 | 134 | 4286 | 0.03 |
+| 1000 | 135 | 1617 | 0.08 | 162 | 5502 | 0.03 |
+| 10 (second run) | 148 | 2269 | 0.07 | 170 | 5733 | 0.03 |
+| 1000 (second run) | 180 | 2214 | 0.08 | 208 | 4935 | 0.04 |
+
+The runs of this build that followed each: 200 and 228 records/s (fsync, 10 runs), 460 and 322 (fsync, 1,000
+runs), 275 and 277 (none, 10 runs), 530 and 454 (none, 1,000 runs): 1.5-3.4x the records/s, 1.7-3x the ratio
+to a bare append. Most of a batch's cost is now its fsyncs (its new objects, the run file, one per path index
+file) and about 50 asynchronous file calls.
 
 | runs of history | fsync | fdatasync | openat | rename | write |
 |---|---:|---:|---:|---:|---:|
 | 10 | 3.72 | 0.00 | 16.1 | 0.90 | 60.0 |
 | 1000 | 2.12 | 0.00 | 16.1 | 0.10 | 59.1 |
-
-Both recorders in one process, samples alternating (before fsync, after fsync, before none, after none; 4 runs
-each, 3 rounds, medians; a one-off script run three times on 2026-11-23 with the machine's load at 7-13 on 2
-cores, so single samples varied up to 6x). After / before, fsync: 2.0x, 1.6x, 1.7x at 10 runs of history
-(most contents new: the object fsyncs remain) and 7.5x, 8.4x, 2.5x at 1,000 runs; none: 2.3x, 2.1x, 1.7x at
-10 runs and 1.5x, 0.4x, 2.2x at 1,000 runs.
 `;
   } finally {
     await rm(root, { recursive: true, force: true });
