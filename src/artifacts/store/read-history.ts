@@ -119,7 +119,7 @@ export async function readWholeHistory(projectDir: string): Promise<
   | { readonly incomplete: string }
 > {
   const meta = await readHistoryMeta(projectDir);
-  if (meta === undefined) return { incomplete: `${HISTORY_INDEX_DIR}/meta.json is missing` };
+  if (meta === undefined) return { incomplete: `${HISTORY_INDEX_DIR}/meta.json is missing or unreadable` };
   if (!meta.complete) return { incomplete: meta.reason ?? 'meta.json says it is not complete' };
   const { segments, ordered } = await readHistorySegments(projectDir);
   if (!ordered) return { incomplete: `${HISTORY_SEGMENTS_PATH} does not list segments 0, 1, 2 ... in order` };
