@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { open } from './quick-fs.js';
+import type { QuickHandle } from './quick-fs.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { DirectoryWalk, RootAnchor } from './directory-handle.js';
@@ -104,7 +104,7 @@ const SETTLE_MS = 10;
  * `\n` and the size holds for {@link SETTLE_MS}; another appender's write in progress can show a size mid-line
  * for a moment (the kernel grows the file page by page), and waiting it out keeps that from adding an empty line.
  */
-async function endsInsideLine(handle: FileHandle, shownAs: string): Promise<boolean> {
+async function endsInsideLine(handle: QuickHandle, shownAs: string): Promise<boolean> {
   let end = await lastByteOf(handle, shownAs);
   let stableFor = 0;
   for (let checks = 0; end.open && stableFor < SETTLE_MS && checks < 100 * SETTLE_MS; checks++) {
@@ -117,7 +117,7 @@ async function endsInsideLine(handle: FileHandle, shownAs: string): Promise<bool
 }
 
 async function lastByteOf(
-  handle: FileHandle,
+  handle: QuickHandle,
   shownAs: string,
 ): Promise<{ readonly size: number; readonly open: boolean }> {
   const { size } = await withWorkspaceError('fstat', shownAs, () => handle.stat());

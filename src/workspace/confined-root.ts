@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { mkdir, open, readlink, realpath } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { open, readlink, realpath } from './quick-fs.js';
+import type { QuickHandle } from './quick-fs.js';
 import type { ConfinedWriteOptions } from './confined-write-options.js';
 import type {
   DirectoryHandle,
@@ -126,7 +127,7 @@ async function makeDirectories(directory: string): Promise<void> {
 }
 
 async function chooseConfinement(
-  handle: FileHandle,
+  handle: QuickHandle,
   realPath: string,
   requested: Confinement | undefined,
 ): Promise<Confinement> {
@@ -141,7 +142,7 @@ async function chooseConfinement(
 }
 
 /** Whether /proc/self/fd is mounted and names the root exactly as realpath(3) does. */
-async function descriptorPathsWork(handle: FileHandle, realPath: string): Promise<boolean> {
+async function descriptorPathsWork(handle: QuickHandle, realPath: string): Promise<boolean> {
   if (process.platform !== 'linux') return false;
   try {
     return (await readlink(descriptorPath(handle))) === realPath;

@@ -1,11 +1,11 @@
-import type { FileHandle } from 'node:fs/promises';
+import type { QuickHandle } from './quick-fs.js';
 import type { WriteStep } from './confined-write-options.js';
 import type { FilesystemRefusalCode } from './write-outcome.js';
 
 /** The workspace root, resolved once and held open: the trust anchor every check compares against. */
 export interface RootAnchor {
   readonly realPath: string;
-  readonly handle: FileHandle;
+  readonly handle: QuickHandle;
 }
 
 /** A directory reached by a walk, addressed so that its entries can be named and its location re-checked. */

@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstat } from './quick-fs.js';
 import { errnoOf } from './errno-of.js';
 import { workspaceErrorFrom } from './workspace-error.js';
 

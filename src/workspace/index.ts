@@ -27,3 +27,5 @@ export type { ShortLock, ShortLockAttempt, ShortLockOwner } from './short-lock.j
 export { lstatOrMissing } from './lstat-or-missing.js';
 export { inspectDirectoryChain } from './inspect-directory-chain.js';
 export type { DirectoryChainProblem } from './inspect-directory-chain.js';
+export * as quickFs from './quick-fs.js';
+export type { QuickHandle } from './quick-fs.js';

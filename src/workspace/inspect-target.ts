@@ -1,8 +1,8 @@
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { lstat, open } from './quick-fs.js';
+import type { QuickHandle } from './quick-fs.js';
 import type { BigIntStats } from 'node:fs';
 import type { DirectoryHandle } from './directory-handle.js';
 import { errnoOf } from './errno-of.js';
@@ -77,7 +77,7 @@ async function holdsContent(
 }
 
 /** The sha256 (hex) of an open file, read in fixed chunks so a large file never sits in memory. */
-async function sha256Of(handle: FileHandle): Promise<string> {
+async function sha256Of(handle: QuickHandle): Promise<string> {
   const hash = createHash('sha256');
   const chunk = Buffer.allocUnsafe(64 * 1024);
   for (;;) {

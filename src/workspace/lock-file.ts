@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { link, open, readFile, rename, unlink } from './quick-fs.js';
 import { errnoOf } from './errno-of.js';
 
 // The primitives of the lock files a run and a workflow's state take (exclusive create, stale takeover):

@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstat } from './quick-fs.js';
 import { errnoOf } from './errno-of.js';
 
 /** The entry's lstat (never following a link), or undefined when nothing is there. */

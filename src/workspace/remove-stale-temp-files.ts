@@ -1,4 +1,4 @@
-import { lstat, readdir, unlink } from 'node:fs/promises';
+import { lstat, readdir, unlink } from './quick-fs.js';
 import type { DirectoryHandle } from './directory-handle.js';
 import { TEMP_FILE_PATTERN, tempFileWriter } from './temp-file-name.js';
 

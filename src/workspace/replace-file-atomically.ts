@@ -1,4 +1,4 @@
-import { rename } from 'node:fs/promises';
+import { rename } from './quick-fs.js';
 import { join } from 'node:path';
 import type { ConfinedWriteOptions } from './confined-write-options.js';
 import type { DirectoryHandle } from './directory-handle.js';

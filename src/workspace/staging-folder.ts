@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, unlink } from './quick-fs.js';
 import { join } from 'node:path';
 import type { ConfinedRoot } from './confined-root.js';
 import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './directory-handle.js';

@@ -1,6 +1,6 @@
 import { constants, readlinkSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open } from './quick-fs.js';
+import type { QuickHandle } from './quick-fs.js';
 import { join } from 'node:path';
 import { COMPONENT_ATTEMPTS } from './directory-handle.js';
 import type {
@@ -18,7 +18,7 @@ import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from './worksp
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /** The `/proc/self/fd` alias of an open descriptor; a name appended to it resolves like openat(2) on that descriptor. */
-export function descriptorPath(handle: FileHandle): string {
+export function descriptorPath(handle: QuickHandle): string {
   return `/proc/self/fd/${handle.fd}`;
 }
 
@@ -89,7 +89,7 @@ async function createDirectory(entry: string, shownAs: string): Promise<boolean>
 
 function descriptorDirectory(
   root: RootAnchor,
-  handle: FileHandle,
+  handle: QuickHandle,
   relativePath: string,
   owned: boolean,
 ): DirectoryHandle {

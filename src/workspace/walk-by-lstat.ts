@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open, realpath } from 'node:fs/promises';
+import { mkdir, open, realpath } from './quick-fs.js';
 import { join } from 'node:path';
 import { COMPONENT_ATTEMPTS } from './directory-handle.js';
 import type {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, open, unlink } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { lstat, open, unlink } from './quick-fs.js';
+import type { QuickHandle } from './quick-fs.js';
 import { join } from 'node:path';
 import type { DirectoryHandle } from './directory-handle.js';
 import { errnoOf } from './errno-of.js';
@@ -77,7 +77,7 @@ export async function streamTempFile(
 async function fillTempFile(
   directory: DirectoryHandle,
   durable: boolean,
-  fill: (handle: FileHandle, shownAs: string) => Promise<void>,
+  fill: (handle: QuickHandle, shownAs: string) => Promise<void>,
 ): Promise<TempFile> {
   const { name, handle } = await createExclusively(directory);
   const shownAs = join(directory.expectedLocation, name);
@@ -108,7 +108,7 @@ export async function removeOwnFile(entry: string, identity: FileIdentity, shown
   }
 }
 
-async function createExclusively(directory: DirectoryHandle): Promise<{ name: string; handle: FileHandle }> {
+async function createExclusively(directory: DirectoryHandle): Promise<{ name: string; handle: QuickHandle }> {
   for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt += 1) {
     const name = tempFileName();
     try {
