@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
@@ -7,7 +6,13 @@ import {
   HISTORY_LOCK_PATH,
   WORKSPACE_DIR,
 } from '../../project/index.js';
-import { acquireShortLock, errnoOf, lstatOrMissing, openConfinedRoot } from '../../workspace/index.js';
+import {
+  acquireShortLock,
+  errnoOf,
+  lstatOrMissing,
+  openConfinedRoot,
+  quickFs,
+} from '../../workspace/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
@@ -156,7 +161,7 @@ export async function appendToHistory(
       const file = historySegmentPath(seq);
       const outcome = await root.appendLines(file, renderRecordLines(versions), { durability });
       if (outcome.status === 'refused') throw new Error(`cannot append to ${file}: ${outcome.message}`);
-      if ((await stat(join(projectDir, file))).size >= HISTORY_SEGMENT_BYTES)
+      if ((await quickFs.stat(join(projectDir, file))).size >= HISTORY_SEGMENT_BYTES)
         await rollSegment(projectDir, root, seq, durability);
     } finally {
       await attempt.lock.release();
@@ -246,7 +251,7 @@ async function exists(projectDir: string, relative: string): Promise<boolean> {
 /** A project file's text, or undefined when it does not exist. */
 export async function readOptional(projectDir: string, relative: string): Promise<string | undefined> {
   try {
-    return await readFile(join(projectDir, relative), 'utf8');
+    return await quickFs.readFile(join(projectDir, relative), 'utf8');
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return undefined;
     throw error;

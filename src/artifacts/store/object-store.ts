@@ -1,8 +1,7 @@
 import { constants } from 'node:fs';
-import { chmod, lstat, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OBJECTS_DIR } from '../../project/index.js';
-import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import { errnoOf, openConfinedRoot, quickFs } from '../../workspace/index.js';
 import { contentHashOf, hexOfContentHash, objectPathOf } from '../content-hash.js';
 import { ObjectStoreError } from './object-store-error.js';
 
@@ -84,8 +83,11 @@ export async function openObjectStore(
   const readObject = async (hex: string): Promise<Uint8Array | undefined> => {
     let handle;
     try {
-      // O_NOFOLLOW: an object planted as a symlink is never followed out of the store.
-      handle = await open(absolutePathOf(hex), constants.O_RDONLY | constants.O_NOFOLLOW);
+      // O_NOFOLLOW: an object planted as a symlink is never followed out of the store; O_NONBLOCK: nor a FIFO waited on.
+      handle = await quickFs.open(
+        absolutePathOf(hex),
+        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      );
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return undefined;
       throw error;
@@ -109,7 +111,7 @@ export async function openObjectStore(
         return { hash, path, stored: false };
       case 'written':
         // Read-only after the atomic rename: the writer creates 0644, and objects are never rewritten in place.
-        await chmod(join(root.realPath, relative), 0o444);
+        await quickFs.chmod(join(root.realPath, relative), 0o444);
         return { hash, path, stored: true };
       case 'refused':
         throw new Error(`cannot store object ${path}: ${outcome.message}`);
@@ -129,7 +131,7 @@ export async function openObjectStore(
     let handle;
     try {
       // O_NONBLOCK: an object planted as a FIFO never blocks the open; the writer then refuses or replaces it.
-      handle = await open(
+      handle = await quickFs.open(
         absolutePathOf(hex),
         constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
       );
@@ -148,7 +150,7 @@ export async function openObjectStore(
 
   /** Whether a regular file of `size` bytes is stored under `hex` (by lstat: a symlink is not an object). */
   const sized = async (hex: string, size: number): Promise<boolean> => {
-    const stats = await lstat(absolutePathOf(hex)).catch(() => undefined);
+    const stats = await quickFs.lstat(absolutePathOf(hex)).catch(() => undefined);
     return stats !== undefined && stats.isFile() && stats.size === size;
   };
 
@@ -226,7 +228,7 @@ export async function openObjectStore(
     has: async (hash) => {
       const hex = hexOf(hash);
       try {
-        return (await lstat(absolutePathOf(hex))).isFile();
+        return (await quickFs.lstat(absolutePathOf(hex))).isFile();
       } catch (error) {
         if (errnoOf(error) === 'ENOENT') return false;
         throw error;

@@ -1,10 +1,13 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { pathIndexFile, sha256Hex } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
+import { errnoOf, quickFs } from '../../workspace/index.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { parseRecordLines } from './record-lines.js';
+
+/** O_NONBLOCK: a FIFO planted in place of the file never blocks the open, which runs on the calling thread. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /** The newest line of a path found so far: its JSON value (not yet schema-checked) and its `createdAt` time. */
 export interface NewestVersionLine {
@@ -102,7 +105,7 @@ export function openPathVersionCache(projectDir: string): PathVersionCache {
       }
       let handle;
       try {
-        handle = await open(join(projectDir, relative), 'r');
+        handle = await quickFs.open(join(projectDir, relative), READ_FLAGS);
       } catch (error) {
         if (errnoOf(error) !== 'ENOENT') throw error;
         known.delete(path);
@@ -161,7 +164,7 @@ export function openPathVersionCache(projectDir: string): PathVersionCache {
 async function believedNewest(file: string, entry: Known | undefined): Promise<Known | undefined> {
   const expected = entry?.expected;
   if (entry === undefined || expected === undefined) return undefined;
-  const stats = await stat(file).catch(() => undefined);
+  const stats = await quickFs.stat(file).catch(() => undefined);
   if (stats?.dev !== entry.dev || stats.ino !== entry.ino || stats.size !== expected.size) return undefined;
   const record =
     expected.newest === entry.newest ? entry.record : (expected.newest?.value as ArtifactRecord | undefined);
@@ -174,7 +177,7 @@ async function validatedNewest(
   relative: string,
   path: string,
 ): Promise<ArtifactRecord | undefined> {
-  const text = await readFile(join(projectDir, relative), 'utf8').catch((error: unknown) => {
+  const text = await quickFs.readFile(join(projectDir, relative), 'utf8').catch((error: unknown) => {
     if (errnoOf(error) === 'ENOENT') return '';
     throw error;
   });

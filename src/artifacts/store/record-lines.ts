@@ -28,16 +28,26 @@ export interface ArtifactRecordsRead {
 export function renderRecordLines(records: readonly ArtifactRecord[]): string {
   return records
     .map((record, index) => {
+      const known = renderedLines.get(record);
+      if (known !== undefined) return known;
       const parsed = artifactRecordSchema.safeParse(record);
       if (!parsed.success) {
         throw new Error(
           `artifact record ${index} is invalid: ${parsed.error.issues.map(describeIssue).join('; ')}`,
         );
       }
-      return `${JSON.stringify(redactJson(parsed.data))}\n`;
+      const line = `${JSON.stringify(redactJson(parsed.data))}\n`;
+      renderedLines.set(record, line);
+      return line;
     })
     .join('');
 }
+
+/**
+ * Lines already rendered, by record object: a recorded batch renders each record for its run file, its path index
+ * and the history journal, and records are never changed after they are made (their fields are readonly).
+ */
+const renderedLines = new WeakMap<ArtifactRecord, string>();
 
 /**
  * Appends `text` (whole lines) to a project file through the workspace writer: one write(2) on an O_APPEND

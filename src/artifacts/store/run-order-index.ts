@@ -1,12 +1,15 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { artifactRecordsPath, isRunId, RUN_ORDER_INDEX_PATH } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
+import { errnoOf, quickFs } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { readOptional } from './history-journal.js';
 import { appendLines } from './record-lines.js';
+
+/** O_NONBLOCK: a FIFO planted in place of the file never blocks the open, which runs on the calling thread. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /** One line of runs.jsonl: a run and when its first record was made. */
 export interface RunStart {
@@ -114,7 +117,7 @@ async function readFirstLine(
 ): Promise<{ readonly artifactId: unknown; readonly createdAt: unknown } | undefined> {
   let handle;
   try {
-    handle = await open(join(projectDir, relative), 'r');
+    handle = await quickFs.open(join(projectDir, relative), READ_FLAGS);
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return undefined;
     throw error;

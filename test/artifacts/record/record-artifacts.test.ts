@@ -1,8 +1,13 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readArtifactRecords } from '../../../src/artifacts/store/append-records.js';
-import { listIndexFiles, readPathVersions } from '../../../src/artifacts/store/artifact-index.js';
+import {
+  indexFileOf,
+  listIndexFiles,
+  readPathVersions,
+} from '../../../src/artifacts/store/artifact-index.js';
 import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
 import { openArtifactRecorder, versionsOfIngested } from '../../../src/artifacts/record/record-artifacts.js';
 import type { ArtifactVersionInput } from '../../../src/artifacts/record/record-artifacts.js';
@@ -253,6 +258,27 @@ describe('openArtifactRecorder', () => {
     const recorded = await recorder.recordVersions([version({ bytes: text('x\n') })]);
     await recorder.close();
     expect(recorded).toHaveLength(1);
+  });
+
+  it('refuses a FIFO planted as a path index file with an error, and the process keeps running', async () => {
+    // The recorder's file calls run on the calling thread (D81): a blocking open of a FIFO would stop everything.
+    const project = await tempProject();
+    const planted = join(project, indexFileOf('workspace/src/a.ts'));
+    await mkdir(dirname(planted), { recursive: true });
+    expect(spawnSync('mkfifo', [planted]).status).toBe(0);
+    const recorder = await recorderFor(project);
+    try {
+      await expect(recorder.recordVersions([version({ bytes: text('x\n') })])).rejects.toThrow(
+        /is a FIFO, socket or device/,
+      );
+      // Another path still records.
+      const recorded = await recorder.recordVersions([
+        version({ path: 'workspace/src/b.ts', bytes: text('y\n') }),
+      ]);
+      expect(recorded).toHaveLength(1);
+    } finally {
+      await recorder.close();
+    }
   });
 });
 
