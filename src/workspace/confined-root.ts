@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { mkdir } from 'node:fs/promises';
-import { open, readlink, realpath } from './quick-fs.js';
+import { mkdir, open, readlink, realpath } from './quick-fs.js';
 import type { QuickHandle } from './quick-fs.js';
 import type { ConfinedWriteOptions } from './confined-write-options.js';
 import type {

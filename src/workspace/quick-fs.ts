@@ -140,9 +140,10 @@ export function stat(path: string): Promise<Stats> {
   return settle(() => statSync(path));
 }
 
-export function mkdir(path: string, mode?: number): Promise<void> {
+/** mkdir(2) with `mode`, or every missing level with `{ recursive: true }` (`mkdir -p`). */
+export function mkdir(path: string, options?: number | { readonly recursive: true }): Promise<void> {
   return settle(() => {
-    mkdirSync(path, mode);
+    mkdirSync(path, typeof options === 'number' || options === undefined ? options : { recursive: true });
   });
 }
 

@@ -91,6 +91,10 @@ describe('quickFs', () => {
     expect((await quickFs.readdir(dir)).sort()).toEqual(['link', 'sub']);
     const entries = await quickFs.readdir(path.join(dir, 'sub'), { withFileTypes: true });
     expect(entries.map((entry) => [entry.name, entry.isFile()])).toEqual([['f', true]]);
+    await quickFs.mkdir(path.join(dir, 'deep', 'er', 'est'), { recursive: true });
+    await quickFs.mkdir(path.join(dir, 'deep', 'er', 'est'), { recursive: true });
+    expect((await quickFs.lstat(path.join(dir, 'deep', 'er', 'est'))).isDirectory()).toBe(true);
+    await expect(quickFs.mkdir(path.join(dir, 'deep'), 0o755)).rejects.toMatchObject({ code: 'EEXIST' });
     await quickFs.link(path.join(dir, 'sub', 'f'), path.join(dir, 'hard'));
     await quickFs.chmod(path.join(dir, 'hard'), 0o600);
     expect(readFileSync(path.join(dir, 'hard'), 'utf8')).toBe('x');
