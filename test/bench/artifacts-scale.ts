@@ -264,7 +264,7 @@ A generated project: ${runs} runs of ${NODES} nodes; each node records one messa
 versions and one trace, so ${fmt(total)} records over ${NODES * POOL_PER_NODE} workspace paths and ${NODES}
 documents. Each file only ever holds one of ${FILE_VARIANTS} contents and each document one of
 ${MESSAGE_VARIANTS} (agents regenerate identical files often); every trace is unique. Everything goes through
-the real recorder (object put, previous-version lookup in the path index, jsdiff line counts, O_APPEND
+the real recorder (object put, previous-version lookup in the path index, line counts, O_APPEND
 writes of the records); objects without fsync, as for generated data. Records per second: see "Recording".
 
 | measure | ours | baseline | ratio |

@@ -1,5 +1,3 @@
-import { diffLines } from 'diff';
-
 /**
  * How line changes were counted: `diff`, a minimal line diff (exact); `multiset`, the linear fallback for a
  * large edit, exact unless lines moved (docs/artifacts.md, "Line counts").
@@ -51,17 +49,55 @@ export function countLineChanges(
   if (oldMiddle.length === 0 || newMiddle.length === 0) {
     return { linesAdded: newMiddle.length, linesRemoved: oldMiddle.length, method: 'diff' };
   }
-  const changes = diffLines(oldMiddle.join(''), newMiddle.join(''), {
-    maxEditLength: options.maxEditLength ?? MAX_DIFF_EDIT_LENGTH,
-  });
-  if (changes === undefined) return countByMultiset(oldMiddle, newMiddle);
-  let linesAdded = 0;
-  let linesRemoved = 0;
-  for (const change of changes) {
-    if (change.added) linesAdded += change.count;
-    else if (change.removed) linesRemoved += change.count;
+  const distance = editDistance(
+    oldMiddle,
+    newMiddle,
+    Math.min(options.maxEditLength ?? MAX_DIFF_EDIT_LENGTH, oldMiddle.length + newMiddle.length),
+  );
+  if (distance === undefined) return countByMultiset(oldMiddle, newMiddle);
+  // Every minimal diff keeps a longest common subsequence, so its counts follow from the distance alone.
+  const common = (oldMiddle.length + newMiddle.length - distance) / 2;
+  return { linesAdded: newMiddle.length - common, linesRemoved: oldMiddle.length - common, method: 'diff' };
+}
+
+/**
+ * The length of a minimal line edit script (lines removed plus added) from `a` to `b`, or undefined past `bound`:
+ * Myers' greedy O((N + M) * D) search, as jsdiff's `diffLines` runs it, but keeping only the furthest point of each
+ * diagonal (one Int32Array) and comparing lines as interned integers, since a count needs no edit script (D82).
+ */
+function editDistance(a: readonly string[], b: readonly string[], bound: number): number | undefined {
+  const ids = new Map<string, number>();
+  const intern = (lines: readonly string[]): Int32Array =>
+    Int32Array.from(lines, (line) => {
+      let id = ids.get(line);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(line, id);
+      }
+      return id;
+    });
+  const x0 = intern(a);
+  const y0 = intern(b);
+  const n = x0.length;
+  const m = y0.length;
+  const offset = bound + 1;
+  // furthest[offset + k]: the furthest x reached on diagonal k = x - y.
+  const furthest = new Int32Array(2 * bound + 3);
+  for (let d = 0; d <= bound; d++) {
+    for (let k = -d; k <= d; k += 2) {
+      const down = furthest[offset + k + 1] ?? 0;
+      const right = furthest[offset + k - 1] ?? 0;
+      let x = k === -d || (k !== d && right < down) ? down : right + 1;
+      let y = x - k;
+      while (x < n && y < m && x0[x] === y0[y]) {
+        x++;
+        y++;
+      }
+      furthest[offset + k] = x;
+      if (x >= n && y >= m) return d;
+    }
   }
-  return { linesAdded, linesRemoved, method: 'diff' };
+  return undefined;
 }
 
 /**

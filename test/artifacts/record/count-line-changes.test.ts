@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { diffLines } from 'diff';
 import { countLineChanges } from '../../../src/artifacts/record/count-line-changes.js';
 
 const cases: readonly (readonly [
@@ -92,3 +93,69 @@ describe('countLineChanges', () => {
     });
   });
 });
+
+describe('countLineChanges against jsdiff', () => {
+  /** A small deterministic generator (mulberry32), so a failing case can be replayed. */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  // Few distinct lines, so texts share lines in many orders; CRLF and a last line without a newline included.
+  const LINES = ['a\n', 'b\n', 'c\n', 'a\r\n', 'd\n', '\n'];
+  const textOf = (next: () => number, lines: number): string => {
+    const parts = Array.from({ length: lines }, () => LINES[Math.floor(next() * LINES.length)] ?? '');
+    return next() < 0.2 ? `${parts.join('')}z` : parts.join('');
+  };
+
+  it('gives a minimal diff the same counts as diffLines, and falls back exactly where diffLines gives up', () => {
+    const next = random(14);
+    for (let round = 0; round < 3000; round++) {
+      const previous = textOf(next, Math.floor(next() * 30));
+      const text = textOf(next, Math.floor(next() * 30));
+      const bound = [1, 3, 8, 500][round % 4] ?? 500;
+      const counted = countLineChanges(previous, text, { maxEditLength: bound });
+      const reference = jsdiffCounts(previous, text, bound);
+      const where = `round ${String(round)}: ${JSON.stringify(previous)} -> ${JSON.stringify(text)}, bound ${String(bound)}`;
+      if (reference === undefined) expect(counted.method, where).toBe('multiset');
+      else expect({ ...counted, where }).toEqual({ ...reference, method: 'diff', where });
+    }
+  });
+});
+
+/** What jsdiff's minimal line diff counts, after the same prefix and suffix trim; undefined past the bound. */
+function jsdiffCounts(
+  previous: string,
+  text: string,
+  bound: number,
+): { readonly linesAdded: number; readonly linesRemoved: number } | undefined {
+  const split = (value: string): string[] => value.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const a = split(previous);
+  const b = split(text);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let aEnd = a.length;
+  let bEnd = b.length;
+  while (aEnd > start && bEnd > start && a[aEnd - 1] === b[bEnd - 1]) {
+    aEnd--;
+    bEnd--;
+  }
+  const oldMiddle = a.slice(start, aEnd);
+  const newMiddle = b.slice(start, bEnd);
+  if (oldMiddle.length === 0 || newMiddle.length === 0) {
+    return { linesAdded: newMiddle.length, linesRemoved: oldMiddle.length };
+  }
+  const changes = diffLines(oldMiddle.join(''), newMiddle.join(''), { maxEditLength: bound });
+  if (changes === undefined) return undefined;
+  let linesAdded = 0;
+  let linesRemoved = 0;
+  for (const change of changes) {
+    if (change.added) linesAdded += change.count;
+    else if (change.removed) linesRemoved += change.count;
+  }
+  return { linesAdded, linesRemoved };
+}
