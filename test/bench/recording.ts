@@ -284,29 +284,39 @@ ${rows.join('\n')}
 ${syscalls}
 
 \`write\` counts include libuv's wake-ups of the event loop (an eventfd write per finished threadpool call), so
-they follow the number of asynchronous file calls. Each batch of 9 versions costs, under fsync: its new objects
-(file fsyncs up to 4 at once, then each folder once), one append and fsync of the run's artifacts.jsonl, then
-one append and fsync per path index file (up to 8 at once); each trace its object and one append. The history
-(10 runs: most contents new; 1,000 runs: every file content already stored) decides how many objects are new.
+they follow the number of asynchronous file calls: since D81 only the fsyncs go through the pool, every other
+file call is made on the calling thread. Each batch of 9 versions costs, under fsync: its new objects (file
+fsyncs up to 4 at once, then each folder once), one append and fsync of the run's artifacts.jsonl, then one
+append and fsync per path index file (up to 8 at once); each trace its object and one append. The history
+(10 runs: most contents new; 1,000 runs: every file content already stored) decides how many objects are new:
+a new object is a temp file created, renamed and made read-only, three metadata changes that wait for the
+filesystem's journal, which is why 10 runs of history record slower than 1,000.
 
 ### Before issue 14 (2026-11-23)
 
 The same bench on the one-record-at-a-time recorder of main at eb09937 (each record: an object put that read an
 existing object back, the path's whole index file read, two appends each opening the project and walking
-\`.agent/...\`, each fsynced), on a quiet machine, twice, each run right before a run of this build; kept for
-the comparison (\`npm run bench\` no longer rewrites it).
+\`.agent/...\`, each fsynced, every file call through libuv's pool), kept for the comparison (\`npm run bench\`
+no longer rewrites it). Measured back to back with this build on a quiet machine, eb09937 first, twice:
 
-| runs of history | recorder fsync, records/s | bare append + fsync | ratio | recorder none | bare append | ratio |
-|---:|---:|---:|---:|---:|---:|---:|
-| 10 | 126 | 1677 | 0.08 | 134 | 4286 | 0.03 |
-| 1000 | 135 | 1617 | 0.08 | 162 | 5502 | 0.03 |
-| 10 (second run) | 148 | 2269 | 0.07 | 170 | 5733 | 0.03 |
-| 1000 (second run) | 180 | 2214 | 0.08 | 208 | 4935 | 0.04 |
+| build | runs of history | recorder fsync, records/s | bare append + fsync | ratio | recorder none | bare append | ratio |
+|---|---:|---:|---:|---:|---:|---:|---:|
+| eb09937 | 10 | 111 | 2004 | 0.06 | 159 | 4796 | 0.03 |
+| this build | 10 | 392 | 2092 | 0.19 | 781 | 4416 | 0.18 |
+| eb09937 | 1000 | 157 | 2224 | 0.07 | 174 | 5131 | 0.03 |
+| this build | 1000 | 921 | 2304 | 0.40 | 1374 | 3784 | 0.36 |
+| eb09937 | 10 | 159 | 2319 | 0.07 | 168 | 5100 | 0.03 |
+| this build | 10 | 576 | 2011 | 0.29 | 761 | 4724 | 0.16 |
+| eb09937 | 1000 | 144 | 2278 | 0.06 | 153 | 4238 | 0.04 |
+| this build | 1000 | 780 | 2276 | 0.34 | 1367 | 4415 | 0.31 |
 
-The runs of this build that followed each: 200 and 228 records/s (fsync, 10 runs), 460 and 322 (fsync, 1,000
-runs), 275 and 277 (none, 10 runs), 530 and 454 (none, 1,000 runs): 1.5-3.4x the records/s, 1.7-3x the ratio
-to a bare append. Most of a batch's cost is now its fsyncs (its new objects, the run file, one per path index
-file) and about 50 asynchronous file calls.
+Records/s of this build over eb09937's, pair by pair: 3.5-3.6x (fsync, 10 runs of history), 5.4-5.9x (fsync,
+1,000 runs), 4.5-4.9x (none, 10 runs), 7.9-8.9x (none, 1,000 runs); the ratio to a bare append rose 3.2-4.1x,
+5.7x, 5.3-6x and 7.8-12x. With 10 runs of history most contents are new: each new object is a temp file with
+its own fsync, a rename, a chmod and a folder fsync, work eb09937 did too. The batched recorder alone (D79,
+before D81 and D82) had reached 1.5-3.4x.
+
+eb09937's syscalls per record (fsync recorder):
 
 | runs of history | fsync | fdatasync | openat | rename | write |
 |---|---:|---:|---:|---:|---:|
