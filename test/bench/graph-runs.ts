@@ -81,7 +81,12 @@ interface GraphTime {
 }
 
 /** One run of the graph in a fresh project. */
-export async function timeGraph(root: string, shape: Shape, nodes: number, ingest: boolean): Promise<GraphTime> {
+export async function timeGraph(
+  root: string,
+  shape: Shape,
+  nodes: number,
+  ingest: boolean,
+): Promise<GraphTime> {
   const projectDir = await mkdtemp(path.join(root, `${shape}-${String(nodes)}-`));
   const replies = path.join(projectDir, 'replies');
   await writeReplies(replies, nodes);
