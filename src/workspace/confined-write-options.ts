@@ -19,6 +19,11 @@ export interface ConfinedWriteOptions {
    * passes the moment it took the lock, since every writer there holds that lock.
    */
   readonly staleTempBefore?: number;
+  /**
+   * Create the file read-only (0444) instead of 0644: for files that are never rewritten in place, such as the
+   * object store's, so no chmod follows the rename.
+   */
+  readonly readOnly?: boolean;
   /** Called after each stage, awaited before the next one starts. */
   readonly onStep?: (step: WriteStep) => void | Promise<void>;
 }

@@ -6,7 +6,7 @@ import { errnoOf } from './errno-of.js';
 import { concurrentSwapRefusal, filesystemRefusal } from './filesystem-refusal.js';
 import { inspectTarget } from './inspect-target.js';
 import { workspaceErrorFrom } from './workspace-error.js';
-import { removeOwnFile, writeTempFile } from './write-temp-file.js';
+import { FILE_MODE, READ_ONLY_MODE, removeOwnFile, writeTempFile } from './write-temp-file.js';
 import type { TempFile } from './write-temp-file.js';
 import type { WriteOutcome } from './write-outcome.js';
 
@@ -38,7 +38,12 @@ export async function replaceFileAtomically(replacement: Replacement): Promise<W
   if (!(await isInPlace(directory))) return concurrentSwapRefusal(directory.relativePath, false);
 
   const durable = options.durability !== 'none';
-  const temp = await writeTempFile(directory, bytes, durable);
+  const temp = await writeTempFile(
+    directory,
+    bytes,
+    durable,
+    options.readOnly === true ? READ_ONLY_MODE : FILE_MODE,
+  );
   return renameIntoPlace({ directory, name, path, options }, temp);
 }
 

@@ -4,7 +4,7 @@ import type { DirectoryHandle } from './directory-handle.js';
 import { concurrentSwapRefusal, filesystemRefusal } from './filesystem-refusal.js';
 import { inspectTarget } from './inspect-target.js';
 import { isInPlace, renameIntoPlace } from './replace-file-atomically.js';
-import { removeOwnFile, streamTempFile } from './write-temp-file.js';
+import { FILE_MODE, READ_ONLY_MODE, removeOwnFile, streamTempFile } from './write-temp-file.js';
 import type { StreamedWriteOutcome } from './write-outcome.js';
 
 /** How one streamed write runs: a confined write without a dry run, and the hash its bytes must have. */
@@ -34,7 +34,12 @@ export async function streamFileAtomically(replacement: StreamedReplacement): Pr
   if (before.kind === 'refused') return filesystemRefusal(before.code, path);
   if (!(await isInPlace(directory))) return concurrentSwapRefusal(directory.relativePath, false);
 
-  const temp = await streamTempFile(directory, chunks, options.durability !== 'none');
+  const temp = await streamTempFile(
+    directory,
+    chunks,
+    options.durability !== 'none',
+    options.readOnly === true ? READ_ONLY_MODE : FILE_MODE,
+  );
   const tempShown = join(directory.expectedLocation, temp.name);
   let handedOver = false;
   try {

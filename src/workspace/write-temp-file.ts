@@ -22,16 +22,19 @@ export interface TempFile {
 
 // O_EXCL: never reuse an entry someone planted; O_NOFOLLOW: never create through a symlink.
 const CREATE_FLAGS = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW;
-const FILE_MODE = 0o644;
+/** The mode of every file the writer creates: never executable; read-only when the caller asks (objects). */
+export const FILE_MODE = 0o644;
+export const READ_ONLY_MODE = 0o444;
 const NAME_ATTEMPTS = 4;
 
-/** Creates a temp file exclusively in `directory`, writes all `bytes`, sets mode 0644 and, if durable, fsyncs it. */
+/** Creates a temp file exclusively in `directory`, writes all `bytes`, sets `mode` and, if durable, fsyncs it. */
 export async function writeTempFile(
   directory: DirectoryHandle,
   bytes: Uint8Array,
   durable: boolean,
+  mode = FILE_MODE,
 ): Promise<TempFile> {
-  const { name, identity } = await fillTempFile(directory, durable, async (handle, shownAs) => {
+  const { name, identity } = await fillTempFile(directory, durable, mode, async (handle, shownAs) => {
     await withWorkspaceError('write', shownAs, () => handle.writeFile(bytes));
   });
   return { name, identity };
@@ -51,10 +54,11 @@ export async function streamTempFile(
   directory: DirectoryHandle,
   chunks: AsyncIterable<Uint8Array>,
   durable: boolean,
+  mode = FILE_MODE,
 ): Promise<StreamedTempFile> {
   const hash = createHash('sha256');
   let size = 0;
-  const { name, identity } = await fillTempFile(directory, durable, async (handle, shownAs) => {
+  const { name, identity } = await fillTempFile(directory, durable, mode, async (handle, shownAs) => {
     for await (const chunk of chunks) {
       hash.update(chunk);
       size += chunk.byteLength;
@@ -71,22 +75,23 @@ export async function streamTempFile(
 }
 
 /**
- * The one life of a temp file: created exclusively, mode 0644, filled by `fill`, fsynced if durable, its
+ * The one life of a temp file: created exclusively with `mode`, filled by `fill`, fsynced if durable, its
  * identity taken, closed; on any failure it is removed, so no partial temp file outlives its writer.
  */
 async function fillTempFile(
   directory: DirectoryHandle,
   durable: boolean,
+  mode: number,
   fill: (handle: QuickHandle, shownAs: string) => Promise<void>,
 ): Promise<TempFile> {
-  const { name, handle } = await createExclusively(directory);
+  const { name, handle } = await createExclusively(directory, mode);
   const shownAs = join(directory.expectedLocation, name);
   let identity: FileIdentity | undefined;
   try {
     const stats = await withWorkspaceError('fstat', shownAs, () => handle.stat({ bigint: true }));
     // fchmod, because the umask may have cleared bits of the create mode; files are never executable.
-    if ((stats.mode & 0o7777n) !== BigInt(FILE_MODE)) {
-      await withWorkspaceError('fchmod', shownAs, () => handle.chmod(FILE_MODE));
+    if ((stats.mode & 0o7777n) !== BigInt(mode)) {
+      await withWorkspaceError('fchmod', shownAs, () => handle.chmod(mode));
     }
     await fill(handle, shownAs);
     if (durable) await withWorkspaceError('fsync', shownAs, () => handle.sync());
@@ -108,11 +113,15 @@ export async function removeOwnFile(entry: string, identity: FileIdentity, shown
   }
 }
 
-async function createExclusively(directory: DirectoryHandle): Promise<{ name: string; handle: QuickHandle }> {
+async function createExclusively(
+  directory: DirectoryHandle,
+  mode: number,
+): Promise<{ name: string; handle: QuickHandle }> {
   for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt += 1) {
     const name = tempFileName();
     try {
-      return { name, handle: await open(directory.entry(name), CREATE_FLAGS, FILE_MODE) };
+      // A read-only create mode still gives this descriptor write access: the mode binds later opens.
+      return { name, handle: await open(directory.entry(name), CREATE_FLAGS, mode) };
     } catch (error) {
       if (errnoOf(error) !== 'EEXIST') {
         throw workspaceErrorFrom(error, 'open', join(directory.expectedLocation, name));

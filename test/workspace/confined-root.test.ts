@@ -190,6 +190,23 @@ describe.each<Confinement>(['proc-fd', 'lstat-walk'])('ConfinedRoot (%s)', (conf
     expect((await stat(inRoot('masked/file.sh'))).mode & 0o777).toBe(0o644);
   });
 
+  it('creates a file 0444 with readOnly, by write, write batch and stream, and can replace it later', async () => {
+    await root.write('objects/a', bytesOf('a\n'), { readOnly: true });
+    const batch = root.writeBatch();
+    await batch.write('objects/b', bytesOf('b\n'), { readOnly: true });
+    await batch.finish();
+    async function* chunks(): AsyncIterable<Uint8Array> {
+      yield bytesOf('c\n');
+    }
+    await root.writeStream('objects/c', chunks(), { readOnly: true });
+    for (const name of ['a', 'b', 'c']) {
+      expect((await stat(inRoot(`objects/${name}`))).mode & 0o777).toBe(0o444);
+      expect(await readFile(inRoot(`objects/${name}`), 'utf8')).toBe(`${name}\n`);
+    }
+    expect(await root.write('objects/a', bytesOf('A\n'))).toMatchObject({ status: 'written' });
+    expect((await stat(inRoot('objects/a'))).mode & 0o777).toBe(0o644);
+  });
+
   it('replaces an executable target with a 0644 file', async () => {
     await writeFile(inRoot('run.sh'), 'old\n');
     await chmod(inRoot('run.sh'), 0o755);

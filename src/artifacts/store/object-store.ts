@@ -100,18 +100,17 @@ export async function openObjectStore(
   };
 
   /** What a write of the object at `relative` did, as a PutResult. */
-  const putResult = async (
+  const putResult = (
     hash: string,
     relative: string,
     outcome: Awaited<ReturnType<typeof root.writeStream>>,
-  ): Promise<PutResult> => {
+  ): PutResult => {
     const path = `${OBJECTS_DIR}/${relative}`;
     switch (outcome.status) {
       case 'unchanged':
         return { hash, path, stored: false };
       case 'written':
-        // Read-only after the atomic rename: the writer creates 0644, and objects are never rewritten in place.
-        await quickFs.chmod(join(root.realPath, relative), 0o444);
+        // Written read-only (objects are never rewritten in place), so no chmod follows the rename.
         return { hash, path, stored: true };
       case 'refused':
         throw new Error(`cannot store object ${path}: ${outcome.message}`);
@@ -159,7 +158,7 @@ export async function openObjectStore(
     const hex = hexOf(hash);
     const relative = objectPathOf(hex);
     if (await holds(hex, bytes)) return { hash, path: `${OBJECTS_DIR}/${relative}`, stored: false };
-    return putResult(hash, relative, await root.write(relative, bytes, { durability }));
+    return putResult(hash, relative, await root.write(relative, bytes, { durability, readOnly: true }));
   };
 
   return {
@@ -182,7 +181,11 @@ export async function openObjectStore(
               hash,
               (await sized(hex, bytes.byteLength))
                 ? { hash, path: `${OBJECTS_DIR}/${relative}`, stored: false }
-                : await putResult(hash, relative, await batch.write(relative, bytes, { durability })),
+                : putResult(
+                    hash,
+                    relative,
+                    await batch.write(relative, bytes, { durability, readOnly: true }),
+                  ),
             );
           }
         };
@@ -202,7 +205,11 @@ export async function openObjectStore(
     putStream: async (hash, chunks) => {
       const hex = hexOf(hash);
       const relative = objectPathOf(hex);
-      const outcome = await root.writeStream(relative, chunks, { durability, expectedSha256: hex });
+      const outcome = await root.writeStream(relative, chunks, {
+        durability,
+        expectedSha256: hex,
+        readOnly: true,
+      });
       return putResult(hash, relative, outcome);
     },
     get: async (hash) => {
