@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { execFileSync } from 'node:child_process';
 import { chmod, link, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -195,10 +196,7 @@ describe.each<Confinement>(['proc-fd', 'lstat-walk'])('ConfinedRoot (%s)', (conf
     const batch = root.writeBatch();
     await batch.write('objects/b', bytesOf('b\n'), { readOnly: true });
     await batch.finish();
-    async function* chunks(): AsyncIterable<Uint8Array> {
-      yield bytesOf('c\n');
-    }
-    await root.writeStream('objects/c', chunks(), { readOnly: true });
+    await root.writeStream('objects/c', Readable.from([bytesOf('c\n')]), { readOnly: true });
     for (const name of ['a', 'b', 'c']) {
       expect((await stat(inRoot(`objects/${name}`))).mode & 0o777).toBe(0o444);
       expect(await readFile(inRoot(`objects/${name}`), 'utf8')).toBe(`${name}\n`);
