@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { IngestLimits } from '../config/index.js';
 import { describeError } from '../project/index.js';
 import type { ReportProblem } from './ingest-problem.js';
+import { readRegularFile } from '../workspace/index.js';
 
 /** Reads a project-relative document's bytes within max_document_bytes, or reports why not and returns null. */
 export async function readDocument(
@@ -19,7 +20,7 @@ export async function readDocument(
       return null;
     }
     if (!withinLimit(docPath, info.size, limits, report)) return null;
-    return await readFile(absolute);
+    return await readRegularFile(absolute);
   } catch (error) {
     report('document_unreadable', `cannot read ${docPath}: ${describeError(error)}`);
     return null;

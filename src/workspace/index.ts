@@ -29,3 +29,5 @@ export { inspectDirectoryChain } from './inspect-directory-chain.js';
 export type { DirectoryChainProblem } from './inspect-directory-chain.js';
 export * as quickFs from './quick-fs.js';
 export type { QuickHandle } from './quick-fs.js';
+export { NONBLOCKING_READ, readRegularFile } from './read-regular-file.js';
+export type { ReadRegularFileOptions } from './read-regular-file.js';

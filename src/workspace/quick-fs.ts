@@ -19,8 +19,8 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { constants } from 'node:fs';
 import type { BigIntStats, Dirent, Stats } from 'node:fs';
+import { NONBLOCKING_READ, notRegularFileError } from './read-regular-file.js';
 
 /**
  * File calls answered on the calling thread, in the shape of `node:fs/promises`, for the small metadata calls,
@@ -198,17 +198,10 @@ export function readFile(path: string, encoding: 'utf8'): Promise<string>;
  */
 export function readFile(path: string, encoding?: 'utf8'): Promise<Buffer | string> {
   return settle(() => {
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const fd = openSync(path, NONBLOCKING_READ);
     try {
       const stats = fstatSync(fd);
-      if (!stats.isFile()) {
-        const code = stats.isDirectory() ? 'EISDIR' : 'EINVAL';
-        throw Object.assign(new Error(`${code}: not a regular file, read '${path}'`), {
-          code,
-          syscall: 'read',
-          path,
-        });
-      }
+      if (!stats.isFile()) throw notRegularFileError(path, stats);
       const bytes = readFileSync(fd);
       return encoding === undefined ? bytes : bytes.toString('utf8');
     } finally {

@@ -1,8 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRunId, manifestPath, runDir, runStatePath, UnknownRunError } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
+import { errnoOf, readRegularFile } from '../../workspace/index.js';
 import { readArtifactRecords } from '../store/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { isVersionRecord } from '../store/index.js';
@@ -218,7 +218,7 @@ async function readIngestManifest(
   const path = manifestPath(runId, nodeId);
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(join(projectDir, path), 'utf8'));
+    value = JSON.parse(await readRegularFile(join(projectDir, path), 'utf8'));
   } catch {
     return undefined;
   }

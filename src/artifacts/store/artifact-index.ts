@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   artifactRecordsPath,
@@ -7,7 +7,7 @@ import {
   pathIndexFile,
   sha256Hex,
 } from '../../project/index.js';
-import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import { errnoOf, openConfinedRoot, readRegularFile } from '../../workspace/index.js';
 import type { RecordRoots } from './record-roots.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
@@ -118,7 +118,7 @@ export async function latestPathVersion(
 
 async function readIndexText(projectDir: string, relative: string): Promise<string> {
   try {
-    return await readFile(join(projectDir, relative), 'utf8');
+    return await readRegularFile(join(projectDir, relative), 'utf8');
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return '';
     throw error;

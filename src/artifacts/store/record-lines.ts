@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redactJson } from '../../project/index.js';
-import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import { errnoOf, openConfinedRoot, readRegularFile } from '../../workspace/index.js';
 import type { RecordRoots } from './record-roots.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
@@ -79,7 +78,7 @@ export async function appendLines(
 export async function readRecordLines(projectDir: string, relative: string): Promise<ArtifactRecordsRead> {
   let text: string;
   try {
-    text = await readFile(join(projectDir, relative), 'utf8');
+    text = await readRegularFile(join(projectDir, relative), 'utf8');
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return { records: [], problems: [] };
     throw error;

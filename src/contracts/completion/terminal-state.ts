@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import type { EventFields, EventLog } from '../../events/index.js';
 import { redactJson, terminalStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
+import { errnoOf, readRegularFile } from '../../workspace/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 
 /** The four terminal states a run can end in (spec contracts.md, "Budgets and the terminal state"). */
@@ -60,7 +59,7 @@ export async function declareTerminal(
 export async function readTerminal(projectDir: string, runId: RunId): Promise<TerminalState | undefined> {
   let text: string;
   try {
-    text = await readFile(path.join(projectDir, terminalStatePath(runId)), 'utf8');
+    text = await readRegularFile(path.join(projectDir, terminalStatePath(runId)), 'utf8');
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return undefined;
     throw error;

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runManifestsDir } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { notRun, sortByStart } from './draft-steps.js';
 import type { StepDraft } from './draft-steps.js';
 import { listJsonFiles } from './list-json-files.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * Adds to an `ingest --run-id` run's drafts the ingests that recorded nothing (every block refused or unchanged):
@@ -41,7 +41,7 @@ export async function readIngestOnlyDrafts(
 /** A manifest's `ts`, read loosely: null when the file is not a JSON object with a string `ts`. */
 async function manifestTime(file: string): Promise<string | null> {
   try {
-    const value: unknown = JSON.parse(await readFile(file, 'utf8'));
+    const value: unknown = JSON.parse(await readRegularFile(file, 'utf8'));
     const ts = (value as { ts?: unknown } | null)?.ts;
     return typeof ts === 'string' && Number.isFinite(Date.parse(ts)) ? ts : null;
   } catch {

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { auditArtifacts, MAX_ARTIFACT_BYTES, validateArtifactText } from '../../contracts/index.js';
 import type { AuditFinding } from '../../contracts/index.js';
@@ -7,6 +6,7 @@ import type { RunId } from '../../project/index.js';
 import { listJsonFiles } from './list-json-files.js';
 import { utf8PrefixEnd } from './utf8-prefix-end.js';
 import type { ReportContract, ReportProblem } from './run-report.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * The run's contract artifacts under `.agent/artifacts/<run_id>/`, each validated against its type (the file name)
@@ -38,7 +38,7 @@ export async function readReportContracts(
       .map((finding) => ({ code: finding.code, message: finding.message }));
     let text: string;
     try {
-      text = await readFile(path.join(projectDir, where), 'utf8');
+      text = await readRegularFile(path.join(projectDir, where), 'utf8');
     } catch (error) {
       contracts.push({ type, path: where, valid: false, errors: [], findings: mine, payload: null });
       problems.push({

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Budgets } from '../../contracts/index.js';
 import { readTransitionLog, resolveRunState } from '../../runtime/index.js';
@@ -8,6 +7,7 @@ import type { WorkflowState } from '../../workflow/index.js';
 import { describeError, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import type { ReportProblem } from './run-report.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * What made a run, as its state.json says: the runtime (a graph state), the workflow engine (a workflow state
@@ -39,7 +39,7 @@ export async function readRunSource(projectDir: string, runId: RunId): Promise<R
   }
   let text: string;
   try {
-    text = await readFile(path.join(projectDir, file), 'utf8');
+    text = await readRegularFile(path.join(projectDir, file), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ingest', problems: [] };
     return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };

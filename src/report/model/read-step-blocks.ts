@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ingestManifestSchema } from '../../ingest/index.js';
 import type { IngestManifest } from '../../ingest/index.js';
 import { describeError } from '../../project/index.js';
 import type { ReportBlock, ReportProblem } from './run-report.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 /** A manifest's blocks, or the problem that kept them out of the report. */
 export type StepBlocks =
@@ -18,7 +18,7 @@ export async function readStepBlocks(projectDir: string, manifestPath: string): 
   const problem = (code: string, message: string): StepBlocks => ({ blocks: [], problem: { code, message } });
   let text: string;
   try {
-    text = await readFile(path.join(projectDir, manifestPath), 'utf8');
+    text = await readRegularFile(path.join(projectDir, manifestPath), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return problem(

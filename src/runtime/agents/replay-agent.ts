@@ -1,8 +1,8 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError, type Agent, type AgentConfig, type AgentRequest } from './agent.js';
 import { ID_RULE, isId } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
+import { errnoOf, readRegularFile } from '../../workspace/index.js';
 
 /** The `replay` agent's configuration. */
 export type ReplayAgentConfig = Extract<AgentConfig, { kind: 'replay' }>;
@@ -35,7 +35,7 @@ async function readReply(name: string, dir: string, request: AgentRequest): Prom
   const file = await replyFileOf(dir, request);
   try {
     // Buffer.toString keeps a BOM and every byte as written: the reply is replayed exactly.
-    return (await readFile(file, { signal: request.signal })).toString('utf8');
+    return (await readRegularFile(file, undefined, { signal: request.signal })).toString('utf8');
   } catch (error) {
     if (errnoOf(error) === 'ABORT_ERR') throw abortedError(name, error);
     if (errnoOf(error) === 'ENOENT') throw await missingReplyError(name, dir, file, error);

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readTerminal } from '../../contracts/index.js';
 import type { TerminalState, TerminalStateName } from '../../contracts/index.js';
@@ -20,6 +20,7 @@ import { isRunLocked } from './run-lock.js';
 import { readRunState } from './run-state.js';
 import { readWorkflowRunHeader } from './workflow-run-summary.js';
 import type { NodeStatus, RunState, RunStatus } from './run-types.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 /** Node counts of a run, by status, and their total. */
 export type NodeCounts = Readonly<Record<NodeStatus | 'total', number>>;
@@ -322,7 +323,7 @@ async function readManifest(projectDir: string, manifestPath: string): Promise<R
   const nodeId = path.posix.basename(manifestPath, '.json');
   try {
     const manifest = ingestManifestSchema.parse(
-      JSON.parse(await readFile(path.join(projectDir, manifestPath), 'utf8')),
+      JSON.parse(await readRegularFile(path.join(projectDir, manifestPath), 'utf8')),
     );
     return {
       entry: {

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GraphDefinition } from '../graph/index.js';
 import { descendantsOf } from '../graph/index.js';
 import type { NodeState, RunState } from './run-types.js';
 import { sha256Hex } from '../../project/index.js';
 import type { NodeId } from '../../project/index.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 /** Why a node that state.json records as completed runs again. */
 export type RerunReason = 'document_missing' | 'document_changed' | 'dependency_rerun';
@@ -82,7 +82,7 @@ export async function planResume(
 async function readDocument(projectDir: string, outputPath: string): Promise<Uint8Array | null> {
   if (outputPath === '') return null;
   try {
-    return await readFile(path.join(projectDir, outputPath));
+    return await readRegularFile(path.join(projectDir, outputPath));
   } catch {
     return null;
   }

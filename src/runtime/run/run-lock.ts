@@ -1,10 +1,16 @@
-import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
+import { lstat, mkdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { runDir, runLockPath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } from '../../workspace/index.js';
+import {
+  createLockFile,
+  isProcessAlive,
+  readRegularFile,
+  releaseLockIfOurs,
+  removeStaleLock,
+} from '../../workspace/index.js';
 import { RunError } from './run-error.js';
 
 /** Who holds a run's lock: the content of `.agent/runs/<run_id>/lock`. */
@@ -104,7 +110,7 @@ async function readHolder(file: string): Promise<Holder> {
   let text: string;
   let mtimeMs: number;
   try {
-    [text, { mtimeMs }] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+    [text, { mtimeMs }] = await Promise.all([readRegularFile(file, 'utf8'), stat(file)]);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     throw error;

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describeSchemaIssues } from '../../config/index.js';
 import {
@@ -16,6 +16,7 @@ import { RunError } from './run-error.js';
 import { applyRunTransitions } from './run-transitions.js';
 import { runStateSchema } from './run-state-schema.js';
 import type { RunState } from './run-types.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 export {
   nodeContractStateSchema,
@@ -39,7 +40,7 @@ export async function readRunState(projectDir: string, runId: RunId): Promise<Ru
   const log = await readTransitionLog(projectDir, runId);
   let text: string;
   try {
-    text = await readFile(path.join(projectDir, relative), 'utf8');
+    text = await readRegularFile(path.join(projectDir, relative), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       if (!(await isDirectory(path.join(projectDir, runDir(runId))))) throw new UnknownRunError(runId);
@@ -68,7 +69,7 @@ export function resolveRunState(stateText: string, file: string, logText: string
 /** A run's transitions.jsonl text, or undefined when it has none (a run of an older version, or none yet). */
 export async function readTransitionLog(projectDir: string, runId: RunId): Promise<string | undefined> {
   try {
-    return await readFile(path.join(projectDir, runTransitionsPath(runId)), 'utf8');
+    return await readRegularFile(path.join(projectDir, runTransitionsPath(runId)), 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // No log (a run of an older version, an ingest's or a workflow's run), or no run folder at all.

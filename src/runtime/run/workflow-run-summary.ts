@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 // The few fields of a workflow's state.json that `runs` lists. The runtime may not import the workflow
 // engine (same tier), so it reads them here, leniently: the engine's own schema is the judge of the rest.
@@ -31,7 +31,7 @@ export async function readWorkflowRunHeader(
 ): Promise<WorkflowRunHeader | null> {
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(path.join(projectDir, runStatePath(runId)), 'utf8'));
+    value = JSON.parse(await readRegularFile(path.join(projectDir, runStatePath(runId)), 'utf8'));
   } catch {
     return null;
   }

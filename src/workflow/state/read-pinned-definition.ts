@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError, sha256Hex } from '../../project/index.js';
 import type { PinnedDefinition } from './create-workflow-state.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import type { WorkflowState } from './workflow-state-schema.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * Reads the definition pinned in a run (`definition_path`) and checks it still has `definition_hash`, so a
@@ -16,7 +16,7 @@ export async function readPinnedDefinition(
   const relative = state.definition_path;
   let text: string;
   try {
-    text = await readFile(path.join(projectDir, relative), 'utf8');
+    text = await readRegularFile(path.join(projectDir, relative), 'utf8');
   } catch (error) {
     throw new WorkflowStateError(
       'definition_mismatch',

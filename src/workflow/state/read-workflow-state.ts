@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describeSchemaIssues } from '../../config/index.js';
 import { describeError, runDir, runStatePath, UnknownRunError } from '../../project/index.js';
@@ -6,6 +6,7 @@ import type { RunId } from '../../project/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import { workflowStateSchema } from './workflow-state-schema.js';
 import type { WorkflowState } from './workflow-state-schema.js';
+import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * Reads and checks a workflow run's state.json; throws {@link UnknownRunError} when the run's folder does not
@@ -15,7 +16,7 @@ export async function readWorkflowState(projectDir: string, runId: RunId): Promi
   const relative = runStatePath(runId);
   let text: string;
   try {
-    text = await readFile(path.join(projectDir, relative), 'utf8');
+    text = await readRegularFile(path.join(projectDir, relative), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       if (!(await isDirectory(path.join(projectDir, runDir(runId))))) throw new UnknownRunError(runId);
