@@ -7,9 +7,8 @@
  * `--record <projectDir> <from> <count>` records generated runs with durability fsync and exits.
  */
 import { spawnSync } from 'node:child_process';
-import { constants } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +23,7 @@ import {
 import type { ArtifactRecord } from '../../src/artifacts/index.js';
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import {
+  bareAppend,
   benchClock,
   benchRunId,
   generatedBatch,
@@ -46,24 +46,6 @@ const fmt = (value: number): string =>
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-/** The floor of appending: the same lines, one open(O_APPEND) + write (+ fsync) + close each, no objects. */
-async function bareAppend(dir: string, records: readonly ArtifactRecord[], fsync: boolean): Promise<number> {
-  const t0 = performance.now();
-  for (const record of records) {
-    const handle = await open(
-      path.join(dir, `${record.runId}.jsonl`),
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
-    );
-    try {
-      await handle.write(`${JSON.stringify(record)}\n`);
-      if (fsync) await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  }
-  return (performance.now() - t0) / 1000;
 }
 
 /**
