@@ -271,8 +271,8 @@ file call is made on the calling thread. Each batch of 9 versions costs, under f
 fsyncs up to 4 at once, then each folder once), one append and fsync of the run's artifacts.jsonl, then one
 append and fsync per path index file (up to 8 at once); each trace its object and one append. The history
 (10 runs: most contents new; 1,000 runs: every file content already stored) decides how many objects are new:
-a new object is a temp file created, renamed and made read-only, three metadata changes that wait for the
-filesystem's journal, which is why 10 runs of history record slower than 1,000.
+a new object is a temp file created (read-only) and renamed, two metadata changes that wait for the
+filesystem's journal, plus its fsync and its folder's, which is why 10 runs of history record slower than 1,000.
 
 ### Before issue 14 (2026-11-23)
 
