@@ -226,7 +226,7 @@ export async function openArtifactRecorder(
       await appendArtifactRecords(projectDir, runId, ofRun, durability, root);
     }
     await appendToIndex(projectDir, records, durability, root);
-    await appendToRunIndexes(projectDir, records, durability);
+    await appendToRunIndexes(projectDir, records, durability, root);
     for (const [path, bytes] of appendedBytes) versions.appended(path, bytes, batchNewest.get(path));
     return records;
   };
@@ -259,7 +259,7 @@ export async function openArtifactRecorder(
           },
         };
         await appendArtifactRecords(projectDir, input.runId, [record], durability, root);
-        await appendToRunIndexes(projectDir, [record], durability);
+        await appendToRunIndexes(projectDir, [record], durability, root);
         return record;
       }),
     close: async () => {

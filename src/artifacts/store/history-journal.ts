@@ -132,16 +132,19 @@ export async function readHistorySegments(
  * Appends the workspace versions among `records` to the open segment of the history journal, under the
  * journal's short lock, and rolls the segment when it passes {@link HISTORY_SEGMENT_BYTES}: its heads file is
  * written first, then its entry is appended to segments.jsonl (the commit point; a crash before it leaves the
- * segment open and the heads file unread, and the next roll rewrites it).
+ * segment open and the heads file unread, and the next roll rewrites it). Writes go through `projectRoot`
+ * when given (a recorder's, kept open and not closed here).
  */
 export async function appendToHistory(
   projectDir: string,
   records: readonly ArtifactRecord[],
   durability: 'fsync' | 'none' = 'fsync',
+  projectRoot?: ConfinedRoot,
 ): Promise<void> {
   const versions = records.filter(isWorkspaceVersion);
   if (versions.length === 0) return;
-  const root = await openConfinedRoot(projectDir, { create: true });
+  // A recorder passes the project root it keeps open; otherwise one is opened for this call.
+  const root = projectRoot ?? (await openConfinedRoot(projectDir, { create: true }));
   try {
     // The lock file's folder must exist before the lock can be created (an lstat; the confined walk only once).
     if (!(await exists(projectDir, HISTORY_INDEX_DIR))) await root.makeDirectory(HISTORY_INDEX_DIR);
@@ -167,7 +170,7 @@ export async function appendToHistory(
       await attempt.lock.release();
     }
   } finally {
-    await root.close();
+    if (projectRoot === undefined) await root.close();
   }
 }
 

@@ -8,6 +8,8 @@ import type { ConfinedRoot } from '../../workspace/index.js';
  * folder's, so an append walks one folder level (or none), not the whole `.agent/...` path each time.
  */
 export interface RecordRoots {
+  /** The project's confined root, for writes that need more than an append (the history journal's). */
+  readonly project: ConfinedRoot;
   /** Appends whole lines to a project-relative records file through the deepest root kept for its folder. */
   append(relative: string, text: string, durability: 'fsync' | 'none'): Promise<void>;
   /** Waits for appends in flight and releases every root. */
@@ -53,6 +55,7 @@ export async function openRecordRoots(projectDir: string): Promise<RecordRoots> 
   };
 
   return {
+    project,
     append: async (relative, text, durability) => {
       const { folder, below } = placeOf(relative);
       const root = folder === '' ? project : await rootOf(folder);

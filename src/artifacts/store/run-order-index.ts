@@ -7,6 +7,7 @@ import { errnoOf, quickFs } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { readOptional } from './history-journal.js';
 import { appendLines } from './record-lines.js';
+import type { RecordRoots } from './record-roots.js';
 
 /** O_NONBLOCK: a FIFO planted in place of the file never blocks the open, which runs on the calling thread. */
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
@@ -37,6 +38,7 @@ export async function appendRunStarts(
   projectDir: string,
   records: readonly ArtifactRecord[],
   durability: 'fsync' | 'none' = 'fsync',
+  roots?: RecordRoots,
 ): Promise<void> {
   const byRun = new Map<RunId, ArtifactRecord[]>();
   for (const record of records) byRun.set(record.runId, [...(byRun.get(record.runId) ?? []), record]);
@@ -55,7 +57,7 @@ export async function appendRunStarts(
     const earliest = Math.min(...batch.map((record) => Date.parse(record.createdAt)));
     starts.push({ runId, startedAt: new Date(earliest).toISOString() });
   }
-  await appendLines(projectDir, RUN_ORDER_INDEX_PATH, renderRunStarts(starts), durability);
+  await appendLines(projectDir, RUN_ORDER_INDEX_PATH, renderRunStarts(starts), durability, roots);
 }
 
 /**
