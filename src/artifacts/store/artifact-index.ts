@@ -13,6 +13,7 @@ import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecordsRead, RecordLineProblem } from './record-lines.js';
+import { replaceIndexFolder } from './replace-index-folder.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
 import { newestVersionLine } from './path-version-cache.js';
 import { rebuildRunIndexes } from './rebuild-run-indexes.js';
@@ -164,27 +165,16 @@ export async function rebuildArtifactIndex(projectDir: string): Promise<IndexReb
   }
   const root = await openConfinedRoot(projectDir);
   try {
-    const staging = await root.stage(PATH_INDEX_DIR);
-    if ('status' in staging) throw new Error(`cannot rebuild ${PATH_INDEX_DIR}: ${staging.message}`);
-    try {
+    await replaceIndexFolder(root, PATH_INDEX_DIR, async (files) => {
       // Durable once, at publish: a crash before it leaves only a staging folder that nothing reads.
       for (const [file, list] of byFile) {
-        const outcome = await staging.files.write(file, Buffer.from(renderRecordLines(list), 'utf8'), {
+        const outcome = await files.write(file, Buffer.from(renderRecordLines(list), 'utf8'), {
           durability: 'none',
         });
         if (outcome.status === 'refused')
           throw new Error(`cannot write index file ${file}: ${outcome.message}`);
       }
-      // One rename per index file: a reader of a path (one file) sees its old index or its new one, never none.
-      const published = await staging.publish({ mode: 'files' });
-      if (published.status !== 'published') {
-        throw new Error(
-          `cannot publish ${PATH_INDEX_DIR}: ${published.status === 'exists' ? 'it exists' : published.message}`,
-        );
-      }
-    } finally {
-      await staging.discard();
-    }
+    });
   } finally {
     await root.close();
   }

@@ -6,6 +6,7 @@ import { isWorkspaceVersion } from './history-journal.js';
 import { sortByTime } from './artifact-index.js';
 import { writeHistoryJournal } from './read-history.js';
 import { renderRunStarts } from './run-order-index.js';
+import { replaceIndexFolder } from './replace-index-folder.js';
 import type { RunStart } from './run-order-index.js';
 
 /**
@@ -27,21 +28,10 @@ export async function rebuildRunIndexes(
   }
   const root = await openConfinedRoot(projectDir, { create: true });
   try {
-    const staging = await root.stage(HISTORY_INDEX_DIR);
-    if ('status' in staging) throw new Error(`cannot rebuild ${HISTORY_INDEX_DIR}: ${staging.message}`);
-    let segments: number;
-    try {
-      // Stable: of equal times, runs in id order and lines in file order, the order checkout's rule assumes.
-      segments = await writeHistoryJournal(staging.files, sortByTime(versions));
-      const published = await staging.publish({ mode: 'files' });
-      if (published.status !== 'published') {
-        throw new Error(
-          `cannot publish ${HISTORY_INDEX_DIR}: ${published.status === 'exists' ? 'it exists' : published.message}`,
-        );
-      }
-    } finally {
-      await staging.discard();
-    }
+    // Stable: of equal times, runs in id order and lines in file order, the order checkout's rule assumes.
+    const segments = await replaceIndexFolder(root, HISTORY_INDEX_DIR, (files) =>
+      writeHistoryJournal(files, sortByTime(versions)),
+    );
     const written = await root.write(RUN_ORDER_INDEX_PATH, Buffer.from(renderRunStarts(starts), 'utf8'));
     if (written.status === 'refused')
       throw new Error(`cannot write ${RUN_ORDER_INDEX_PATH}: ${written.message}`);
