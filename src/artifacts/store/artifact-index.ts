@@ -7,11 +7,11 @@ import {
   pathIndexFile,
   sha256Hex,
 } from '../../project/index.js';
-import { errnoOf, openConfinedRoot, readRegularFile } from '../../workspace/index.js';
+import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
 import type { RecordRoots } from './record-roots.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
-import { appendLines, readRecordLines, renderRecordLines } from './record-lines.js';
+import { appendLines, readRecordLines, readRecordsText, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecordsRead, RecordLineProblem } from './record-lines.js';
 import { replaceIndexFolder } from './replace-index-folder.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
@@ -80,7 +80,7 @@ export async function readPathVersionsById(
   path: string,
   ids: ReadonlySet<string>,
 ): Promise<ArtifactRecord[]> {
-  const text = await readIndexText(projectDir, indexFileOf(path));
+  const text = await readRecordsText(projectDir, indexFileOf(path));
   const found = new Map<string, ArtifactRecord>();
   const needles = [...ids].map((id) => [id, `"artifactId":${JSON.stringify(id)}`] as const);
   for (const line of text.split('\n')) {
@@ -109,21 +109,12 @@ export async function latestPathVersion(
   projectDir: string,
   path: string,
 ): Promise<ArtifactRecord | undefined> {
-  const text = await readIndexText(projectDir, indexFileOf(path));
+  const text = await readRecordsText(projectDir, indexFileOf(path));
   const latest = newestVersionLine(text.split('\n'), path);
   if (latest === undefined) return undefined;
   const checked = artifactRecordSchema.safeParse(latest.value);
   // A malformed newest line: fall back to the fully validated reading, which skips it.
   return checked.success ? checked.data : (await readPathVersions(projectDir, path)).records.at(-1);
-}
-
-async function readIndexText(projectDir: string, relative: string): Promise<string> {
-  try {
-    return await readRegularFile(join(projectDir, relative), 'utf8');
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return '';
-    throw error;
-  }
 }
 
 /** What {@link rebuildArtifactIndex} did. */

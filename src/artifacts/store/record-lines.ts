@@ -76,14 +76,17 @@ export async function appendLines(
 
 /** Reads and validates every line of a project's records file; a missing file reads as no records. */
 export async function readRecordLines(projectDir: string, relative: string): Promise<ArtifactRecordsRead> {
-  let text: string;
+  return parseRecordLines(await readRecordsText(projectDir, relative), relative);
+}
+
+/** The text of a project's records or index file, '' when it does not exist (a regular file only). */
+export async function readRecordsText(projectDir: string, relative: string): Promise<string> {
   try {
-    text = await readRegularFile(join(projectDir, relative), 'utf8');
+    return await readRegularFile(join(projectDir, relative), 'utf8');
   } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return { records: [], problems: [] };
+    if (errnoOf(error) === 'ENOENT') return '';
     throw error;
   }
-  return parseRecordLines(text, relative);
 }
 
 /** Parses the text of a records file: every complete line validated, text after the last newline reported. */
