@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { writeModuleLoadHooks } from '../helpers/module-load-hooks.js';
 
 const ROUNDS = 9;
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -103,27 +104,7 @@ export async function cliLoadSection(
 ): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ai-bench-cli-'));
   try {
-    const hook = path.join(dir, 'hook.mjs');
-    await writeFile(
-      hook,
-      "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n",
-    );
-    const register = path.join(dir, 'register.mjs');
-    // ES modules through the hook, CommonJS ones (pino, yaml, fast-glob, loaded by require) through Module._load.
-    await writeFile(
-      register,
-      [
-        "import Module, { register } from 'node:module';",
-        `register(${JSON.stringify(pathToFileURL(hook).href)});`,
-        'const load = Module._load;',
-        'Module._load = function (request, parent, isMain) {',
-        '  const loaded = load.call(this, request, parent, isMain);',
-        "  try { const file = Module._resolveFilename(request, parent, isMain); if (file.startsWith('/')) process.stderr.write(`LOADED file://${file}\\n`); } catch {}",
-        '  return loaded;',
-        '};',
-        '',
-      ].join('\n'),
-    );
+    const register = await writeModuleLoadHooks(dir);
     const cpuReport = path.join(dir, 'cpu-report.mjs');
     await writeFile(
       cpuReport,

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeModuleLoadHooks } from '../helpers/module-load-hooks.js';
 import { CLI, runProgram } from '../helpers/run-cli.js';
 
 /**
@@ -17,26 +17,7 @@ const LAZY = ['yaml', 'pino', 'tar', 'fast-glob', 'micromark'] as const;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'ai-lazy-'));
-  const hook = path.join(dir, 'hook.mjs');
-  await writeFile(
-    hook,
-    'export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n',
-  );
-  preload = path.join(dir, 'preload.mjs');
-  await writeFile(
-    preload,
-    [
-      "import Module, { register } from 'node:module';",
-      `register(${JSON.stringify(pathToFileURL(hook).href)});`,
-      'const load = Module._load;',
-      'Module._load = function (request, parent, isMain) {',
-      '  const loaded = load.call(this, request, parent, isMain);',
-      '  try { process.stderr.write(`LOADED ${Module._resolveFilename(request, parent, isMain)}\\n`); } catch {}',
-      '  return loaded;',
-      '};',
-      '',
-    ].join('\n'),
-  );
+  preload = await writeModuleLoadHooks(dir);
 });
 
 afterAll(async () => {
