@@ -10,6 +10,7 @@ export {
   readConfigText,
   readOpenedConfigText,
 } from './read-config-text.js';
+export type { OpenedConfigFile } from './read-config-text.js';
 export { firstLineOf, MAX_QUOTED_CHARS, quoteSourceText } from './quote-source-text.js';
 export { parseIngestFlag } from './parse-ingest-flag.js';
 export { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from './ingest-limits.js';

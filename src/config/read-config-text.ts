@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { ConfigError } from './config-error.js';
@@ -10,6 +11,17 @@ export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 export const CONFIG_READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
 const CHUNK_BYTES = 64 * 1024;
+
+/** What {@link readOpenedConfigText} needs of an open file: a `FileHandle`, or the workspace's quick handle. */
+export interface OpenedConfigFile {
+  stat(): Promise<Stats>;
+  read(
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number | null,
+  ): Promise<{ readonly bytesRead: number }>;
+}
 
 /**
  * Reads a YAML config or definition file as UTF-8 text (a byte order mark dropped), or undefined when there
@@ -37,7 +49,7 @@ export async function readConfigText(file: string): Promise<string | undefined> 
  * fstat before any read, and never more than {@link MAX_CONFIG_FILE_BYTES} read, even from a file that grows;
  * `file` names it in the `ConfigError`s, as {@link readConfigText}'s.
  */
-export async function readOpenedConfigText(handle: FileHandle, file: string): Promise<string> {
+export async function readOpenedConfigText(handle: OpenedConfigFile, file: string): Promise<string> {
   const maxBytes = MAX_CONFIG_FILE_BYTES;
   const refuse = (message: string): ConfigError => new ConfigError(file, [{ path: '', message }]);
   const stats = await handle.stat();
@@ -48,13 +60,16 @@ export async function readOpenedConfigText(handle: FileHandle, file: string): Pr
   if (stats.size > maxBytes) throw tooBig(String(stats.size));
   const chunks: Buffer[] = [];
   let total = 0;
-  // One byte past the limit is enough to know a file that grew since fstat is too big.
+  // Until a read returns nothing (a short read is not trusted to be the end), the size fstat gave in one buffer
+  // first; one byte past the limit is enough to know a file that grew since fstat is too big.
+  let wanted = stats.size + 1;
   while (total <= maxBytes) {
-    const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - total));
+    const chunk = Buffer.allocUnsafe(Math.min(wanted, maxBytes + 1 - total));
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
     if (bytesRead === 0) break;
     chunks.push(chunk.subarray(0, bytesRead));
     total += bytesRead;
+    wanted = CHUNK_BYTES;
   }
   if (total > maxBytes) throw tooBig(`more than ${String(maxBytes)}`);
   try {

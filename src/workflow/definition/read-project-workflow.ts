@@ -1,7 +1,7 @@
 import { constants, readlinkSync } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { CONFIG_READ_FLAGS, readOpenedConfigText } from '../../config/index.js';
+import { quickFs } from '../../workspace/index.js';
+import type { QuickHandle } from '../../workspace/index.js';
 import type { ProjectWorkflowFile } from './resolve-workflow-reference.js';
 
 // O_NOFOLLOW: the real path has no symlink as its last component; one planted there since is refused (ELOOP).
@@ -15,9 +15,10 @@ const WORKFLOW_READ_FLAGS = CONFIG_READ_FLAGS | constants.O_NOFOLLOW;
  * config reader's `ConfigError`s, naming `shownAs`.
  */
 export async function readProjectWorkflow(file: ProjectWorkflowFile): Promise<string | undefined> {
-  let handle: FileHandle;
+  let handle: QuickHandle;
   try {
-    handle = await open(file.realPath, WORKFLOW_READ_FLAGS);
+    // The small calls on the calling thread, as the writer's (D81).
+    handle = await quickFs.open(file.realPath, WORKFLOW_READ_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
@@ -37,7 +38,7 @@ export async function readProjectWorkflow(file: ProjectWorkflowFile): Promise<st
  * Elsewhere: realpath still gives the same path and it is the same inode, which narrows the race but does not
  * close it (docs/security.md, the writer's fallback).
  */
-async function isOpenedAt(handle: FileHandle, realPath: string): Promise<boolean> {
+async function isOpenedAt(handle: QuickHandle, realPath: string): Promise<boolean> {
   if (process.platform === 'linux') {
     try {
       // Synchronous, as the writer's own check: procfs answers from the dentry cache.
@@ -47,7 +48,11 @@ async function isOpenedAt(handle: FileHandle, realPath: string): Promise<boolean
     }
   }
   try {
-    const [opened, now, resolved] = await Promise.all([handle.stat(), stat(realPath), realpath(realPath)]);
+    const [opened, now, resolved] = await Promise.all([
+      handle.stat(),
+      quickFs.stat(realPath),
+      quickFs.realpath(realPath),
+    ]);
     return resolved === realPath && opened.dev === now.dev && opened.ino === now.ino;
   } catch {
     return false;

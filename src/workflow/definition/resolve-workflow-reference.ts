@@ -1,6 +1,6 @@
-import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isId, WORKFLOWS_DIR } from '../../project/index.js';
+import { quickFs } from '../../workspace/index.js';
 import { isBuiltinWorkflowName } from './builtin-workflows.js';
 import type { BuiltinWorkflowName } from './builtin-workflows.js';
 
@@ -54,7 +54,8 @@ export function isWorkflowName(ref: string): boolean {
  * Decides what a workflow reference names without reading any workflow file: a name is
  * `workflows/<name>.yaml`, else a built-in; a path (relative to `cwd`, `..` resolved as text) must be a YAML
  * file under the project's `workflows/` whose every symlink, resolved, stays inside the project. Only
- * metadata of entries inside the project is consulted (lstat of each component, realpath of each symlink).
+ * metadata of entries inside the project is consulted (lstat of each component, realpath of each symlink),
+ * with the workspace's calls on the calling thread (D81).
  */
 export async function resolveWorkflowReference(
   ref: string,
@@ -62,7 +63,7 @@ export async function resolveWorkflowReference(
 ): Promise<WorkflowReference> {
   if (ref.includes('\0')) return NOT_IN_PROJECT;
   const projectDir = path.resolve(options.projectDir);
-  const projectReal = await realpath(projectDir);
+  const projectReal = await quickFs.realpath(projectDir);
   if (isWorkflowName(ref)) {
     const components = [WORKFLOWS_DIR, `${ref}.yaml`];
     const found = await locateInProject(projectReal, components);
@@ -95,12 +96,12 @@ export async function resolveWorkflowReference(
  * folder does not exist, `away` when workflows/ is a symlink that leads outside the project (never listed).
  */
 export async function projectWorkflowNames(projectDir: string): Promise<readonly string[] | 'away'> {
-  const folder = await locateInProject(await realpath(projectDir), [WORKFLOWS_DIR]);
+  const folder = await locateInProject(await quickFs.realpath(projectDir), [WORKFLOWS_DIR]);
   if (folder.kind === 'away') return 'away';
   if (folder.kind === 'missing') return [];
   let entries: string[];
   try {
-    entries = await readdir(folder.realPath);
+    entries = await quickFs.readdir(folder.realPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
@@ -145,7 +146,7 @@ async function locateInProject(projectReal: string, components: readonly string[
     const entry = path.join(current, name);
     let isLink: boolean;
     try {
-      isLink = (await lstat(entry)).isSymbolicLink();
+      isLink = (await quickFs.lstat(entry)).isSymbolicLink();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') return { kind: 'missing' };
@@ -157,7 +158,7 @@ async function locateInProject(projectReal: string, components: readonly string[
     }
     let target: string;
     try {
-      target = await realpath(entry);
+      target = await quickFs.realpath(entry);
     } catch {
       // Dangling, a loop, or unreachable: answered as outside, so a symlink cannot probe what exists there.
       return { kind: 'away' };
