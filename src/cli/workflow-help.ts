@@ -48,7 +48,9 @@ ${COMMON_OPTIONS}
   start: `Usage: artifact-ingest workflow start WORKFLOW [--input KEY=VALUE ...] [--run-id ID] [options]
 
 Start a workflow and print its first step. WORKFLOW is a name (workflows/<name>.yaml, then the
-built-ins) or the path of a YAML file. Every input the workflow declares is required.
+built-ins) or the path, relative to the current directory, of a YAML file under the project's
+workflows/ that stays inside the project once symlinks are resolved; nothing else is read. Every
+input the workflow declares is required.
 
 Options:
   --input KEY=VALUE   an input, e.g. --input feature="CSV export" (repeatable; values are text)

@@ -4,7 +4,14 @@ export { parseYamlWithSchema } from './parse-yaml-with-schema.js';
 export type { AllowedKeys, YamlIssueParams } from './parse-yaml-with-schema.js';
 export { closestMatch } from './closest-match.js';
 export { describeValue } from './describe-value.js';
-export { MAX_CONFIG_FILE_BYTES, readConfigText } from './read-config-text.js';
+export {
+  CONFIG_READ_FLAGS,
+  MAX_CONFIG_FILE_BYTES,
+  readConfigText,
+  readOpenedConfigText,
+} from './read-config-text.js';
+export type { OpenedConfigFile } from './read-config-text.js';
+export { firstLineOf, MAX_QUOTED_CHARS, quoteSourceText } from './quote-source-text.js';
 export { parseIngestFlag } from './parse-ingest-flag.js';
 export { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from './ingest-limits.js';
 export type { IngestLimits } from './ingest-limits.js';

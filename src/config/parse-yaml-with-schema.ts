@@ -4,6 +4,7 @@ import type * as z from 'zod';
 import { lazyModule } from '../project/index.js';
 import { closestMatch } from './closest-match.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
+import { firstLineOf, quoteSourceText } from './quote-source-text.js';
 
 /** yaml loads when a YAML file is first read: commands that read none (log, verify, checkout ...) skip it. */
 const yaml = lazyModule<typeof Yaml>('yaml');
@@ -37,6 +38,7 @@ type IssuePath = readonly PropertyKey[];
  * Parses YAML `text` and checks it with a zod `schema`, throwing a `ConfigError` that lists every issue
  * with its line, column and fix; `allowedKeys` (by dotted path, `*` matching any one segment, `''` the top
  * level) feeds the "did you mean" of unknown keys, and an empty document is checked as an empty mapping.
+ * An issue is one line and quotes the file only from the line it names, redacted (docs/security.md).
  */
 export function parseYamlWithSchema<T>(
   text: string,
@@ -58,7 +60,7 @@ export function parseYamlWithSchema<T>(
     return { line, column: col };
   };
   if (document.errors.length > 0) {
-    throw new ConfigError(
+    throw configError(
       source,
       document.errors.map((error) => ({
         path: '',
@@ -72,10 +74,10 @@ export function parseYamlWithSchema<T>(
     value = document.toJS();
   } catch (error) {
     // yaml refuses documents whose aliases expand without bound ("billion laughs").
-    throw new ConfigError(source, [
+    throw configError(source, [
       {
         path: '',
-        message: `YAML could not be read: ${(error as Error).message}; remove the aliases (*name)`,
+        message: `YAML could not be read: ${quotedTail(firstLineOf((error as Error).message))}; remove the aliases (*name)`,
       },
     ]);
   }
@@ -85,16 +87,47 @@ export function parseYamlWithSchema<T>(
     toConfigIssues(issue, { document, text, at, allowedKeys }),
   );
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  throw new ConfigError(source, issues);
+  throw configError(source, issues);
+}
+
+/**
+ * The last guard of what a file's problems may show: each issue's message and path on one line, so no quote
+ * of a value, a key or a code frame can carry the file's later lines into the error.
+ */
+function configError(source: string, issues: readonly ConfigIssue[]): ConfigError {
+  return new ConfigError(
+    source,
+    issues.map((issue) => ({ ...issue, path: firstLineOf(issue.path), message: firstLineOf(issue.message) })),
+  );
 }
 
 function syntaxMessage(error: YAMLError, text: string): string {
   if (error.code === 'DUPLICATE_KEY') {
     // yaml points at the first character of the repeated key; the key runs to its colon.
     const key = /^(?:"[^"\n]*"|'[^'\n]*'|[^:\n]*)/.exec(text.slice(error.pos[0]))?.[0].trim() ?? '';
-    return `key ${JSON.stringify(key.replace(/^["']|["']$/g, ''))} appears twice in the same mapping; keep only one of them`;
+    return `key ${quoteSourceText(key.replace(/^["']|["']$/g, ''))} appears twice in the same mapping; keep only one of them`;
   }
-  return `YAML syntax error (${error.code}): ${error.message}`;
+  // prettyErrors is off, but the first line is all that is kept in any case: a code frame shows other lines.
+  return `YAML syntax error (${error.code}): ${quotedTail(firstLineOf(error.message))}`;
+}
+
+/**
+ * yaml ends some messages with the source it stumbled on, JSON-quoted (`...in YAML stream: "a\nb"`) or as it
+ * is (`Not a YAML token: x`, `Unresolved alias ...: name`): that tail is quoted as one redacted, cut line.
+ */
+function quotedTail(message: string): string {
+  const colon = message.indexOf(': ');
+  if (colon === -1) return message;
+  const tail = message.slice(colon + 2);
+  let source = tail;
+  if (tail.startsWith('"')) {
+    try {
+      source = String(JSON.parse(tail));
+    } catch {
+      // Not JSON after all: quote it as written.
+    }
+  }
+  return `${message.slice(0, colon)}: ${quoteSourceText(source)}`;
 }
 
 interface IssueContext {
@@ -116,7 +149,7 @@ function toConfigIssues(issue: z.core.$ZodIssue, context: IssueContext): ConfigI
       const listed = allowed.length === 0 ? '' : ` (allowed here: ${allowed.join(', ')})`;
       return {
         path: formatPath([...where, key]),
-        message: `unknown key "${key}"; ${advice}${listed}`,
+        message: `unknown key ${quoteSourceText(key)}; ${advice}${listed}`,
         ...locate(context, where, { key }),
       };
     });
@@ -126,12 +159,18 @@ function toConfigIssues(issue: z.core.$ZodIssue, context: IssueContext): ConfigI
   return [{ path: formatPath(path), message: issue.message, ...locate(context, where, params) }];
 }
 
-/** `ingest.limits.max_blocks`, `nodes[2].depends_on[0]`. */
+/** `ingest.limits.max_blocks`, `nodes[2].depends_on[0]`; a key that cannot be shown as it is, quoted: `a["[REDACTED]"]`. */
 function formatPath(path: IssuePath): string {
   return path
-    .map((segment, index) =>
-      typeof segment === 'number' ? `[${String(segment)}]` : `${index === 0 ? '' : '.'}${String(segment)}`,
-    )
+    .map((segment, index) => {
+      if (typeof segment === 'number') return `[${String(segment)}]`;
+      const name = String(segment);
+      // A key is the file's own text: one that is long, spans lines, needs escapes or holds a secret is shown as
+      // a quote of its first line, redacted.
+      const quoted = quoteSourceText(name);
+      if (quoted !== `"${name}"`) return `[${quoted}]`;
+      return `${index === 0 ? '' : '.'}${name}`;
+    })
     .join('');
 }
 

@@ -13,7 +13,7 @@ export const workflowStartInput = z.strictObject({
   workflow: z
     .string()
     .describe(
-      "a workflow name (the project's workflows/<name>.yaml, then the built-ins) or a YAML file's path",
+      "a workflow name (the project's workflows/<name>.yaml, then the built-ins) or the path, relative to the project root, of a YAML file under workflows/ that stays inside the project",
     ),
   inputs: z
     .record(z.string(), z.unknown())

@@ -4,6 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { WORKFLOW_SUBCOMMAND_HELP } from '../../src/cli/workflow-help.js';
 import { listWorkflows, workflowStatus } from '../../src/workflow/index.js';
 import type { WorkflowCompletion, WorkflowStatusResponse } from '../../src/workflow/index.js';
+import {
+  OUTSIDE_MARKERS,
+  outsideReferences,
+  outsideRefusal,
+  outsideWorkflowFixture,
+} from '../helpers/outside-workflow-fixture.js';
 import { runCli } from '../helpers/run-cli.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
 
@@ -325,5 +331,39 @@ describe('artifact-ingest workflow status: contracts and the terminal state', ()
     expect(status.stdout).toMatch(/^terminal: budget_exceeded {2}at /m);
     expect(status.stdout).toContain('  read: (no artifact)');
     expect(status.stdout).toMatch(/max_fix_attempts: 1/);
+  });
+});
+
+describe('artifact-ingest workflow start: nothing outside the project is read (issue 23)', () => {
+  it('refuses every outside reference (exit 2, unknown_workflow) with one text and starts nothing', async () => {
+    const fixture = await outsideWorkflowFixture();
+    for (const [what, reference] of outsideReferences(fixture)) {
+      const result = await workflowJson<{ error: { code: string; message: string } }>(fixture.projectDir, [
+        'start',
+        reference,
+      ]);
+      expect(result.code, what).toBe(2);
+      expect(result.json.error, what).toEqual({
+        code: 'unknown_workflow',
+        message: `unknown_workflow: ${outsideRefusal(reference)}`,
+      });
+      for (const marker of OUTSIDE_MARKERS) expect(result.stdout + result.stderr, what).not.toContain(marker);
+    }
+    await expect(readFile(path.join(fixture.projectDir, '.agent', 'runs'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('takes a path relative to the current directory, which must lead under the project workflows/', async () => {
+    const fixture = await outsideWorkflowFixture();
+    const fromOutside = (reference: string) =>
+      runCli(['workflow', 'start', reference, '--project', fixture.projectDir, '--json'], {
+        cwd: fixture.outsideDir,
+        env: { ARTIFACT_INGEST: '' },
+      });
+    const evil = await fromOutside('evil.yaml');
+    expect(evil.code).toBe(2);
+    expect(evil.stderr).toContain(outsideRefusal('evil.yaml'));
+    const good = await fromOutside('../project/workflows/good.yaml');
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ workflow: 'good', status: 'running' });
   });
 });

@@ -117,6 +117,20 @@ describe('loadProjectConfig', () => {
     await mkdir(path.join(dir, PROJECT_CONFIG_FILE));
     await expect(loadProjectConfig(dir)).rejects.toBeInstanceOf(ConfigError);
   });
+
+  it('quotes neither a secret key nor the later lines of a key in its errors', async () => {
+    const token = 'ghp_ProjectConfigSecretProjectConfigSecret1';
+    await writeFile(
+      path.join(dir, PROJECT_CONFIG_FILE),
+      `ingest:\n  ${token}: 1\n  ? |\n    first\n    zq-later-line\n  : 2\n`,
+    );
+    const error = await loadProjectConfig(dir).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    const { message } = error as ConfigError;
+    expect(message).toContain(':2:3: ');
+    expect(message).not.toContain(token);
+    expect(message).not.toContain('zq-later-line');
+  });
 });
 
 describe('parseProjectConfig defaults', () => {

@@ -167,3 +167,26 @@ describe('parseYamlWithSchema', () => {
     );
   });
 });
+
+describe('parseYamlWithSchema: an issue quotes at most the line it names, redacted', () => {
+  const secret = 'ghp_ConfigQuotedSecretConfigQuotedSecret12';
+
+  it.each([
+    ['a key that is a secret', `${secret}: 1\n`, 1],
+    ['a key spanning several lines', `? |\n  first key line ${secret}\n  zq-second-line\n: 1\n`, 1],
+    ['a duplicate key that is a secret', `${secret}: 1\n${secret}: 2\n`, 2],
+    ['a YAML syntax error quoting a token of several lines', '- a\n|\n  first line\n  zq-second-line\n', 2],
+    ['a syntax error quoting a secret', `- a\n|\n  ${secret}\n`, 2],
+  ])('%s', (_case, text, line) => {
+    const issues = issuesOf(text);
+    const named = issues.find((issue) => issue.line === line);
+    expect(named, JSON.stringify(issues)).toBeDefined();
+    for (const issue of issues) {
+      for (const shown of [issue.message, issue.path]) {
+        expect(shown).not.toContain(secret);
+        expect(shown).not.toContain('zq-second-line');
+        expect(shown).not.toMatch(/[\r\n]|\\n/);
+      }
+    }
+  });
+});

@@ -1,9 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, symlink, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
-import { MAX_CONFIG_FILE_BYTES, readConfigText } from '../../src/config/read-config-text.js';
+import {
+  MAX_CONFIG_FILE_BYTES,
+  readConfigText,
+  readOpenedConfigText,
+} from '../../src/config/read-config-text.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 describe('readConfigText', () => {
@@ -50,5 +55,26 @@ describe('readConfigText', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).source).toBe(file);
     expect((error as ConfigError).issues).toEqual([{ path: '', message }]);
+  });
+});
+
+describe('readOpenedConfigText', () => {
+  it('reads no more than the limit of a file that grew past it after its fstat', async () => {
+    const dir = await tempProject({ 'g.yaml': 'name: g\n' });
+    const file = path.join(dir, 'g.yaml');
+    const handle = await open(file, 'r');
+    try {
+      const before = await handle.stat();
+      await appendFile(file, 'x'.repeat(MAX_CONFIG_FILE_BYTES));
+      // The real file, grown on disk; only its fstat answers as it did before the growth.
+      const grown = { stat: () => Promise.resolve(before), read: handle.read.bind(handle) } as FileHandle;
+      const error = await readOpenedConfigText(grown, file).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).issues[0]?.message).toBe(
+        `is more than ${String(MAX_CONFIG_FILE_BYTES)} bytes; config and definition files are limited to ${String(MAX_CONFIG_FILE_BYTES)} bytes`,
+      );
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -1,6 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  OUTSIDE_MARKERS,
+  outsideReferences,
+  outsideRefusal,
+  outsideWorkflowFixture,
+} from '../helpers/outside-workflow-fixture.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { connectServer, structuredOf, textOf } from './mcp-test-client.js';
 
@@ -204,5 +211,41 @@ describe('createWorkflowMcpServer', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).not.toMatch(/\n\s+at /);
     expect(logs.join('\n') + textOf(result)).not.toBe('');
+  });
+});
+
+describe('workflow_start over MCP: nothing outside the project is read (issue 23)', () => {
+  it('refuses every outside reference with one text, starts nothing and echoes no byte of any file', async () => {
+    const fixture = await outsideWorkflowFixture();
+    const { call } = await connectServer(fixture.projectDir);
+    for (const [what, reference] of outsideReferences(fixture)) {
+      const result = await call('workflow_start', { workflow: reference, run_id: 'evil-run' });
+      expect(result.isError, what).toBe(true);
+      expect(textOf(result), what).toBe(outsideRefusal(reference));
+      for (const marker of OUTSIDE_MARKERS) expect(textOf(result), what).not.toContain(marker);
+    }
+    await expect(stat(path.join(fixture.projectDir, '.agent'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('answers a FIFO at workflows/x.yaml at once with an error, and keeps serving', async () => {
+    const projectDir = await tempProject({ 'workflows/build.yaml': BUILD_WORKFLOW });
+    execFileSync('mkfifo', [path.join(projectDir, 'workflows', 'x.yaml')]);
+    const { call } = await connectServer(projectDir);
+    const result = await call('workflow_start', { workflow: 'x' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/x\.yaml: is not a regular file/);
+    structuredOf(await call('workflow_start', { workflow: 'build', inputs: { feature: 'f' } }));
+  });
+
+  it('reports a broken project workflow by line and column, showing no secret of the bad line', async () => {
+    const secret = 'ghp_McpBrokenSecretMcpBrokenSecretMcpBroken12';
+    const projectDir = await tempProject({
+      'workflows/leaky.yaml': `name: leaky\nversion: "1"\nsteps:\n  - id: a\n    instructions: x\n    ? |\n      ${secret}\n      zq-next-line\n    : v\n`,
+    });
+    const { call } = await connectServer(projectDir);
+    const text = textOf(await call('workflow_start', { workflow: 'leaky' }));
+    expect(text).toMatch(/leaky\.yaml:6:7: steps\[0\]\["\[REDACTED\]…"\]: unknown key "\[REDACTED\]…"/);
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain('zq-next-line');
   });
 });

@@ -4,9 +4,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  OUTSIDE_MARKERS,
+  outsideRefusal,
+  outsideWorkflowFixture,
+} from '../helpers/outside-workflow-fixture.js';
 import { CLI } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { structuredOf } from './mcp-test-client.js';
+import { structuredOf, textOf } from './mcp-test-client.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -14,11 +19,15 @@ afterEach(async () => {
 });
 
 /** The built binary's `mcp` command as a child process, with an SDK client on its stdio. */
-async function spawnServer(projectDir: string): Promise<{ client: Client; transport: StdioClientTransport }> {
+async function spawnServer(
+  projectDir: string,
+  env?: Record<string, string>,
+): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', '--project', projectDir],
     stderr: 'pipe',
+    ...(env === undefined ? {} : { env }),
   });
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
   await client.connect(transport);
@@ -94,5 +103,39 @@ describe('artifact-ingest mcp over stdio', () => {
       await readFile(path.join(projectDir, '.agent', 'runs', 'p-1', 'state.json'), 'utf8'),
     ) as Record<string, unknown>;
     expect(state).toMatchObject({ status: 'running', step: 'polish', ralphIteration: 3 });
+  });
+});
+
+describe('artifact-ingest mcp over stdio: workflow_start reads nothing outside the project (issue 23)', () => {
+  it('shows neither the environment (/proc/self/environ) nor an outside file, and starts no outside workflow', async () => {
+    const fixture = await outsideWorkflowFixture();
+    // The SDK puts the variables it inherits (HOME, PATH ...) first: emptied, they leave the marker within the
+    // first 60 characters of /proc/self/environ, which the old loader quoted in its "expected a mapping" error.
+    const inherited = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+    const env = {
+      ...Object.fromEntries(inherited.map((name) => [name, ''])),
+      ZQ_SERVER_MARKER: 'zq-plain-server-env',
+    };
+    const { client } = await spawnServer(fixture.projectDir, env);
+    const references = ['/proc/self/environ', fixture.secretFile, fixture.evilFile, '../outside/evil.yaml'];
+    for (const reference of references) {
+      const result = (await client.callTool({
+        name: 'workflow_start',
+        arguments: { workflow: reference },
+      })) as CallToolResult;
+      expect(result.isError, reference).toBe(true);
+      expect(textOf(result), reference).toBe(outsideRefusal(reference));
+      for (const marker of [...OUTSIDE_MARKERS, 'ZQ_SERVER_MARKER', 'zq-plain-server-env']) {
+        expect(textOf(result), reference).not.toContain(marker);
+      }
+    }
+    const missing = (await client.callTool({
+      name: 'workflow_start',
+      arguments: { workflow: fixture.missingFile },
+    })) as CallToolResult;
+    expect(textOf(missing).replace(fixture.missingFile, '<ref>')).toBe(
+      outsideRefusal(fixture.secretFile).replace(fixture.secretFile, '<ref>'),
+    );
+    await expect(readFile(path.join(fixture.projectDir, '.agent', 'runs'))).rejects.toThrow(/ENOENT/);
   });
 });

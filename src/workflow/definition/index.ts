@@ -12,6 +12,14 @@ export type {
 } from './workflow-definition.js';
 export { listWorkflows, loadWorkflow, parseWorkflow } from './load-workflow.js';
 export type { LoadWorkflowOptions, WorkflowSummary } from './load-workflow.js';
+export { resolveWorkflowReference } from './resolve-workflow-reference.js';
+export type {
+  ProjectWorkflowFile,
+  WorkflowReference,
+  WorkflowReferenceOptions,
+} from './resolve-workflow-reference.js';
+export { WorkflowReferenceError } from './workflow-reference-error.js';
+export type { WorkflowReferenceProblem } from './workflow-reference-error.js';
 export { MAX_RALPH_PASSES, MAX_WORKFLOW_STEPS, WORKFLOW_KEYS, workflowSchema } from './workflow-schema.js';
 export { parseWorkflowTemplate, TEMPLATE_NAME_PATTERN } from './workflow-template.js';
 export type {

@@ -1,9 +1,12 @@
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { closestMatch, ConfigError, parseYamlWithSchema, readConfigText } from '../../config/index.js';
-import { isId, sha256Hex, WORKFLOWS_DIR } from '../../project/index.js';
-import { BUILTIN_WORKFLOW_NAMES, BUILTIN_WORKFLOW_YAML, isBuiltinWorkflowName } from './builtin-workflows.js';
+import { closestMatch, ConfigError, parseYamlWithSchema, quoteSourceText } from '../../config/index.js';
+import { sha256Hex, WORKFLOWS_DIR } from '../../project/index.js';
+import { BUILTIN_WORKFLOW_NAMES, BUILTIN_WORKFLOW_YAML } from './builtin-workflows.js';
+import { readProjectWorkflow } from './read-project-workflow.js';
+import { projectWorkflowNames, resolveWorkflowReference } from './resolve-workflow-reference.js';
+import type { WorkflowReferenceOptions } from './resolve-workflow-reference.js';
 import type { WorkflowBody, WorkflowDefinition } from './workflow-definition.js';
+import { WorkflowReferenceError } from './workflow-reference-error.js';
 import { WORKFLOW_KEYS, workflowSchema } from './workflow-schema.js';
 
 /** What `workflow_list` shows of one definition. */
@@ -17,14 +20,14 @@ export interface WorkflowSummary {
 }
 
 /** Where to look a workflow up: the project (for `workflows/`) and the folder a path is relative to. */
-export interface LoadWorkflowOptions {
-  readonly projectDir: string;
-  readonly cwd: string;
-}
+export type LoadWorkflowOptions = WorkflowReferenceOptions;
 
 // Bounded, so a long-lived server that loads many distinct definitions keeps a fixed amount of memory.
 const CACHE_LIMIT = 64;
 const bodies = new Map<string, WorkflowBody>();
+
+/** How much of a refused reference its message quotes. */
+const MAX_QUOTED_REFERENCE = 200;
 
 /**
  * Parses and validates a workflow's YAML text, throwing a `ConfigError` that lists every problem with its
@@ -44,48 +47,72 @@ export function parseWorkflow(text: string, source: string): WorkflowDefinition 
 
 /**
  * Loads a workflow by name (the project's `workflows/<name>.yaml`, then the built-ins) or by the path of a
- * YAML file relative to `options.cwd`; a missing one is a `ConfigError` suggesting the names it knows.
+ * YAML file under the project's `workflows/`, relative to `options.cwd`, that stays inside the project once
+ * its symlinks are resolved (docs/workflows.md, "Where definitions come from"). Anything else is refused with
+ * one `ConfigError` before any of it is read, whatever is there; an unknown name suggests the names it knows.
  */
 export async function loadWorkflow(ref: string, options: LoadWorkflowOptions): Promise<WorkflowDefinition> {
-  if (isId(ref) && !/\.ya?ml$/.test(ref)) {
-    const file = projectWorkflowFile(options.projectDir, ref);
-    const text = await readConfigText(file);
-    if (text !== undefined) return checkedName(parseWorkflow(text, file), ref);
-    if (isBuiltinWorkflowName(ref)) return parseWorkflow(BUILTIN_WORKFLOW_YAML[ref], `builtin:${ref}`);
-    const known = await knownNames(options.projectDir);
-    const suggestion = closestMatch(ref, known);
-    const advice = suggestion === undefined ? '' : `did you mean "${suggestion}"? `;
-    throw new ConfigError(ref, [
-      {
-        path: '',
-        message: `no workflow named "${ref}" in ${WORKFLOWS_DIR}/ or the built-ins; ${advice}the workflows are: ${known.join(', ')}; or give a YAML file's path`,
-      },
-    ]);
+  const found = await resolveWorkflowReference(ref, options);
+  switch (found.kind) {
+    case 'builtin':
+      return parseWorkflow(BUILTIN_WORKFLOW_YAML[found.name], `builtin:${found.name}`);
+    case 'project_file': {
+      const text = await readProjectWorkflow(found.file);
+      if (text === undefined) throw notInProject(ref);
+      const definition = parseWorkflow(text, found.file.shownAs);
+      return found.name === undefined ? definition : checkedName(definition, found.name);
+    }
+    case 'unknown_name': {
+      const known = await knownNames(options.projectDir);
+      const suggestion = closestMatch(ref, known);
+      const advice = suggestion === undefined ? '' : `did you mean "${suggestion}"? `;
+      throw new WorkflowReferenceError(
+        'unknown_name',
+        ref,
+        `no workflow named "${ref}" in ${WORKFLOWS_DIR}/ or the built-ins; ${advice}the workflows are: ${known.join(', ')}; or give the path of a YAML file under ${WORKFLOWS_DIR}/`,
+      );
+    }
+    case 'missing_file': {
+      const known = await knownNames(options.projectDir);
+      throw new WorkflowReferenceError(
+        'missing_file',
+        found.shownAs,
+        `no such workflow file ${found.shownAs}; name a workflow (${known.join(', ')}) or a YAML file under ${WORKFLOWS_DIR}/`,
+      );
+    }
+    case 'not_in_project':
+      throw notInProject(ref);
   }
-  const file = path.resolve(options.cwd, ref);
-  const text = await readConfigText(file);
-  if (text === undefined) {
-    const known = await knownNames(options.projectDir);
-    throw new ConfigError(file, [
-      {
-        path: '',
-        message: `no such workflow file; give a YAML file's path or a workflow name: ${known.join(', ')}`,
-      },
-    ]);
-  }
-  return parseWorkflow(text, file);
 }
 
 /**
  * The project's workflows (`workflows/*.yaml`) and the built-ins it does not override, as `workflow_list`
- * shows them; a broken project definition is thrown as its `ConfigError`.
+ * shows them; a broken project definition is thrown as its `ConfigError`, and so is an entry (or the
+ * workflows/ folder) that leads outside the project, unread.
  */
 export async function listWorkflows(projectDir: string): Promise<WorkflowSummary[]> {
+  const names = await projectWorkflowNames(projectDir);
+  if (names === 'away')
+    throw leadsOutside(path.join(projectDir, WORKFLOWS_DIR), 'make workflows/ a folder of the project');
   const summaries: WorkflowSummary[] = [];
-  for (const name of await projectNames(projectDir)) {
-    const file = projectWorkflowFile(projectDir, name);
-    const text = await readConfigText(file);
-    if (text !== undefined) summaries.push(summarize(checkedName(parseWorkflow(text, file), name)));
+  for (const name of names) {
+    const found = await resolveWorkflowReference(name, { projectDir, cwd: projectDir });
+    const shownAs = path.join(projectDir, WORKFLOWS_DIR, `${name}.yaml`);
+    switch (found.kind) {
+      case 'project_file': {
+        const text = await readProjectWorkflow(found.file);
+        if (text === undefined) throw leadsOutside(shownAs, 'put the file itself under workflows/');
+        summaries.push(summarize(checkedName(parseWorkflow(text, found.file.shownAs), name)));
+        break;
+      }
+      case 'not_in_project':
+        throw leadsOutside(shownAs, 'put the file itself under workflows/');
+      case 'builtin':
+      case 'unknown_name':
+      case 'missing_file':
+        // Removed since the folder was read.
+        break;
+    }
   }
   const overridden = new Set(summaries.map((summary) => summary.name));
   for (const name of BUILTIN_WORKFLOW_NAMES) {
@@ -95,13 +122,29 @@ export async function listWorkflows(projectDir: string): Promise<WorkflowSummary
   return summaries;
 }
 
+/** The one refusal of a reference that is not a built-in or a file under workflows/ inside the project. */
+function notInProject(ref: string): WorkflowReferenceError {
+  const quoted = quoteSourceText(ref, MAX_QUOTED_REFERENCE);
+  return new WorkflowReferenceError(
+    'not_in_project',
+    quoted,
+    `workflow ${quoted} is not a workflow of this project: name a built-in (${BUILTIN_WORKFLOW_NAMES.join(', ')}) or a YAML file under ${WORKFLOWS_DIR}/ that stays inside the project; nothing outside the project is read`,
+  );
+}
+
+/** A listed entry (or workflows/ itself) that is a symlink leading outside the project or to nothing. */
+function leadsOutside(shownAs: string, fix: string): ConfigError {
+  return new ConfigError(shownAs, [
+    {
+      path: '',
+      message: `leads outside the project (a symlink); workflows are read only from inside the project: ${fix}`,
+    },
+  ]);
+}
+
 function summarize(definition: WorkflowDefinition): WorkflowSummary {
   const { name, version, description, inputs } = definition;
   return { name, version, description, steps: definition.steps.length, inputs };
-}
-
-function projectWorkflowFile(projectDir: string, name: string): string {
-  return path.join(projectDir, WORKFLOWS_DIR, `${name}.yaml`);
 }
 
 // A definition found by name must be called that name, or listing and loading would disagree.
@@ -115,26 +158,10 @@ function checkedName(definition: WorkflowDefinition, fileName: string): Workflow
   ]);
 }
 
-/** The names of the project's `workflows/*.yaml` files, sorted; none when the folder does not exist. */
-async function projectNames(projectDir: string): Promise<string[]> {
-  let entries: string[];
-  try {
-    entries = await readdir(path.join(projectDir, WORKFLOWS_DIR));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw error;
-  }
-  return entries
-    .filter((entry) => entry.endsWith('.yaml'))
-    .map((entry) => entry.slice(0, -'.yaml'.length))
-    .filter(isId)
-    .sort();
-}
-
+/** The project's workflow names and the built-ins, for messages; none of workflows/ when it leads outside. */
 async function knownNames(projectDir: string): Promise<string[]> {
-  const names = await projectNames(projectDir);
-  return [...new Set([...names, ...BUILTIN_WORKFLOW_NAMES])];
+  const names = await projectWorkflowNames(projectDir);
+  return [...new Set([...(names === 'away' ? [] : names), ...BUILTIN_WORKFLOW_NAMES])];
 }
 
 function deepFreeze<T>(value: T): T {

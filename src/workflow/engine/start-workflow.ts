@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closestMatch, ConfigError } from '../../config/index.js';
 import { parseRunId } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { assembleInstructions, loadWorkflow } from '../definition/index.js';
+import { assembleInstructions, loadWorkflow, WorkflowReferenceError } from '../definition/index.js';
 import type { WorkflowDefinition } from '../definition/index.js';
 import { createWorkflowState } from '../state/index.js';
 import type { WorkflowState } from '../state/index.js';
@@ -18,7 +18,10 @@ import { stepStartedEvent } from './step-events.js';
 
 /** `workflow_start`'s input (spec workflow-mcp.md). */
 export interface StartWorkflowRequest {
-  /** A name (`workflows/<name>.yaml`, then the built-ins) or a YAML file's path. */
+  /**
+   * A name (`workflows/<name>.yaml`, then the built-ins) or the path of a YAML file under the project's
+   * `workflows/` (relative to `deps.cwd`) that stays inside the project; anything else is refused unread.
+   */
   readonly workflow: string;
   /** One value per declared input (text, or any JSON: a loop's `over` may name an input holding a list). */
   readonly inputs?: Readonly<Record<string, unknown>>;
@@ -90,15 +93,18 @@ async function loadDefinition(
   if (typeof (ref as unknown) !== 'string' || ref.trim() === '') {
     throw new WorkflowError(
       'invalid_request',
-      `workflow must be a workflow's name or a YAML file's path; call workflow_list to see the names`,
+      `workflow must be a workflow's name or the path of a YAML file under workflows/; call workflow_list to see the names`,
     );
   }
   try {
     return await loadWorkflow(ref, { projectDir, cwd: deps.cwd ?? projectDir });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    // The loader reports a definition it could not find as one issue with no key and no line.
-    const notFound = error.issues.every((issue) => issue.path === '' && issue.line === undefined);
+    // A reference that names nothing is one sentence; a file that cannot be read as a definition (a FIFO, too
+    // big) is one issue with no key and no line; anything else is a definition that does not validate.
+    const notFound =
+      error instanceof WorkflowReferenceError ||
+      error.issues.every((issue) => issue.path === '' && issue.line === undefined);
     throw new WorkflowError(notFound ? 'unknown_workflow' : 'invalid_workflow', error.message, {
       cause: error,
     });

@@ -162,6 +162,15 @@ describe('loadGraph', () => {
       `${path.join(dir, 'bad.yaml')}:9:14: nodes[0].prompt: unknown template variable {gaol}`,
     );
   });
+
+  it('quotes a syntax error of the file as one redacted line, never its later lines', async () => {
+    const token = 'ghp_GraphSyntaxSecretGraphSyntaxSecretGraph1';
+    const dir = await tempProject({ 'bad.yaml': `- a\n|\n  ${token}\n  zq-later-line\n` });
+    const error = await rejection(() => loadGraph('bad.yaml', { cwd: dir }));
+    expect(error.message).toContain('YAML syntax error (UNEXPECTED_TOKEN)');
+    expect(error.message).not.toContain(token);
+    expect(error.message).not.toContain('zq-later-line');
+  });
 });
 
 describe('parseGraph', () => {

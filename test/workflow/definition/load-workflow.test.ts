@@ -1,13 +1,22 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/index.js';
+import { ConfigError, MAX_CONFIG_FILE_BYTES } from '../../../src/config/index.js';
 import { BUILTIN_WORKFLOW_YAML } from '../../../src/workflow/definition/builtin-workflows.js';
 import {
   listWorkflows,
   loadWorkflow,
   parseWorkflow,
 } from '../../../src/workflow/definition/load-workflow.js';
+import {
+  OUTSIDE_MARKERS,
+  outsideReferences,
+  outsideRefusal,
+  outsideWorkflowFixture,
+  workflowYaml,
+} from '../../helpers/outside-workflow-fixture.js';
 import { tempProject } from '../../helpers/temp-project.js';
 
 /** The ConfigError `action` rejects with (the test fails if it resolves). */
@@ -43,13 +52,27 @@ describe('loadWorkflow', () => {
     expect(definition.text).toBe(BUILTIN_WORKFLOW_YAML.chain_of_thought);
   });
 
-  it('loads a path relative to cwd', async () => {
-    const projectDir = await tempProject({ 'elsewhere/flow.yaml': definitionText('flow') });
-    const definition = await loadWorkflow('flow.yaml', {
+  it('loads a path under workflows/, relative to cwd or absolute', async () => {
+    const projectDir = await tempProject({ 'workflows/team/flow.yaml': definitionText('flow') });
+    const fromInside = await loadWorkflow('flow.yaml', {
       projectDir,
-      cwd: path.join(projectDir, 'elsewhere'),
+      cwd: path.join(projectDir, 'workflows', 'team'),
     });
-    expect(definition.name).toBe('flow');
+    expect(fromInside.name).toBe('flow');
+    const byAbsolute = await loadWorkflow(path.join(projectDir, 'workflows/team/flow.yaml'), {
+      projectDir,
+      cwd: '/',
+    });
+    expect(byAbsolute.source).toBe(path.join(projectDir, 'workflows', 'team', 'flow.yaml'));
+  });
+
+  it('loads a file under workflows/ that is a symlink to another file inside the project', async () => {
+    const projectDir = await tempProject({ 'shared/flow.yaml': definitionText('flow') });
+    await mkdir(path.join(projectDir, 'workflows'));
+    await symlink('../shared/flow.yaml', path.join(projectDir, 'workflows', 'flow.yaml'));
+    expect((await loadWorkflow('flow', { projectDir, cwd: projectDir })).name).toBe('flow');
+    const byPath = await loadWorkflow('workflows/flow.yaml', { projectDir, cwd: projectDir });
+    expect(byPath.text).toBe(definitionText('flow'));
   });
 
   it('pins the sha256 of the text and keeps the text', async () => {
@@ -64,16 +87,16 @@ describe('loadWorkflow', () => {
     const projectDir = await tempProject({ 'workflows/release.yaml': definitionText('release') });
     const error = await rejection(() => loadWorkflow('feature_dev', { projectDir, cwd: projectDir }));
     expect(error.issues[0]?.message).toBe(
-      'no workflow named "feature_dev" in workflows/ or the built-ins; did you mean "feature-dev"? the workflows are: release, chain_of_thought, feature-dev; or give a YAML file\'s path',
+      'no workflow named "feature_dev" in workflows/ or the built-ins; did you mean "feature-dev"? the workflows are: release, chain_of_thought, feature-dev; or give the path of a YAML file under workflows/',
     );
   });
 
-  it('refuses a missing path, naming the workflows it knows', async () => {
+  it('refuses a missing path under workflows/, naming the workflows it knows', async () => {
     const projectDir = await tempProject();
-    const error = await rejection(() => loadWorkflow('nope/flow.yaml', { projectDir, cwd: projectDir }));
-    expect(error.source).toBe(path.join(projectDir, 'nope', 'flow.yaml'));
-    expect(error.issues[0]?.message).toBe(
-      "no such workflow file; give a YAML file's path or a workflow name: chain_of_thought, feature-dev",
+    const error = await rejection(() => loadWorkflow('workflows/flow.yaml', { projectDir, cwd: projectDir }));
+    expect(error.source).toBe(path.join(projectDir, 'workflows', 'flow.yaml'));
+    expect(error.message).toBe(
+      `no such workflow file ${error.source}; name a workflow (chain_of_thought, feature-dev) or a YAML file under workflows/`,
     );
   });
 
@@ -146,5 +169,134 @@ describe('listWorkflows', () => {
     const projectDir = await tempProject({ 'workflows/bad.yaml': 'name: bad\n' });
     const error = await rejection(() => listWorkflows(projectDir));
     expect(error.source).toBe(path.join(projectDir, 'workflows', 'bad.yaml'));
+  });
+});
+
+describe('loadWorkflow: nothing outside the project is read (issue 23)', () => {
+  it('refuses every reference outside the project with one text that quotes nothing of any file', async () => {
+    const fixture = await outsideWorkflowFixture();
+    for (const [what, reference] of outsideReferences(fixture)) {
+      const error = await rejection(() =>
+        loadWorkflow(reference, { projectDir: fixture.projectDir, cwd: fixture.projectDir }),
+      );
+      expect(
+        error.issues.map((issue) => issue.message),
+        what,
+      ).toEqual([outsideRefusal(reference)]);
+      for (const marker of OUTSIDE_MARKERS) expect(error.message, what).not.toContain(marker);
+    }
+  });
+
+  it('never shows the environment through /proc/self/environ', async () => {
+    const projectDir = await tempProject();
+    process.env.ZQ_ENVIRON_MARKER = 'zq-plain-environ-value';
+    try {
+      const error = await rejection(() =>
+        loadWorkflow('/proc/self/environ', { projectDir, cwd: projectDir }),
+      );
+      expect(error.message).not.toContain('zq-plain-environ-value');
+      expect(error.message).not.toContain('ZQ_ENVIRON_MARKER');
+      expect(error.issues[0]?.message).toBe(outsideRefusal('/proc/self/environ'));
+    } finally {
+      delete process.env.ZQ_ENVIRON_MARKER;
+    }
+  });
+
+  it('refuses a name whose file under workflows/ leads outside instead of falling back to the built-in', async () => {
+    const fixture = await outsideWorkflowFixture();
+    await symlink(fixture.evilFile, path.join(fixture.projectDir, 'workflows', 'feature-dev.yaml'));
+    const error = await rejection(() =>
+      loadWorkflow('feature-dev', { projectDir: fixture.projectDir, cwd: fixture.projectDir }),
+    );
+    expect(error.issues[0]?.message).toBe(outsideRefusal('feature-dev'));
+  });
+
+  it('refuses every name when workflows/ itself is a symlink to a folder outside', async () => {
+    const fixture = await outsideWorkflowFixture();
+    await writeFile(path.join(fixture.outsideDir, 'shared.yaml'), workflowYaml('shared'));
+    await rename(path.join(fixture.projectDir, 'workflows'), path.join(fixture.projectDir, 'old-workflows'));
+    await symlink(fixture.outsideDir, path.join(fixture.projectDir, 'workflows'));
+    const options = { projectDir: fixture.projectDir, cwd: fixture.projectDir };
+    for (const reference of ['shared', 'evil', 'secret', 'workflows/evil.yaml', 'workflows/nothing.yaml']) {
+      const error = await rejection(() => loadWorkflow(reference, options));
+      expect(error.issues[0]?.message, reference).toBe(outsideRefusal(reference));
+    }
+    const listing = await rejection(() => listWorkflows(fixture.projectDir));
+    expect(listing.source).toBe(path.join(fixture.projectDir, 'workflows'));
+    expect(listing.issues[0]?.message).toBe(
+      'leads outside the project (a symlink); workflows are read only from inside the project: make workflows/ a folder of the project',
+    );
+    for (const marker of OUTSIDE_MARKERS) expect(listing.message).not.toContain(marker);
+  });
+
+  it('still loads a valid workflow by name and by its path under workflows/', async () => {
+    const fixture = await outsideWorkflowFixture();
+    const options = { projectDir: fixture.projectDir, cwd: fixture.projectDir };
+    expect((await loadWorkflow('good', options)).name).toBe('good');
+    expect((await loadWorkflow('workflows/good.yaml', options)).name).toBe('good');
+    expect((await loadWorkflow('./workflows/../workflows/good.yaml', options)).name).toBe('good');
+  });
+
+  it('refuses a FIFO at workflows/x.yaml at once, by name and by path', async () => {
+    const projectDir = await tempProject({ 'workflows/.keep': '' });
+    execFileSync('mkfifo', [path.join(projectDir, 'workflows', 'x.yaml')]);
+    for (const reference of ['x', 'workflows/x.yaml']) {
+      const error = await rejection(() => loadWorkflow(reference, { projectDir, cwd: projectDir }));
+      expect(error.issues[0]?.message).toBe('is not a regular file; give the path of a YAML file');
+    }
+  });
+
+  it('refuses a workflow file over the size limit', async () => {
+    const projectDir = await tempProject({
+      'workflows/big.yaml': `${definitionText('big')}#${'x'.repeat(MAX_CONFIG_FILE_BYTES)}\n`,
+    });
+    const error = await rejection(() => loadWorkflow('big', { projectDir, cwd: projectDir }));
+    expect(error.issues[0]?.message).toMatch(/limited to 1048576 bytes/);
+  });
+
+  it('refuses to list when an entry of workflows/ leads outside, naming only the entry', async () => {
+    const fixture = await outsideWorkflowFixture();
+    const error = await rejection(() => listWorkflows(fixture.projectDir));
+    expect(error.source).toBe(path.join(fixture.projectDir, 'workflows', 'dangling.yaml'));
+    expect(error.issues[0]?.message).toBe(
+      'leads outside the project (a symlink); workflows are read only from inside the project: put the file itself under workflows/',
+    );
+    for (const marker of OUTSIDE_MARKERS) expect(error.message).not.toContain(marker);
+  });
+});
+
+describe('loadWorkflow: errors quote at most the line they name, redacted', () => {
+  const secret = 'ghp_QuotedSecretQuotedSecretQuotedSecret1234';
+
+  it('does not echo a secret used as a key', async () => {
+    const projectDir = await tempProject({
+      'workflows/keyed.yaml': `${definitionText('keyed')}    ${secret}: 1\n`,
+    });
+    const error = await rejection(() => loadWorkflow('keyed', { projectDir, cwd: projectDir }));
+    expect(error.message).toContain('keyed.yaml:8:5: ');
+    expect(error.message).not.toContain(secret);
+    expect(error.message).toContain('[REDACTED]');
+  });
+
+  it('quotes only the first line of a key that spans several lines', async () => {
+    const projectDir = await tempProject({
+      'workflows/multi.yaml': `${definitionText('multi')}    ? |\n      first line\n      second line zq-hidden\n    : v\n`,
+    });
+    const error = await rejection(() => loadWorkflow('multi', { projectDir, cwd: projectDir }));
+    expect(error.message).toContain('first line');
+    expect(error.message).not.toContain('zq-hidden');
+    for (const issue of error.issues) expect(issue.message).not.toMatch(/\n|\\n/);
+  });
+
+  it('quotes only the first line of a value that spans several lines', async () => {
+    const projectDir = await tempProject({
+      'workflows/valued.yaml': definitionText('valued')
+        .replace('version: "2"', `version: "2"\ninputs: |\n  first value line\n  ${secret} zq-second\n`)
+        .replace('inputs: [goal]\n', ''),
+    });
+    const error = await rejection(() => loadWorkflow('valued', { projectDir, cwd: projectDir }));
+    expect(error.message).toContain('first value line');
+    expect(error.message).not.toContain('zq-second');
+    expect(error.message).not.toContain(secret);
   });
 });

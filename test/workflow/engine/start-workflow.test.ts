@@ -1,7 +1,19 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ARTEFACTS_INSTRUCTION, startWorkflow, workflowStatus } from '../../../src/workflow/index.js';
+import {
+  advanceWorkflow,
+  ARTEFACTS_INSTRUCTION,
+  startWorkflow,
+  workflowStatus,
+} from '../../../src/workflow/index.js';
+import {
+  OUTSIDE_MARKERS,
+  outsideReferences,
+  outsideRefusal,
+  outsideWorkflowFixture,
+  workflowYaml,
+} from '../../helpers/outside-workflow-fixture.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import { depsOf, refusal } from './fixtures/engine-fixtures.js';
 
@@ -64,7 +76,7 @@ describe('startWorkflow', () => {
       '    instructions: "Do {task} ({task.index}/{task.total})"',
       '',
     ].join('\n');
-    const projectDir = await tempProject({ 'workflows/lists.yaml': yaml, 'elsewhere/lists.yaml': yaml });
+    const projectDir = await tempProject({ 'workflows/lists.yaml': yaml, 'workflows/more/lists.yaml': yaml });
     const byName = await startWorkflow(
       projectDir,
       { workflow: 'lists', inputs: { items: ['a', 'b'] }, run_id: 'by-name' },
@@ -74,7 +86,7 @@ describe('startWorkflow', () => {
     expect(byName).toMatchObject({ subStepIndex: 1, totalSubSteps: 2 });
     const byPath = await startWorkflow(
       projectDir,
-      { workflow: 'elsewhere/lists.yaml', inputs: { items: '- x\n- y\n- z' }, run_id: 'by-path' },
+      { workflow: 'workflows/more/lists.yaml', inputs: { items: '- x\n- y\n- z' }, run_id: 'by-path' },
       depsOf(),
     );
     expect(byPath).toMatchObject({ instructions: 'Do x (1/3)', totalSubSteps: 3 });
@@ -97,7 +109,12 @@ describe('startWorkflow', () => {
       { workflow: 'feature_dev' },
       /no workflow named "feature_dev".*did you mean "feature-dev"/,
     ],
-    ['unknown_workflow', { workflow: 'nowhere/x.yaml' }, /no such workflow file/],
+    ['unknown_workflow', { workflow: 'workflows/x.yaml' }, /no such workflow file/],
+    [
+      'unknown_workflow',
+      { workflow: 'nowhere/x.yaml' },
+      /^workflow "nowhere\/x\.yaml" is not a workflow of this project/,
+    ],
     [
       'invalid_request',
       { workflow: 'feature-dev', inputs: { feature: 'x' }, run_id: '../x' },
@@ -131,5 +148,65 @@ describe('startWorkflow', () => {
       ),
       'run_exists',
     );
+  });
+});
+
+describe('startWorkflow: a workflow reference cannot read outside the project (issue 23)', () => {
+  it('refuses every outside reference with the one refusal, creates no run, and echoes no byte of any file', async () => {
+    const fixture = await outsideWorkflowFixture();
+    for (const [what, reference] of outsideReferences(fixture)) {
+      const message = await refusal(
+        startWorkflow(fixture.projectDir, { workflow: reference, run_id: 'evil-run' }, depsOf()),
+        'unknown_workflow',
+      );
+      expect(message, what).toBe(outsideRefusal(reference));
+      for (const marker of OUTSIDE_MARKERS) expect(message, what).not.toContain(marker);
+    }
+    await expect(readdir(path.join(fixture.projectDir, '.agent'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('gives the same text for a missing and an existing outside file (no existence oracle)', async () => {
+    const fixture = await outsideWorkflowFixture();
+    const messageOf = async (reference: string) =>
+      (
+        await refusal(
+          startWorkflow(fixture.projectDir, { workflow: reference }, depsOf()),
+          'unknown_workflow',
+        )
+      ).replace(JSON.stringify(reference), '"<ref>"');
+    const existing = await messageOf(fixture.secretFile);
+    expect(await messageOf(fixture.missingFile)).toBe(existing);
+    expect(await messageOf(path.join(fixture.outsideDir, 'no-folder', 'x.yaml'))).toBe(existing);
+    expect(await messageOf(fixture.fifoFile)).toBe(existing);
+    expect(await messageOf('workflows/dangling.yaml')).toBe(existing);
+    expect(await messageOf('workflows/link.yaml')).toBe(existing);
+  });
+
+  it('continues a run started from a path after that file is swapped for a symlink outside, never reading it', async () => {
+    const projectDir = await tempProject({
+      'workflows/two.yaml':
+        'name: two\nversion: "1"\ndescription: d\nsteps:\n  - id: first\n    instructions: "First."\n  - id: second\n    instructions: "Second."\n',
+    });
+    const outside = await outsideWorkflowFixture();
+    await startWorkflow(projectDir, { workflow: 'workflows/two.yaml', run_id: 'pinned' }, depsOf());
+    await rm(path.join(projectDir, 'workflows', 'two.yaml'));
+    await symlink(outside.evilFile, path.join(projectDir, 'workflows', 'two.yaml'));
+    const status = await workflowStatus(projectDir, { run_id: 'pinned' }, depsOf());
+    expect(status).toMatchObject({ step: 'first', instructions: 'First.' });
+    const next = await advanceWorkflow(projectDir, { run_id: 'pinned', output: 'done' }, depsOf());
+    expect(next).toMatchObject({ step: 'second', instructions: 'Second.' });
+    expect(JSON.stringify(next)).not.toContain('EVIL-ZQ');
+  });
+
+  it('still starts a valid workflow by name and by its path under workflows/', async () => {
+    const fixture = await outsideWorkflowFixture();
+    const byName = await startWorkflow(fixture.projectDir, { workflow: 'good', run_id: 'n' }, depsOf());
+    const byPath = await startWorkflow(
+      fixture.projectDir,
+      { workflow: path.join(fixture.projectDir, 'workflows', 'good.yaml'), run_id: 'p' },
+      depsOf(),
+    );
+    expect([byName.workflow, byPath.workflow]).toEqual(['good', 'good']);
+    expect(workflowYaml('good')).toContain(byName.instructions);
   });
 });
