@@ -94,6 +94,7 @@ export type {
   ObservedStep,
   ObserveStepOptions,
   ProjectFileHasher,
+  ProjectFileSource,
   ProjectSnapshot,
   Reconciliation,
   RegisterArtefactsOptions,

@@ -22,6 +22,8 @@ export interface ConfinedReadOptions {
   readonly allowHardLinks?: boolean;
   /** Called after each folder the walk opens, awaited before the next step (tests plant races here). */
   readonly onStep?: (step: WriteStep) => void | Promise<void>;
+  /** The entry's lstat, just taken by the caller through `ConfinedFolder.stat`: it is not taken again. */
+  readonly seen?: Stats;
 }
 
 /**
@@ -101,10 +103,10 @@ function confinedFolder(directory: DirectoryHandle, byPath: boolean): ConfinedFo
   const below = (name: string): string =>
     directory.relativePath === '' ? name : `${directory.relativePath}/${name}`;
   const shownAs = (name: string): string => join(directory.expectedLocation, name);
-  // The folder must still be where the walk found it, so the path an answer names is where the bytes are.
-  const inPlace = async (): Promise<boolean> => (await directory.locate()) === directory.expectedLocation;
-  // The fallback names entries by path, resolved again at each call: only an answer given in place counts.
-  const answeredInPlace = async (): Promise<boolean> => !byPath || (await inPlace());
+  // The fallback names entries by path, resolved again at each call: an answer counts only if the folder is
+  // still where the walk found it. The descriptor walk looks names up in the very folder it opened.
+  const answeredInPlace = async (): Promise<boolean> =>
+    !byPath || (await directory.locate()) === directory.expectedLocation;
   const swapped = (name: string): ReadRefusal => ({
     kind: 'refused',
     code: 'symlink',
@@ -130,7 +132,7 @@ function confinedFolder(directory: DirectoryHandle, byPath: boolean): ConfinedFo
     openFile: async (name, options = {}) => {
       const entry = directory.entry(name);
       // Judged by lstat first, so a FIFO or a device is never opened at all.
-      const seen = await statEntry(entry, shownAs(name));
+      const seen = options.seen ?? (await statEntry(entry, shownAs(name)));
       if (seen === undefined) return { kind: 'missing' };
       if (!seen.isFile()) return { kind: 'refused', code: kindCode(seen), relativePath: below(name) };
       let handle: QuickHandle;
@@ -147,7 +149,7 @@ function confinedFolder(directory: DirectoryHandle, byPath: boolean): ConfinedFo
           throw error;
         },
       );
-      if (opened.kind === 'opened' && !(await inPlace())) {
+      if (opened.kind === 'opened' && !(await answeredInPlace())) {
         await handle.close();
         return swapped(name);
       }

@@ -11,7 +11,7 @@ export type { ObserveErrorCode } from './observe-error.js';
 export { compileGitignore } from './gitignore-matcher.js';
 export type { GitignoreMatcher } from './gitignore-matcher.js';
 export { hashProjectFile } from './hash-project-file.js';
-export type { ProjectFileHasher } from './hash-project-file.js';
+export type { ProjectFileHasher, ProjectFileSource } from './hash-project-file.js';
 export { projectSnapshotSchema, snapshotEntrySchema } from './project-snapshot-schema.js';
 export type { ProjectSnapshot, SnapshotEntry } from './project-snapshot-schema.js';
 export { SNAPSHOT_EXCLUDED, snapshotProject } from './snapshot-project.js';
