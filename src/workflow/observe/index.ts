@@ -15,6 +15,7 @@ export type { ProjectFileHasher, ProjectFileSource } from './hash-project-file.j
 export { projectSnapshotSchema, snapshotEntrySchema } from './project-snapshot-schema.js';
 export type { ProjectSnapshot, SnapshotEntry } from './project-snapshot-schema.js';
 export { SNAPSHOT_EXCLUDED, snapshotProject } from './snapshot-project.js';
+export { SECRET_KEY_PREFIX, snapshotKey } from './snapshot-key.js';
 export type { SnapshotOptions } from './snapshot-project.js';
 export { readProjectSnapshot, snapshotPath, writeProjectSnapshot } from './project-snapshot-file.js';
 export { pathsToRegister, reconcile } from './reconcile.js';

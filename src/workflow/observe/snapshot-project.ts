@@ -7,6 +7,7 @@ import type { GitignoreMatcher } from './gitignore-matcher.js';
 import { hashProjectFile } from './hash-project-file.js';
 import type { ProjectFileHasher } from './hash-project-file.js';
 import type { ProjectSnapshot, SnapshotEntry } from './project-snapshot-schema.js';
+import { snapshotKey } from './snapshot-key.js';
 
 /** fast-glob loads on the first snapshot: the workflow commands that take none (status, list) skip it. */
 const fastGlob = lazyModule<typeof FastGlob>('fast-glob');
@@ -36,7 +37,7 @@ export interface SnapshotOptions {
 
 /**
  * Snapshots the project tree: every regular file and symlink outside `.git`, `.agent`, `node_modules` and the
- * root `.gitignore`'s paths, with size and mtime; a file whose size and mtime equal its entry in `previous`
+ * root `.gitignore`'s paths, keyed by `snapshotKey` (a secret-shaped path by its digest), with size and mtime; a file whose size and mtime equal its entry in `previous`
  * keeps that entry's hash unread, every other file is hashed. Every file is looked up and read through the
  * confined walk (no symlink followed on the way), so a folder swapped for a link never lends its target's files.
  */
@@ -64,6 +65,8 @@ export async function snapshotProject(
       .filter((relative) => !gitignore.ignores(relative))
       .sort(compareCodeUnits);
 
+    // What each path is stored under: a secret-shaped one by its digest, never verbatim (D84).
+    const keys = candidates.map(snapshotKey);
     const entries = new Array<SnapshotEntry | undefined>(candidates.length);
     const folders = byFolder(candidates);
     await forEachLimited(folders.length, options.concurrency ?? 32, async (index) => {
@@ -75,18 +78,20 @@ export async function snapshotProject(
       try {
         for (const { at, name } of folder.files) {
           const relative = candidates[at] ?? '';
-          entries[at] = await observeFile(opening.folder, name, relative, previous?.files[relative], hasher);
+          const before = previous?.files[keys[at] ?? relative];
+          entries[at] = await observeFile(opening.folder, name, relative, before, hasher);
         }
       } finally {
         await opening.folder.close();
       }
     });
+    const found = keys
+      .map((key, index) => [key, entries[index]] as const)
+      .filter((pair): pair is readonly [string, SnapshotEntry] => pair[1] !== undefined)
+      .sort(([a], [b]) => compareCodeUnits(a, b));
     // No prototype: a file named '__proto__' is a key like any other.
     const files = Object.create(null) as Record<string, SnapshotEntry>;
-    candidates.forEach((relative, index) => {
-      const entry = entries[index];
-      if (entry !== undefined) files[relative] = entry;
-    });
+    for (const [key, entry] of found) files[key] = entry;
     return { version: 1, taken_at: takenAt, files };
   } finally {
     await root.close();
