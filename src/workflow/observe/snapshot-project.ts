@@ -7,7 +7,7 @@ import type { GitignoreMatcher } from './gitignore-matcher.js';
 import { hashProjectFile } from './hash-project-file.js';
 import type { ProjectFileHasher } from './hash-project-file.js';
 import type { ProjectSnapshot, SnapshotEntry } from './project-snapshot-schema.js';
-import { snapshotKey } from './snapshot-key.js';
+import { SECRET_KEY_PREFIX, snapshotKey } from './snapshot-key.js';
 
 /** fast-glob loads on the first snapshot: the workflow commands that take none (status, list) skip it. */
 const fastGlob = lazyModule<typeof FastGlob>('fast-glob');
@@ -65,8 +65,15 @@ export async function snapshotProject(
       .filter((relative) => !gitignore.ignores(relative))
       .sort(compareCodeUnits);
 
-    // What each path is stored under: a secret-shaped one by its digest, never verbatim (D84).
-    const keys = candidates.map(snapshotKey);
+    // What each path is stored under: a secret-shaped one by its digest, never verbatim (D84). A path stored as
+    // itself in `previous` is its own key (the verdict cannot change), which spares a warm snapshot the scan.
+    const keys = candidates.map((relative) =>
+      previous !== undefined &&
+      Object.hasOwn(previous.files, relative) &&
+      !relative.startsWith(SECRET_KEY_PREFIX)
+        ? relative
+        : snapshotKey(relative),
+    );
     const entries = new Array<SnapshotEntry | undefined>(candidates.length);
     const folders = byFolder(candidates);
     await forEachLimited(folders.length, options.concurrency ?? 32, async (index) => {
