@@ -13,13 +13,20 @@ export type {
 // workspace: path rules (pure) and the confined, atomic, symlink-safe writer
 export { checkDeclaredPath, openConfinedRoot, pathCollisionKey, WorkspaceError } from './workspace/index.js';
 export type {
+  ConfinedFolder,
+  ConfinedReadOptions,
   ConfinedRoot,
   ConfinedRootOptions,
   ConfinedWriteOptions,
   Confinement,
+  FileOpening,
   FilesystemRefusalCode,
+  FolderOpening,
   PathRuleCode,
   PathVerdict,
+  QuickHandle,
+  ReadRefusal,
+  ReadRefusalCode,
   WriteOutcome,
   WriteStep,
 } from './workspace/index.js';

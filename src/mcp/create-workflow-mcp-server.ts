@@ -11,7 +11,7 @@ import {
 } from '../workflow/index.js';
 import type { WorkflowEngineDeps } from '../workflow/index.js';
 import { callSubmitArtifact } from './submit-artifact-tool.js';
-import { isExpectedError, toolError, toolResult } from './tool-result.js';
+import { isExpectedError, redactToolResult, toolError, toolResult } from './tool-result.js';
 import {
   registerArtefactsInput,
   registerArtefactsOutput,
@@ -64,7 +64,8 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
     <A extends object>(tool: string, call: (args: WithoutUndefined<A>) => Promise<CallToolResult>) =>
     async (args: A): Promise<CallToolResult> => {
       try {
-        return await call(withoutUndefined(args));
+        // The one redaction at the edge, whatever built the result (docs/security.md, "Secrets").
+        return redactToolResult(await call(withoutUndefined(args)));
       } catch (error) {
         if (!isExpectedError(error)) {
           log(`${tool}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -1,25 +1,47 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../config/index.js';
-import {
-  describeError,
-  InvalidIdError,
-  redactJson,
-  redactSecrets,
-  UnknownRunError,
-} from '../project/index.js';
+import { describeError, InvalidIdError, redactSecrets, UnknownRunError } from '../project/index.js';
 import { RunError } from '../runtime/index.js';
 import { ObserveError, WorkflowError, WorkflowStateError } from '../workflow/index.js';
 
 /**
  * A tool's success: the value as `structuredContent` and the same JSON as text (spec workflow-mcp.md), every
- * string but paths, hashes and ids passed through the one redaction (docs/security.md, "Secrets").
+ * string and key passed through the one redaction (docs/security.md, "Secrets").
  */
 export function toolResult(value: object): CallToolResult {
-  const redacted = redactJson(value);
+  const redacted = redactEveryString(value) as Record<string, unknown>;
   return {
     content: [{ type: 'text', text: JSON.stringify(redacted, null, 2) }],
-    structuredContent: redacted as Record<string, unknown>,
+    structuredContent: redacted,
   };
+}
+
+/**
+ * The MCP edge's redaction, applied to every tool result the server sends: each text item and every string and
+ * key of `structuredContent` through `redactSecrets`, paths included (a refused path is echoed as the agent gave
+ * it, and may hold the very credential it was refused for), as the CLI redacts all it prints.
+ */
+export function redactToolResult(result: CallToolResult): CallToolResult {
+  return {
+    ...result,
+    content: result.content.map((item) =>
+      item.type === 'text' ? { ...item, text: redactSecrets(item.text) } : item,
+    ),
+    ...(result.structuredContent === undefined
+      ? {}
+      : { structuredContent: redactEveryString(result.structuredContent) as Record<string, unknown> }),
+  };
+}
+
+/** A copy of a JSON value with every string and object key passed through `redactSecrets`. */
+function redactEveryString(value: unknown): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (Array.isArray(value)) return value.map(redactEveryString);
+  if (value === null || typeof value !== 'object') return value;
+  // No prototype: a key named '__proto__' stays a key.
+  const copy = Object.create(null) as Record<string, unknown>;
+  for (const [key, item] of Object.entries(value)) copy[redactSecrets(key)] = redactEveryString(item);
+  return copy;
 }
 
 /** Whether an error is one the engine expects (bad input, a refused call), whose message says what to do. */

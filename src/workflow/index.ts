@@ -72,6 +72,7 @@ export type {
 // observe/: register_artefacts and declared versus observed (docs/workflow-observe.md).
 export {
   ObserveError,
+  SECRET_KEY_PREFIX,
   SNAPSHOT_EXCLUDED,
   beginStepObservation,
   compileGitignore,
@@ -83,6 +84,7 @@ export {
   reconcile,
   registerArtefacts,
   snapshotEntrySchema,
+  snapshotKey,
   snapshotPath,
   snapshotProject,
   writeProjectSnapshot,
@@ -94,6 +96,7 @@ export type {
   ObservedStep,
   ObserveStepOptions,
   ProjectFileHasher,
+  ProjectFileSource,
   ProjectSnapshot,
   Reconciliation,
   RegisterArtefactsOptions,

@@ -10,6 +10,8 @@ import type {
   WalkOptions,
   WalkResult,
 } from './directory-handle.js';
+import { openConfinedFile, openConfinedFolder } from './confined-folder.js';
+import type { ConfinedReadOptions, FolderOpening } from './confined-folder.js';
 import { filesystemRefusal } from './filesystem-refusal.js';
 import { checkDeclaredPath } from './path-rules.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
@@ -20,6 +22,7 @@ import { walkByLstat } from './walk-by-lstat.js';
 import { errnoOf } from './errno-of.js';
 import { withWorkspaceError } from './workspace-error.js';
 import type { AppendOutcome, StreamedWriteOutcome, WriteOutcome, WriteRefusal } from './write-outcome.js';
+import type { FileOpening } from './read-outcome.js';
 import { appendLinesBelow } from './append-lines.js';
 import type { AppendOptions } from './append-lines.js';
 import { openStagingFolder } from './staging-folder.js';
@@ -60,6 +63,14 @@ export interface ConfinedRoot {
   appendLines(declaredPath: string, text: string, options?: AppendOptions): Promise<AppendOutcome>;
   /** Creates the folder at `declaredPath` and its parents, each a real folder (a symlink on the way is refused). */
   makeDirectory(declaredPath: string): Promise<WriteOutcome>;
+  /**
+   * Opens the regular file at `relativePath` (a plain `/`-separated path below the root, no `.` or `..`) for
+   * reading, walking as the writer does: no symlink is followed anywhere on the way, and a FIFO, device, folder
+   * or (unless allowed) hard-linked file is refused. The caller reads the handle and closes it.
+   */
+  openFile(relativePath: string, options?: ConfinedReadOptions): Promise<FileOpening>;
+  /** Opens the folder at `relativePath` (as `openFile` walks) to look up and open many of its entries by name. */
+  openFolder(relativePath: string, options?: ConfinedReadOptions): Promise<FolderOpening>;
   /** Starts a batch of writes that share opened directories and sync each directory once, in `finish`. */
   writeBatch(): WriteBatch;
   /** Opens a fresh staging folder beside `targetDirectory`, to fill and then publish with renames. */
@@ -152,6 +163,7 @@ async function descriptorPathsWork(handle: QuickHandle, realPath: string): Promi
 
 function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot {
   const walk: DirectoryWalk = confinement === 'proc-fd' ? walkByDescriptor : walkByLstat;
+  const readWalk = { walk, byPath: confinement === 'lstat-walk' };
   const inFlight = new Set<Promise<unknown>>();
   let closed = false;
   // Each directory is swept once per cutoff a caller names (once per root for the hour rule), so a run of
@@ -249,6 +261,10 @@ function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot 
       track('writeStream', () => streamOnce(declaredPath, chunks, options)),
     appendLines: (declaredPath, text, options = {}) =>
       track('appendLines', () => appendLinesBelow(root, walk, declaredPath, text, options)),
+    openFile: (relativePath, options = {}) =>
+      track('openFile', () => openConfinedFile(root, readWalk, relativePath, options)),
+    openFolder: (relativePath, options = {}) =>
+      track('openFolder', () => openConfinedFolder(root, readWalk, relativePath, options)),
     makeDirectory: (declaredPath) =>
       track('makeDirectory', async (): Promise<WriteOutcome> => {
         const verdict = checkDeclaredPath(declaredPath);

@@ -21,6 +21,8 @@ function countingOpen() {
       writeStream: (declared, chunks, streamOptions) => root.writeStream(declared, chunks, streamOptions),
       appendLines: (declared, text, appendOptions) => root.appendLines(declared, text, appendOptions),
       makeDirectory: (declared) => root.makeDirectory(declared),
+      openFile: (relative, readOptions) => root.openFile(relative, readOptions),
+      openFolder: (relative, readOptions) => root.openFolder(relative, readOptions),
       writeBatch: () => root.writeBatch(),
       stage: (targetDirectory) => root.stage(targetDirectory),
       close: async () => {

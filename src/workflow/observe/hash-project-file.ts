@@ -1,35 +1,55 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, readlink } from 'node:fs/promises';
+import { read } from 'node:fs';
+import type { QuickHandle } from '../../workspace/index.js';
 
-/** Computes the sha256 hex of one file of the project (its lstat size given); injectable so tests count reads. */
-export type ProjectFileHasher = (
-  absolutePath: string,
-  kind: 'file' | 'symlink',
-  size: number,
-) => Promise<string>;
-
-/** Files up to this size are read in one call; larger ones are streamed so memory stays flat. */
-const WHOLE_READ_BYTES = 1024 * 1024;
-
-/** The default hasher: reads a file through O_NOFOLLOW (never through a link), or hashes a symlink's own text. */
-export const hashProjectFile: ProjectFileHasher = async (absolutePath, kind, size) => {
-  if (kind === 'symlink') {
-    return createHash('sha256')
-      .update(await readlink(absolutePath))
-      .digest('hex');
-  }
-  const handle = await open(absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const hash = createHash('sha256');
-    if (size <= WHOLE_READ_BYTES) {
-      // The size is the lstat's: a file that grew since is still read whole, only in one larger call.
-      hash.update(await handle.readFile());
-    } else {
-      for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+/** What a snapshot hashes: a regular file it opened through the confined walk, or a symlink's own text. */
+export type ProjectFileSource =
+  | {
+      readonly kind: 'file';
+      /** Project-relative POSIX path, for tests and messages; the bytes come from `handle`. */
+      readonly path: string;
+      /** The file opened read-only (never through a symlink); the snapshot closes it. */
+      readonly handle: QuickHandle;
+      /** Its size by fstat when it was opened. */
+      readonly size: number;
     }
-    return hash.digest('hex');
-  } finally {
-    await handle.close();
+  | { readonly kind: 'symlink'; readonly path: string; readonly text: string };
+
+/** Computes the sha256 hex of one file of the project; injectable so tests count reads. */
+export type ProjectFileHasher = (source: ProjectFileSource) => Promise<string>;
+
+/** Files up to this size are read in one call on the calling thread; larger ones in chunks through the pool. */
+const WHOLE_READ_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
+
+/** The default hasher: the bytes of the opened file, or the text of a symlink (never followed). */
+export const hashProjectFile: ProjectFileHasher = async (source) => {
+  const hash = createHash('sha256');
+  if (source.kind === 'symlink') return hash.update(source.text).digest('hex');
+  if (source.size <= WHOLE_READ_BYTES) {
+    // One read(2) of one byte more than fstat saw: a short read is the end of a regular file, a full one means
+    // the file grew since, and the rest is read too.
+    const whole = Buffer.allocUnsafe(source.size + 1);
+    const { bytesRead } = await source.handle.read(whole, 0, whole.length);
+    hash.update(whole.subarray(0, bytesRead));
+    if (bytesRead < whole.length) return hash.digest('hex');
+    return hash.update(await source.handle.readFile()).digest('hex');
+  }
+  // Memory stays flat and the event loop keeps serving while a large file is read.
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  for (;;) {
+    const bytesRead = await readChunk(source.handle.fd, chunk);
+    if (bytesRead === 0) return hash.digest('hex');
+    hash.update(chunk.subarray(0, bytesRead));
   }
 };
+
+/** read(2) from the descriptor's current offset, through libuv's pool. */
+function readChunk(fd: number, chunk: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    read(fd, chunk, 0, chunk.length, null, (error, bytesRead) => {
+      if (error === null) resolve(bytesRead);
+      else reject(error);
+    });
+  });
+}

@@ -1,10 +1,13 @@
-import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_DIR } from '../../project/index.js';
-import { checkDeclaredPath, errnoOf } from '../../workspace/index.js';
-import type { PathRuleCode } from '../../workspace/index.js';
+import { checkDeclaredPath } from '../../workspace/index.js';
+import type {
+  ConfinedReadOptions,
+  ConfinedRoot,
+  PathRuleCode,
+  QuickHandle,
+  ReadRefusal,
+} from '../../workspace/index.js';
 
 /** Why a path given to register_artefacts is `invalid`: a path rule of ingest, or what the filesystem shows. */
 export type RegistrationProblemCode =
@@ -18,25 +21,36 @@ export type RegistrationProblemCode =
   /** Nothing exists at the path. */
   | 'not_found'
   /** The path names a folder, a FIFO, a device or the project root, not a regular file. */
-  | 'not_a_regular_file';
+  | 'not_a_regular_file'
+  /** The file has more than one name: its bytes may be those of a file outside the project. */
+  | 'hard_link';
 
 /** The verdict on one path: its project-relative form and an open handle on the file, or why it is invalid. */
 export type ArtefactPathVerdict =
-  | { readonly ok: true; readonly path: string; readonly handle: FileHandle }
+  | { readonly ok: true; readonly path: string; readonly handle: QuickHandle }
   | { readonly ok: false; readonly code: RegistrationProblemCode; readonly message: string };
 
-/** The project root as given and as resolved, so absolute paths through either spelling are recognised. */
+/**
+ * The project root as given and as resolved, so absolute paths through either spelling are recognised, and
+ * opened as a confined root, through which every file is opened.
+ */
 export interface ProjectRoot {
   readonly given: string;
   readonly real: string;
+  readonly files: ConfinedRoot;
 }
 
 /**
  * Judges one path given to register_artefacts: absolute or project-relative, by ingest's path rules on its
- * project-relative form, then on the filesystem with lstat (never following a link); an `ok` verdict carries
- * the file opened with O_NOFOLLOW and checked to be the same inode the walk saw, for the caller to read and close.
+ * project-relative form, then opens it as the confined writer walks (every folder through its parent's
+ * descriptor with O_NOFOLLOW): an `ok` verdict carries that very file, a regular file with one name, for the
+ * caller to read and close, so the bytes recorded are never those of a path resolved again.
  */
-export async function judgeArtefactPath(root: ProjectRoot, raw: string): Promise<ArtefactPathVerdict> {
+export async function judgeArtefactPath(
+  root: ProjectRoot,
+  raw: string,
+  options: ConfinedReadOptions = {},
+): Promise<ArtefactPathVerdict> {
   if (raw.trim() === '') return invalid('empty_path', raw, 'is empty; name a file inside the project');
   const relative = projectRelative(root, raw);
   if (relative === undefined) {
@@ -68,63 +82,54 @@ export async function judgeArtefactPath(root: ProjectRoot, raw: string): Promise
       `is inside ${AGENT_DIR}/, the engine's own records; register your own files`,
     );
   }
-  return judgeOnDisk(root.given, raw, rule.path, components);
+  return judgeOnDisk(root.files, raw, rule.path, options);
 }
 
-/** Walks the components with lstat, then opens the file without following a link and checks it is the same one. */
+/** Opens the file through the confined root's walk (no symlink followed anywhere) and names what it refused. */
 async function judgeOnDisk(
-  projectDir: string,
+  files: ConfinedRoot,
   raw: string,
   relative: string,
-  components: readonly string[],
+  options: ConfinedReadOptions,
 ): Promise<ArtefactPathVerdict> {
-  let current = projectDir;
-  let last: Awaited<ReturnType<typeof lstat>> | undefined;
-  for (const component of components) {
-    current = path.join(current, component);
-    try {
-      last = await lstat(current);
-    } catch (error) {
-      const errno = errnoOf(error);
-      if (errno === 'ENOENT' || errno === 'ENOTDIR') {
-        return invalid('not_found', raw, 'does not exist; create the file first, then register it');
-      }
-      throw error;
-    }
-    if (last.isSymbolicLink()) {
-      return invalid(
-        'symlink',
-        raw,
-        `goes through the symbolic link ${JSON.stringify(path.relative(projectDir, current))}; register the real file`,
-      );
-    }
-  }
-  if (last === undefined || !last.isFile()) {
-    return invalid(
-      'not_a_regular_file',
-      raw,
-      'is not a regular file; register files, not folders or devices',
-    );
-  }
-  let handle: FileHandle;
-  try {
-    // O_NONBLOCK: a FIFO swapped in after the lstat must not hang the open.
-    handle = await open(current, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const errno = errnoOf(error);
-    if (errno === 'ELOOP') return invalid('symlink', raw, 'became a symbolic link; register the real file');
-    if (errno === 'ENOENT' || errno === 'ENOTDIR') {
+  const opening = await files.openFile(relative, options);
+  switch (opening.kind) {
+    case 'opened':
+      return { ok: true, path: relative, handle: opening.handle };
+    case 'missing':
       return invalid('not_found', raw, 'does not exist; create the file first, then register it');
-    }
-    throw error;
+    case 'refused':
+      return refused(raw, opening);
   }
-  const opened = await handle.stat();
-  // A folder on the way swapped for a link between the walk and the open leads to another inode: refuse it.
-  if (!opened.isFile() || opened.ino !== last.ino || opened.dev !== last.dev) {
-    await handle.close();
-    return invalid('symlink', raw, 'changed while it was being registered; register it again');
+}
+
+function refused(raw: string, refusal: ReadRefusal): ArtefactPathVerdict {
+  switch (refusal.code) {
+    case 'symlink':
+      return refusal.swapped === true
+        ? invalid('symlink', raw, 'changed while it was being registered; register it again')
+        : invalid(
+            'symlink',
+            raw,
+            `goes through the symbolic link ${JSON.stringify(refusal.relativePath)}; register the real file`,
+          );
+    case 'not_a_directory':
+      // A file where a folder of the path should be: the path names nothing.
+      return invalid('not_found', raw, 'does not exist; create the file first, then register it');
+    case 'is_a_directory':
+    case 'not_a_regular_file':
+      return invalid(
+        'not_a_regular_file',
+        raw,
+        'is not a regular file; register files, not folders or devices',
+      );
+    case 'hard_link':
+      return invalid(
+        'hard_link',
+        raw,
+        'is a hard link: its bytes are shared with another name, maybe outside the project; make it a file of its own (copy it, then move the copy over it) and register it again',
+      );
   }
-  return { ok: true, path: relative, handle };
 }
 
 /** The POSIX project-relative form of `raw`, '' for the root itself, or undefined when it lies outside. */

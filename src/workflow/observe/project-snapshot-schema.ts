@@ -13,7 +13,8 @@ export const snapshotEntrySchema = z
 
 /**
  * A snapshot of the project tree (version 1), as stored in `.agent/runs/<run_id>/snapshots/`: every file not
- * excluded, keyed by its project-relative POSIX path, keys in code-unit order.
+ * excluded, keyed by its project-relative POSIX path (`snapshotKey`: a secret-shaped path by its digest), keys in
+ * code-unit order.
  */
 export const projectSnapshotSchema = z
   .object({

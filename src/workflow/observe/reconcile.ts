@@ -1,6 +1,10 @@
 import type { ProjectSnapshot } from './project-snapshot-schema.js';
+import { snapshotKey } from './snapshot-key.js';
 
-/** What the agent did to the tree during a step beside what it registered (spec "Declared versus observed"). */
+/**
+ * What the agent did to the tree during a step beside what it registered (spec "Declared versus observed"); a
+ * secret-shaped path appears as its snapshot key (`[REDACTED]:sha256:...`, decision D84), never verbatim.
+ */
 export interface Reconciliation {
   /** Files created, modified or deleted during the step that were not registered, in code-unit order. */
   readonly unregistered: readonly string[];
@@ -34,10 +38,13 @@ export function reconcile(
   for (const file of Object.keys(before.files)) {
     if (!Object.hasOwn(after.files, file)) deleted.push(file);
   }
-  const claimed = new Set(registered);
+  // Snapshots are keyed by snapshotKey; a registered path is its own key unless it is secret-shaped.
+  const claimed = new Map(registered.map((file) => [snapshotKey(file), file]));
   const changed = new Set([...created, ...modified, ...deleted]);
-  const unregistered = [...changed].filter((file) => !claimed.has(file));
-  const phantom = [...claimed].filter((file) => !changed.has(file) || !Object.hasOwn(after.files, file));
+  const unregistered = [...changed].filter((key) => !claimed.has(key));
+  const phantom = [...claimed]
+    .filter(([key]) => !changed.has(key) || !Object.hasOwn(after.files, key))
+    .map(([, file]) => file);
   return {
     unregistered: unregistered.sort(compareCodeUnits),
     phantom: phantom.sort(compareCodeUnits),

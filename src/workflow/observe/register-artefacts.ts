@@ -1,9 +1,10 @@
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { openArtifactRecorder } from '../../artifacts/index.js';
 import type { ArtifactRecord, ArtifactVersionInput } from '../../artifacts/index.js';
 import { describeValue } from '../../config/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
+import { openConfinedRoot } from '../../workspace/index.js';
+import type { WriteStep } from '../../workspace/index.js';
 import { judgeArtefactPath } from './judge-artefact-path.js';
 import type { RegistrationProblemCode } from './judge-artefact-path.js';
 import { ObserveError } from './observe-error.js';
@@ -27,6 +28,8 @@ export interface RegisterArtefactsOptions {
   readonly now?: () => Date;
   /** Object and record durability: `fsync` (default) or `none`. */
   readonly durability?: 'fsync' | 'none';
+  /** Called after each folder the walk to a registered file opens (tests plant races here). */
+  readonly onStep?: (step: WriteStep) => void | Promise<void>;
 }
 
 /** A path register_artefacts refused: the path as given, a reason code and a message that says what to do. */
@@ -60,43 +63,50 @@ export async function registerArtefacts(
 ): Promise<RegisterArtefactsResult> {
   const paths = checkPathsArgument(request.paths);
   const given = path.resolve(projectDir);
-  const root = { given, real: await realpath(given) };
-  const already = new Set(request.already);
-  const seen = new Set<string>();
+  const files = await openConfinedRoot(given);
   const registered: string[] = [];
   const duplicates: string[] = [];
   const invalid: InvalidArtefact[] = [];
   const versions: ArtifactVersionInput[] = [];
-  for (const raw of paths) {
-    const verdict = await judgeArtefactPath(root, raw);
-    if (!verdict.ok) {
-      invalid.push({ path: raw, code: verdict.code, message: verdict.message });
-      continue;
-    }
-    const firstInCall = !seen.has(verdict.path);
-    seen.add(verdict.path);
-    try {
-      if (!firstInCall) {
-        duplicates.push(verdict.path);
+  try {
+    const root = { given, real: files.realPath, files };
+    const already = new Set(request.already);
+    const seen = new Set<string>();
+    const readOptions = options.onStep === undefined ? {} : { onStep: options.onStep };
+    for (const raw of paths) {
+      const verdict = await judgeArtefactPath(root, raw, readOptions);
+      if (!verdict.ok) {
+        invalid.push({ path: raw, code: verdict.code, message: verdict.message });
         continue;
       }
-      const bytes = new Uint8Array(await verdict.handle.readFile());
-      const earlier = already.has(verdict.path);
-      (earlier ? duplicates : registered).push(verdict.path);
-      versions.push({
-        runId: request.runId,
-        taskId: request.taskId,
-        agentId: request.agentId,
-        kind: 'file',
-        path: verdict.path,
-        bytes,
-        source: 'register',
-        // A re-registration is a new version only when the bytes differ from the last recorded ones.
-        ...(earlier ? { changed: false } : {}),
-      });
-    } finally {
-      await verdict.handle.close();
+      const firstInCall = !seen.has(verdict.path);
+      seen.add(verdict.path);
+      try {
+        if (!firstInCall) {
+          duplicates.push(verdict.path);
+          continue;
+        }
+        // The bytes of the descriptor the walk opened: never a path resolved again after the check.
+        const bytes = new Uint8Array(await verdict.handle.readFile());
+        const earlier = already.has(verdict.path);
+        (earlier ? duplicates : registered).push(verdict.path);
+        versions.push({
+          runId: request.runId,
+          taskId: request.taskId,
+          agentId: request.agentId,
+          kind: 'file',
+          path: verdict.path,
+          bytes,
+          source: 'register',
+          // A re-registration is a new version only when the bytes differ from the last recorded ones.
+          ...(earlier ? { changed: false } : {}),
+        });
+      } finally {
+        await verdict.handle.close();
+      }
     }
+  } finally {
+    await files.close();
   }
   const records = versions.length === 0 ? [] : await recordRegistered(projectDir, versions, options);
   return { registered, duplicates, invalid, records };

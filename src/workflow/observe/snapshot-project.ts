@@ -1,14 +1,13 @@
-import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
-import path from 'node:path';
 import type FastGlob from 'fast-glob';
 import { AGENT_DIR, lazyModule } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
+import { openConfinedRoot } from '../../workspace/index.js';
+import type { ConfinedFolder, ConfinedRoot } from '../../workspace/index.js';
 import { compileGitignore } from './gitignore-matcher.js';
 import type { GitignoreMatcher } from './gitignore-matcher.js';
 import { hashProjectFile } from './hash-project-file.js';
 import type { ProjectFileHasher } from './hash-project-file.js';
 import type { ProjectSnapshot, SnapshotEntry } from './project-snapshot-schema.js';
+import { SECRET_KEY_PREFIX, snapshotKey } from './snapshot-key.js';
 
 /** fast-glob loads on the first snapshot: the workflow commands that take none (status, list) skip it. */
 const fastGlob = lazyModule<typeof FastGlob>('fast-glob');
@@ -38,8 +37,9 @@ export interface SnapshotOptions {
 
 /**
  * Snapshots the project tree: every regular file and symlink outside `.git`, `.agent`, `node_modules` and the
- * root `.gitignore`'s paths, with size and mtime; a file whose size and mtime equal its entry in `previous`
- * keeps that entry's hash unread, every other file is hashed.
+ * root `.gitignore`'s paths, keyed by `snapshotKey` (a secret-shaped path by its digest), with size and mtime; a file whose size and mtime equal its entry in `previous`
+ * keeps that entry's hash unread, every other file is hashed. Every file is looked up and read through the
+ * confined walk (no symlink followed on the way), so a folder swapped for a link never lends its target's files.
  */
 export async function snapshotProject(
   projectDir: string,
@@ -48,78 +48,127 @@ export async function snapshotProject(
 ): Promise<ProjectSnapshot> {
   const hasher = options.hasher ?? hashProjectFile;
   const takenAt = (options.now ?? (() => new Date()))().toISOString();
-  const gitignore = await readRootGitignore(projectDir);
-  const walked = await fastGlob()('**', {
-    cwd: projectDir,
-    dot: true,
-    followSymbolicLinks: false,
-    onlyFiles: false,
-    objectMode: true,
-    ignore: WALK_IGNORE,
-  });
-  const candidates = walked
-    .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
-    .map((entry) => entry.path)
-    .filter((relative) => !gitignore.ignores(relative))
-    .sort(compareCodeUnits);
+  const root = await openConfinedRoot(projectDir);
+  try {
+    const gitignore = await readRootGitignore(root);
+    const walked = await fastGlob()('**', {
+      cwd: root.realPath,
+      dot: true,
+      followSymbolicLinks: false,
+      onlyFiles: false,
+      objectMode: true,
+      ignore: WALK_IGNORE,
+    });
+    const candidates = walked
+      .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
+      .map((entry) => entry.path)
+      .filter((relative) => !gitignore.ignores(relative))
+      .sort(compareCodeUnits);
 
-  const entries = new Array<SnapshotEntry | undefined>(candidates.length);
-  await forEachLimited(candidates.length, options.concurrency ?? 32, async (index) => {
-    const relative = candidates[index] ?? '';
-    entries[index] = await observeFile(projectDir, relative, previous?.files[relative], hasher);
-  });
-  // No prototype: a file named '__proto__' is a key like any other.
-  const files = Object.create(null) as Record<string, SnapshotEntry>;
-  candidates.forEach((relative, index) => {
-    const entry = entries[index];
-    if (entry !== undefined) files[relative] = entry;
-  });
-  return { version: 1, taken_at: takenAt, files };
+    // What each path is stored under: a secret-shaped one by its digest, never verbatim (D84). A path stored as
+    // itself in `previous` is its own key (the verdict cannot change), which spares a warm snapshot the scan.
+    const keys = candidates.map((relative) =>
+      previous !== undefined &&
+      Object.hasOwn(previous.files, relative) &&
+      !relative.startsWith(SECRET_KEY_PREFIX)
+        ? relative
+        : snapshotKey(relative),
+    );
+    const entries = new Array<SnapshotEntry | undefined>(candidates.length);
+    const folders = byFolder(candidates);
+    await forEachLimited(folders.length, options.concurrency ?? 32, async (index) => {
+      const folder = folders[index];
+      if (folder === undefined) return;
+      const opening = await root.openFolder(folder.path);
+      // A folder gone, or swapped for a symlink, since the walk: its files are absent from this snapshot.
+      if (opening.kind !== 'opened') return;
+      try {
+        for (const { at, name } of folder.files) {
+          const relative = candidates[at] ?? '';
+          const before = previous?.files[keys[at] ?? relative];
+          entries[at] = await observeFile(opening.folder, name, relative, before, hasher);
+        }
+      } finally {
+        await opening.folder.close();
+      }
+    });
+    const found = keys
+      .map((key, index) => [key, entries[index]] as const)
+      .filter((pair): pair is readonly [string, SnapshotEntry] => pair[1] !== undefined)
+      .sort(([a], [b]) => compareCodeUnits(a, b));
+    // No prototype: a file named '__proto__' is a key like any other.
+    const files = Object.create(null) as Record<string, SnapshotEntry>;
+    for (const [key, entry] of found) files[key] = entry;
+    return { version: 1, taken_at: takenAt, files };
+  } finally {
+    await root.close();
+  }
 }
 
-/** Stats one walked path and hashes it unless `before` has the same size and mtime; undefined if it vanished. */
+/** The walked files grouped by folder, each with its index in `candidates`, so a folder is opened once. */
+function byFolder(
+  candidates: readonly string[],
+): { readonly path: string; readonly files: { at: number; name: string }[] }[] {
+  const folders = new Map<string, { at: number; name: string }[]>();
+  candidates.forEach((relative, at) => {
+    const slash = relative.lastIndexOf('/');
+    const folder = slash === -1 ? '' : relative.slice(0, slash);
+    const file = { at, name: relative.slice(slash + 1) };
+    const known = folders.get(folder);
+    if (known === undefined) folders.set(folder, [file]);
+    else known.push(file);
+  });
+  return [...folders].map(([path, files]) => ({ path, files }));
+}
+
+/**
+ * Stats one walked file in its opened folder and hashes it unless `before` has the same size and mtime;
+ * undefined when it vanished, or became something other than a file or a symlink, since the walk.
+ */
 async function observeFile(
-  projectDir: string,
+  folder: ConfinedFolder,
+  name: string,
   relative: string,
   before: SnapshotEntry | undefined,
   hasher: ProjectFileHasher,
 ): Promise<SnapshotEntry | undefined> {
-  const absolute = path.join(projectDir, relative);
+  const info = await folder.stat(name);
+  if (info === undefined) return undefined;
+  const symlink = info.isSymbolicLink();
+  if (!symlink && !info.isFile()) return undefined;
+  const unchanged =
+    before !== undefined &&
+    before.size === info.size &&
+    before.mtime_ms === info.mtimeMs &&
+    (before.symlink === true) === symlink;
+  if (unchanged) return before;
+  if (symlink) {
+    const text = await folder.readlink(name);
+    if (text === undefined) return undefined;
+    const sha256 = await hasher({ kind: 'symlink', path: relative, text });
+    return { size: info.size, mtime_ms: info.mtimeMs, sha256, symlink: true };
+  }
+  // A hard link is the project's file as much as any other: its bytes are hashed, never stored.
+  const opening = await folder.openFile(name, { allowHardLinks: true, seen: info });
+  if (opening.kind !== 'opened') return undefined;
   try {
-    const info = await lstat(absolute);
-    const symlink = info.isSymbolicLink();
-    // A path replaced by a folder or a FIFO between the walk and the stat is not a file any more.
-    if (!symlink && !info.isFile()) return undefined;
-    const size = info.size;
-    const mtimeMs = info.mtimeMs;
-    const unchanged =
-      before !== undefined &&
-      before.size === size &&
-      before.mtime_ms === mtimeMs &&
-      (before.symlink === true) === symlink;
-    const sha256 = unchanged ? before.sha256 : await hasher(absolute, symlink ? 'symlink' : 'file', size);
-    return { size, mtime_ms: mtimeMs, sha256, ...(symlink ? { symlink: true as const } : {}) };
-  } catch (error) {
-    // Deleted (or swapped for a symlink, ELOOP under O_NOFOLLOW) while the snapshot ran: absent from this one.
-    const errno = errnoOf(error);
-    if (errno === 'ENOENT' || errno === 'ENOTDIR' || errno === 'ELOOP') return undefined;
-    throw error;
+    const { handle, stats } = opening;
+    const sha256 = await hasher({ kind: 'file', path: relative, handle, size: stats.size });
+    // The size and mtime of the very file hashed, which may have changed since the lstat.
+    return { size: stats.size, mtime_ms: stats.mtimeMs, sha256 };
+  } finally {
+    await opening.handle.close();
   }
 }
 
 /** The matcher of the project's root `.gitignore`, read without following a symlink; none when absent. */
-async function readRootGitignore(projectDir: string): Promise<GitignoreMatcher> {
+async function readRootGitignore(root: ConfinedRoot): Promise<GitignoreMatcher> {
+  const opening = await root.openFile('.gitignore', { allowHardLinks: true });
+  if (opening.kind !== 'opened') return compileGitignore('');
   try {
-    const handle = await open(path.join(projectDir, '.gitignore'), constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      return compileGitignore(await handle.readFile('utf8'));
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const errno = errnoOf(error);
-    if (errno === 'ENOENT' || errno === 'ELOOP' || errno === 'EISDIR') return compileGitignore('');
-    throw error;
+    return compileGitignore((await opening.handle.readFile()).toString('utf8'));
+  } finally {
+    await opening.handle.close();
   }
 }
 

@@ -1,11 +1,22 @@
-import { realpath, symlink } from 'node:fs/promises';
+import { symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { judgeArtefactPath } from '../../../src/workflow/observe/judge-artefact-path.js';
+import type { ProjectRoot } from '../../../src/workflow/observe/judge-artefact-path.js';
+import { openConfinedRoot } from '../../../src/workspace/index.js';
+import type { ConfinedRoot } from '../../../src/workspace/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
 
-async function rootOf(projectDir: string): Promise<{ given: string; real: string }> {
-  return { given: projectDir, real: await realpath(projectDir) };
+const opened: ConfinedRoot[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((root) => root.close()));
+});
+
+async function rootOf(projectDir: string): Promise<ProjectRoot> {
+  const files = await openConfinedRoot(projectDir);
+  opened.push(files);
+  return { given: projectDir, real: files.realPath, files };
 }
 
 describe('judgeArtefactPath', () => {
@@ -15,7 +26,7 @@ describe('judgeArtefactPath', () => {
     if (!verdict.ok) throw new Error(verdict.message);
     try {
       expect(verdict.path).toBe('src/deep/a.ts');
-      expect(await verdict.handle.readFile('utf8')).toBe('a\n');
+      expect((await verdict.handle.readFile()).toString('utf8')).toBe('a\n');
     } finally {
       await verdict.handle.close();
     }

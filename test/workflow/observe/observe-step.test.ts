@@ -1,4 +1,4 @@
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseNodeId, parseRunId } from '../../../src/project/index.js';
@@ -8,11 +8,13 @@ import {
   ObserveError,
   projectSnapshotSchema,
   registerArtefacts,
+  snapshotKey,
   snapshotPath,
 } from '../../../src/workflow/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
 
 const RUN = parseRunId('wf-1');
+const TOKENS = ['a1B2c3D4e5', 'Z9y8X7w6V5', 'q1W2e3R4t5'].map((seed) => `ghp_${seed.repeat(4).slice(0, 36)}`);
 const STEP = { runId: RUN, step: parseNodeId('implement'), pass: 2 };
 
 describe('beginStepObservation / endStepObservation', () => {
@@ -72,5 +74,37 @@ describe('beginStepObservation / endStepObservation', () => {
     ).rejects.toMatchObject({
       code: 'snapshot_write_failed',
     });
+  });
+
+  it('never stores a secret-shaped file name verbatim and still tells unchanged, modified and created apart', async () => {
+    const [kept = '', edited = '', created = ''] = TOKENS;
+    const projectDir = await tempProject({
+      [`notes/${kept}.md`]: 'kept\n',
+      [`keys/${edited}/a.txt`]: 'before\n',
+      'src/app.ts': 'app\n',
+    });
+    await beginStepObservation(projectDir, STEP, undefined, { durability: 'none' });
+    await writeFile(path.join(projectDir, `keys/${edited}/a.txt`), 'after, longer\n');
+    await mkdir(path.join(projectDir, 'new'));
+    await writeFile(path.join(projectDir, `new/${created}.md`), 'created\n');
+    await writeFile(path.join(projectDir, 'src/b.ts'), 'b\n');
+    const ended = await endStepObservation(projectDir, STEP, ['src/b.ts']);
+    expect(ended.reconciliation.changes).toEqual({
+      created: [snapshotKey(`new/${created}.md`), 'src/b.ts'].sort(),
+      modified: [snapshotKey(`keys/${edited}/a.txt`)],
+      deleted: [],
+    });
+    expect(ended.reconciliation.unregistered).toEqual(
+      [snapshotKey(`keys/${edited}/a.txt`), snapshotKey(`new/${created}.md`)].sort(),
+    );
+    expect(ended.reconciliation.phantom).toEqual([]);
+    const snapshots = path.join(projectDir, '.agent/runs/wf-1/snapshots');
+    const stored = await Promise.all(
+      (await readdir(snapshots)).map((name) => readFile(path.join(snapshots, name), 'utf8')),
+    );
+    expect(stored.length).toBeGreaterThan(0);
+    for (const text of [...stored, JSON.stringify(ended)]) {
+      for (const token of TOKENS) expect(text).not.toContain(token);
+    }
   });
 });

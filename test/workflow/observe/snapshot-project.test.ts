@@ -1,19 +1,21 @@
-import { mkdir, symlink, stat, utimes, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { link, mkdir, symlink, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashProjectFile, projectSnapshotSchema, snapshotProject } from '../../../src/workflow/index.js';
 import type { ProjectFileHasher } from '../../../src/workflow/index.js';
 import { sha256Hex } from '../../../src/project/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { withinMs } from '../../helpers/workspace-fixture.js';
 
 /** The default hasher, counting which paths it read. */
 function countingHasher(): { hasher: ProjectFileHasher; reads: string[] } {
   const reads: string[] = [];
   return {
     reads,
-    hasher: (absolutePath, kind, size) => {
-      reads.push(absolutePath);
-      return hashProjectFile(absolutePath, kind, size);
+    hasher: (source) => {
+      reads.push(source.path);
+      return hashProjectFile(source);
     },
   };
 }
@@ -110,5 +112,31 @@ describe('snapshotProject', () => {
     const snapshot = await snapshotProject(projectDir);
     expect(Object.keys(snapshot.files)).toEqual(['__proto__dir', 'x/__proto__']);
     expect(Object.hasOwn(JSON.parse(JSON.stringify(snapshot.files)) as object, 'x/__proto__')).toBe(true);
+  });
+});
+
+describe('snapshotProject on hostile trees', () => {
+  it('hashes a file with two names like any other and skips a FIFO', async () => {
+    const projectDir = await tempProject({ 'a.txt': 'shared\n' });
+    await link(path.join(projectDir, 'a.txt'), path.join(projectDir, 'b.txt'));
+    execFileSync('mkfifo', [path.join(projectDir, 'pipe')]);
+    const snapshot = await withinMs(snapshotProject(projectDir), 10_000);
+    expect(Object.keys(snapshot.files)).toEqual(['a.txt', 'b.txt']);
+    expect(snapshot.files['b.txt']?.sha256).toBe(sha256Hex('shared\n'));
+  });
+
+  it('does not wait on a FIFO planted as the root .gitignore', async () => {
+    const projectDir = await tempProject({ 'a.txt': 'a\n' });
+    execFileSync('mkfifo', [path.join(projectDir, '.gitignore')]);
+    const snapshot = await withinMs(snapshotProject(projectDir), 10_000);
+    expect(Object.keys(snapshot.files)).toEqual(['a.txt']);
+  });
+
+  it('records files whose names hold glob and escape characters', async () => {
+    const names = ['[x].txt', 'a\\b.txt', 'star*.txt', 'q?.txt', '{a,b}.txt', 'dir with space/(1).txt'];
+    const projectDir = await tempProject(Object.fromEntries(names.map((name) => [name, `${name}\n`])));
+    const snapshot = await snapshotProject(projectDir);
+    expect(Object.keys(snapshot.files)).toEqual([...names].sort());
+    for (const name of names) expect(snapshot.files[name]?.sha256).toBe(sha256Hex(`${name}\n`));
   });
 });
