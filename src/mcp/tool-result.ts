@@ -9,13 +9,15 @@ import {
 } from '../project/index.js';
 import { RunError } from '../runtime/index.js';
 import { ObserveError, WorkflowError, WorkflowStateError } from '../workflow/index.js';
+import { boundReply } from './bound-reply.js';
 
 /**
  * A tool's success: the value as `structuredContent` and the same JSON as text (spec workflow-mcp.md), every
- * string but paths, hashes and ids passed through the one redaction (docs/security.md, "Secrets").
+ * string but paths, hashes and ids passed through the one redaction (docs/security.md, "Secrets"), then bounded
+ * to one reply's size (`boundReply`, after the redaction so that no cut can split a secret out of its pattern).
  */
 export function toolResult(value: object): CallToolResult {
-  const redacted = redactJson(value);
+  const redacted = boundReply(redactJson(value));
   return {
     content: [{ type: 'text', text: JSON.stringify(redacted, null, 2) }],
     structuredContent: redacted as Record<string, unknown>,
