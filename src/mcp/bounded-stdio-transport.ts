@@ -14,9 +14,13 @@ import {
   MAX_MESSAGE_BYTES,
   MAX_MESSAGE_DEPTH,
   MAX_PENDING_OUTPUT_BYTES,
+  MAX_REQUESTS_IN_FLIGHT,
   MAX_SENT_BYTES,
 } from './mcp-limits.js';
 import { scanJsonNesting } from './scan-json-nesting.js';
+
+/** A line read and waiting to be handled: a whole line, or the edges of one too long to keep. */
+type ReadLine = { readonly line: Buffer } | { readonly oversized: OversizedLine };
 
 /** Where the transport reads and writes, and where it reports what it refused. */
 export interface BoundedStdioTransportOptions {
@@ -46,10 +50,13 @@ export class BoundedStdioTransport implements Transport {
   readonly #log: (line: string) => void;
   readonly #reader: LineReader;
   readonly #decoder = new TextDecoder('utf-8', { fatal: true });
-  /** Requests handed to the server and not yet answered: stdin's end waits for them. */
+  /** Requests handed to the server and not yet answered: at most `MAX_REQUESTS_IN_FLIGHT`; stdin's end waits. */
   readonly #unanswered = new Set<RequestId>();
+  /** Lines read but not yet handled, while the server is busy (stdin is paused meanwhile). */
+  #queue: ReadLine[] = [];
+  #queueStart = 0;
+  #handlingQueue = false;
   readonly #waitingForDrain: (() => void)[] = [];
-  #pausedForOutput = false;
   #started = false;
   #inputEnded = false;
   #isClosed = false;
@@ -60,16 +67,8 @@ export class BoundedStdioTransport implements Transport {
     this.#stdout = options.stdout ?? process.stdout;
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.#reader = new LineReader(MAX_MESSAGE_BYTES, {
-      line: (line) => {
-        this.#guard(() => {
-          this.#readLine(line);
-        });
-      },
-      oversized: (line) => {
-        this.#guard(() => {
-          this.#refuseOversized(line);
-        });
-      },
+      line: (line) => this.#queue.push({ line }),
+      oversized: (oversized) => this.#queue.push({ oversized }),
     });
     this.closed = new Promise((resolve) => (this.#markClosed = resolve));
   }
@@ -102,10 +101,7 @@ export class BoundedStdioTransport implements Transport {
       );
     }
     const written = this.#write(line);
-    if (id !== undefined) {
-      this.#unanswered.delete(id);
-      this.#closeWhenDone();
-    }
+    if (id !== undefined && this.#unanswered.delete(id)) this.#handleQueue();
     await written;
   }
 
@@ -129,6 +125,7 @@ export class BoundedStdioTransport implements Transport {
     this.#guard(() => {
       this.#reader.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
     });
+    this.#handleQueue();
   };
 
   readonly #onEnd = (): void => {
@@ -136,7 +133,7 @@ export class BoundedStdioTransport implements Transport {
       this.#reader.end();
     });
     this.#inputEnded = true;
-    this.#closeWhenDone();
+    this.#handleQueue();
   };
 
   readonly #onInputError = (error: Error): void => {
@@ -151,6 +148,50 @@ export class BoundedStdioTransport implements Transport {
     this.onerror?.(error);
     void this.close();
   };
+
+  /**
+   * Handles the lines read, in order, while the server is not busy: fewer than `MAX_REQUESTS_IN_FLIGHT` requests
+   * unanswered and no more than `MAX_PENDING_OUTPUT_BYTES` of replies unread. While it is, stdin is paused, so a
+   * client can make the server hold only so much work and so many replies, however much it sends.
+   */
+  #handleQueue(): void {
+    // A reply sent while a line is handled (the SDK answers an unknown method at once) must not nest.
+    if (this.#handlingQueue || this.#isClosed) return;
+    this.#handlingQueue = true;
+    try {
+      while (this.#queueStart < this.#queue.length && !this.#isBusy()) {
+        const next = this.#queue[this.#queueStart++];
+        this.#guard(() => {
+          if (next === undefined) return;
+          if ('line' in next) this.#readLine(next.line);
+          else this.#refuseOversized(next.oversized);
+        });
+      }
+    } finally {
+      this.#handlingQueue = false;
+    }
+    const waiting = this.#queueStart < this.#queue.length;
+    if (!waiting) {
+      this.#queue = [];
+      this.#queueStart = 0;
+    }
+    // A line handled above may have closed the transport (stdout failed): then stdin stays as close() left it.
+    if (this.#hasClosed()) return;
+    if (waiting) this.#stdin.pause();
+    else if (this.#inputEnded) this.#closeWhenDone();
+    else this.#stdin.resume();
+  }
+
+  #hasClosed(): boolean {
+    return this.#isClosed;
+  }
+
+  #isBusy(): boolean {
+    return (
+      this.#unanswered.size >= MAX_REQUESTS_IN_FLIGHT ||
+      this.#stdout.writableLength > MAX_PENDING_OUTPUT_BYTES
+    );
+  }
 
   /** Runs a step of reading so that nothing a client sends can throw out of the transport. */
   #guard(step: () => void): void {
@@ -271,22 +312,18 @@ export class BoundedStdioTransport implements Transport {
   #write(line: string): Promise<void> {
     if (this.#isClosed || line === '') return Promise.resolve();
     if (this.#stdout.write(line)) return Promise.resolve();
-    // A client that leaves this much unread is not reading: stop taking its requests until it catches up.
-    if (this.#stdout.writableLength > MAX_PENDING_OUTPUT_BYTES && !this.#pausedForOutput) {
-      this.#pausedForOutput = true;
-      this.#stdin.pause();
-    }
     if (this.#waitingForDrain.length === 0) this.#stdout.once('drain', this.#onDrain);
     return new Promise((resolve) => this.#waitingForDrain.push(resolve));
   }
 
   readonly #onDrain = (): void => {
     for (const resolve of this.#waitingForDrain.splice(0)) resolve();
-    if (this.#pausedForOutput && !this.#isClosed) this.#stdin.resume();
-    this.#pausedForOutput = false;
+    // The client caught up: the lines that waited for it are handled now.
+    this.#handleQueue();
   };
 
   #closeWhenDone(): void {
-    if (this.#inputEnded && this.#unanswered.size === 0) void this.close();
+    if (this.#inputEnded && this.#unanswered.size === 0 && this.#queueStart >= this.#queue.length)
+      void this.close();
   }
 }

@@ -10,6 +10,7 @@ export {
   MAX_PENDING_OUTPUT_BYTES,
   MAX_REPLY_BYTES,
   MAX_REPLY_ITEMS,
+  MAX_REQUESTS_IN_FLIGHT,
   MAX_SENT_BYTES,
 } from './mcp-limits.js';
 export { BoundedStdioTransport } from './bounded-stdio-transport.js';

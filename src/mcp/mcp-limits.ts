@@ -34,3 +34,9 @@ export const MAX_PENDING_OUTPUT_BYTES = 16 * MIB;
  * is replaced by a -32603 error for its request, so no client is sent a line it cannot read.
  */
 export const MAX_SENT_BYTES = 2 * MAX_REPLY_BYTES;
+
+/**
+ * The most requests the server works on at once: past it, it stops reading stdin until one is answered, so a
+ * flood of small requests (each of which may cost a state read and a 4 MiB reply) cannot multiply its memory.
+ */
+export const MAX_REQUESTS_IN_FLIGHT = 16;

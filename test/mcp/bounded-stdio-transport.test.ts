@@ -230,6 +230,44 @@ describe('artifact-ingest mcp over stdio: nesting depth', () => {
   });
 });
 
+describe('artifact-ingest mcp over stdio: a client that does not read', () => {
+  it('stops reading requests while 16 MiB of replies wait unread, then answers them all, with a 128 MiB heap', async () => {
+    const server = await spawnRawMcp(await tempProject(), ['--max-old-space-size=128']);
+    await expectServing(server);
+    server.child.stdout.pause();
+    // A tool the server does not have is answered with its 64 KiB name: 2,400 of them are 154 MB of replies,
+    // more than the heap holds if the server read every request while nobody reads its stdout.
+    const count = 2400;
+    const name = 'n'.repeat(64 * 1024);
+    const lines = Array.from(
+      { length: count },
+      (_, index) =>
+        `{"jsonrpc":"2.0","id":${String(index + 1)},"method":"tools/call","params":{"name":"${name}","arguments":{}}}\n`,
+    ).join('');
+    const drained = new Promise<boolean>((resolve) => {
+      if (server.child.stdin.write(lines)) resolve(true);
+      else
+        server.child.stdin.once('drain', () => {
+          resolve(true);
+        });
+      setTimeout(() => {
+        resolve(false);
+      }, 5000);
+    });
+    // Still not taken after a generous while: the server stopped reading (the requests wait in the pipe).
+    expect(await drained).toBe(false);
+    server.child.stdout.resume();
+    const ids = new Set<unknown>();
+    for (let index = 0; index < count; index++) {
+      const reply = await server.nextReply();
+      expect(reply).toHaveProperty('result.isError', true);
+      ids.add(reply.id);
+    }
+    expect(ids.size).toBe(count);
+    await expectServing(server);
+  }, 180_000);
+});
+
 describe('artifact-ingest mcp over stdio: end of input', () => {
   it('answers what it has read when stdin closes, then exits 0', async () => {
     const projectDir = await tempProject();
