@@ -246,7 +246,14 @@ export class BoundedStdioTransport implements Transport {
       const cancelled: unknown = message.params?.requestId;
       if (typeof cancelled === 'string' || typeof cancelled === 'number') this.#unanswered.delete(cancelled);
     }
-    this.onmessage?.(message);
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // The SDK handles a message asynchronously; should it throw at once, the request still gets its answer.
+      this.#log(`internal error while handing on a message: ${describeError(error)}`);
+      if ('id' in message && 'method' in message && this.#unanswered.delete(message.id))
+        this.#replyError(message.id, ErrorCode.InternalError, `internal error: ${describeError(error)}`);
+    }
   }
 
   #refuse(refused: RefusedMessage): void {

@@ -1,5 +1,6 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH } from '../../src/mcp/index.js';
+import { BoundedStdioTransport, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH } from '../../src/mcp/index.js';
 import { runProgram } from '../helpers/run-cli.js';
 import { CLI } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -296,5 +297,28 @@ describe('artifact-ingest mcp over stdio: end of input', () => {
     // The refusal of the last line is written at once, the tool's result when the tool is done.
     expect(replies.map((reply) => reply.id).sort()).toEqual([1, 2, null]);
     expect(replies.find((reply) => reply.id === 2)).toHaveProperty('result.structuredContent.workflows');
+  });
+});
+
+describe('BoundedStdioTransport in process', () => {
+  it('answers a request -32603 when handing it on throws at once, and is not left waiting for it', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const logs: string[] = [];
+    const transport = new BoundedStdioTransport({ stdin, stdout, log: (line) => logs.push(line) });
+    transport.onmessage = () => {
+      throw new Error('boom');
+    };
+    await transport.start();
+    stdin.end('{"jsonrpc":"2.0","id":9,"method":"ping"}\n');
+    // stdin ended and the request was answered: the transport closes by itself.
+    await transport.closed;
+    const reply = JSON.parse(String(stdout.read())) as Record<string, unknown>;
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32603, message: 'internal error: boom' },
+    });
+    expect(logs.join('\n')).toMatch(/internal error while handing on a message: boom/);
   });
 });
