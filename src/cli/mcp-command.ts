@@ -1,6 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadProjectConfig } from '../config/index.js';
-import { createWorkflowMcpServer } from '../mcp/index.js';
+import { BoundedStdioTransport, createWorkflowMcpServer } from '../mcp/index.js';
 import type { CliIo } from './cli-io.js';
 import { packageVersion } from './package-version.js';
 import { parseCommandArgs } from './parse-command-args.js';
@@ -38,17 +37,19 @@ export async function mcpCommand(args: readonly string[], io: CliIo): Promise<nu
   const projectDir = await resolveProject(values.project, 'mcp', io.cwd);
   // A broken config file fails here, at startup, not in the middle of an agent's workflow.
   const config = await loadProjectConfig(projectDir);
-  const server = createWorkflowMcpServer(
-    { projectDir, env: io.env, config, log: (line) => io.stderr.write(`artifact-ingest mcp: ${line}\n`) },
-    packageVersion(),
-  );
-  const stdinClosed = new Promise<void>((resolve) => {
-    process.stdin.once('end', resolve);
-    process.stdin.once('close', resolve);
-  });
-  await server.connect(new StdioServerTransport());
+  const log = (line: string): void => {
+    io.stderr.write(`artifact-ingest mcp: ${line}\n`);
+  };
+  const server = createWorkflowMcpServer({ projectDir, env: io.env, config, log }, packageVersion());
+  // What the SDK notices on its side (a response to no request, a failed send) goes to the log, not nowhere.
+  server.server.onerror = (error) => {
+    log(`protocol: ${error.message}`);
+  };
+  const transport = new BoundedStdioTransport({ log });
+  await server.connect(transport);
   io.stderr.write(`artifact-ingest mcp: serving ${projectDir} on stdio\n`);
-  await stdinClosed;
+  // Closed when stdin ends and every request read has been answered (or stdout failed): nothing else ends it.
+  await transport.closed;
   await server.close();
   return 0;
 }

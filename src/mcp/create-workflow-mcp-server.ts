@@ -10,6 +10,7 @@ import {
   workflowStatus,
 } from '../workflow/index.js';
 import type { WorkflowEngineDeps } from '../workflow/index.js';
+import { boundToolError } from './bound-reply.js';
 import { callSubmitArtifact } from './submit-artifact-tool.js';
 import { isExpectedError, redactToolResult, toolError, toolResult } from './tool-result.js';
 import {
@@ -59,18 +60,21 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
   };
   const server = new McpServer({ name: WORKFLOW_MCP_SERVER_NAME, version });
 
-  // Every tool runs through here: a thrown error becomes an isError result, never a protocol error or a crash.
+  // Every tool runs through here: a thrown error becomes an isError result, never a protocol error or a crash;
+  // an error's text is bounded like a result (it may echo a huge argument).
   const handleResult =
     <A extends object>(tool: string, call: (args: WithoutUndefined<A>) => Promise<CallToolResult>) =>
     async (args: A): Promise<CallToolResult> => {
       try {
-        // The one redaction at the edge, whatever built the result (docs/security.md, "Secrets").
-        return redactToolResult(await call(withoutUndefined(args)));
+        // The one redaction at the edge, whatever built the result (docs/security.md, "Secrets"), then an
+        // error's text bounded to one reply (a success is bounded by `toolResult`).
+        const result = redactToolResult(await call(withoutUndefined(args)));
+        return result.isError === true ? boundToolError(result) : result;
       } catch (error) {
         if (!isExpectedError(error)) {
           log(`${tool}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         }
-        return toolError(error);
+        return boundToolError(toolError(error));
       }
     };
   const handle = <A extends object>(tool: string, call: (args: WithoutUndefined<A>) => Promise<object>) =>

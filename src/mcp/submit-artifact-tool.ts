@@ -31,14 +31,14 @@ export async function callSubmitArtifact(
   deps: Pick<WorkflowEngineDeps, 'durability' | 'now' | 'lockWaitMs'>,
 ): Promise<CallToolResult> {
   const target = await submitTarget(projectDir, request.run_id);
-  if (!('taskId' in target)) return refusal('node_required', target.message, []);
+  if (!('taskId' in target)) return submitArtifactRefusal('node_required', target.message, []);
   // The canonical path checks the payload's shape; its size is checked here, before it is serialized.
   const size = request.payload === undefined ? 0 : Buffer.byteLength(JSON.stringify(request.payload), 'utf8');
   if (size > MAX_ARTIFACT_BYTES) {
     const errors = [
       fieldError([], `at most ${String(MAX_ARTIFACT_BYTES)} bytes of JSON`, `${String(size)} bytes`),
     ];
-    return refusal('invalid_artifact', describeFieldErrors(request.type, errors), errors);
+    return submitArtifactRefusal('invalid_artifact', describeFieldErrors(request.type, errors), errors);
   }
   const outcome = await submitArtifact({
     projectDir,
@@ -51,7 +51,7 @@ export async function callSubmitArtifact(
     ...(deps.now === undefined ? {} : { now: deps.now }),
     ...(deps.lockWaitMs === undefined ? {} : { lockWaitMs: deps.lockWaitMs }),
   });
-  if (!outcome.ok) return refusal(outcome.code, outcome.message, outcome.errors);
+  if (!outcome.ok) return submitArtifactRefusal(outcome.code, outcome.message, outcome.errors);
   return toolResult({
     run_id: target.runId,
     type: outcome.type,
@@ -68,7 +68,7 @@ export async function callSubmitArtifact(
  * `structuredContent`: the SDK's client validates any structured content against the tool's output schema,
  * errors included, so a refusal there would be rejected as a protocol error.
  */
-function refusal(
+export function submitArtifactRefusal(
   code: SubmitArtifactToolCode,
   message: string,
   errors: readonly FieldError[],

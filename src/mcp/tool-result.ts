@@ -3,13 +3,15 @@ import { ConfigError } from '../config/index.js';
 import { describeError, InvalidIdError, redactSecrets, UnknownRunError } from '../project/index.js';
 import { RunError } from '../runtime/index.js';
 import { ObserveError, WorkflowError, WorkflowStateError } from '../workflow/index.js';
+import { boundReply } from './bound-reply.js';
 
 /**
  * A tool's success: the value as `structuredContent` and the same JSON as text (spec workflow-mcp.md), every
- * string and key passed through the one redaction (docs/security.md, "Secrets").
+ * string and key passed through the one redaction (docs/security.md, "Secrets"), then bounded to one reply's size
+ * (`boundReply`, after the redaction so that no cut can split a secret out of its pattern).
  */
 export function toolResult(value: object): CallToolResult {
-  const redacted = redactEveryString(value) as Record<string, unknown>;
+  const redacted = boundReply(redactEveryString(value) as Record<string, unknown>);
   return {
     content: [{ type: 'text', text: JSON.stringify(redacted, null, 2) }],
     structuredContent: redacted,

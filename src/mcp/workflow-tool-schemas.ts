@@ -60,6 +60,17 @@ export const workflowAbortInput = z.strictObject({
   reason: z.string().optional().describe('why, kept in the state and the workflow.aborted event'),
 });
 
+/**
+ * What a reply too large for one message left out (docs/mcp.md, "Limits"): each shortened field's path, with the
+ * items of a list or the characters of a text that are not in the reply. Absent when nothing was left out.
+ */
+const leftOut = z
+  .record(z.string(), z.number())
+  .optional()
+  .describe(
+    "present when the reply was shortened to fit one message: each shortened field's path and how many list items or text characters it left out",
+  );
+
 const reconciliation = z.object({ unregistered: z.array(z.string()), phantom: z.array(z.string()) });
 
 const fieldError = z.object({
@@ -118,6 +129,7 @@ export const workflowStatusOutput = z.object({
   contract: contract.optional(),
   reason: z.string().optional(),
   terminal: terminal.optional(),
+  left_out: leftOut,
 });
 
 /**
@@ -165,6 +177,7 @@ export const submitArtifactOutput = z.object({
   bytes: z.number(),
   task: z.string(),
   previous: z.string().optional(),
+  left_out: leftOut,
 });
 
 /** `workflow_list`'s result. */
@@ -178,6 +191,7 @@ export const workflowListOutput = z.object({
       inputs: z.array(z.string()),
     }),
   ),
+  left_out: leftOut,
 });
 
 /** `register_artefacts`'s result. */
@@ -186,4 +200,5 @@ export const registerArtefactsOutput = z.object({
   registered: z.array(z.string()),
   duplicates: z.array(z.string()),
   invalid: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
+  left_out: leftOut,
 });

@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_REPLY_BYTES, MAX_REPLY_ITEMS } from '../../src/mcp/index.js';
 import {
   OUTSIDE_MARKERS,
   outsideRefusal,
@@ -18,14 +19,15 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
-/** The built binary's `mcp` command as a child process, with an SDK client on its stdio. */
+/** The built binary's `mcp` command as a child process (node run with `nodeArgs`, in `env`), with an SDK client on its stdio. */
 async function spawnServer(
   projectDir: string,
+  nodeArgs: readonly string[] = [],
   env?: Record<string, string>,
 ): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--project', projectDir],
+    args: [...nodeArgs, CLI, 'mcp', '--project', projectDir],
     stderr: 'pipe',
     ...(env === undefined ? {} : { env }),
   });
@@ -104,6 +106,56 @@ describe('artifact-ingest mcp over stdio', () => {
     ) as Record<string, unknown>;
     expect(state).toMatchObject({ status: 'running', step: 'polish', ralphIteration: 3 });
   });
+
+  it('answers a 100,000-path register_artefacts in one bounded reply that counts what it left out', async () => {
+    const { client } = await spawnServer(await tempProject());
+    await call(client, 'workflow_start', {
+      workflow: 'chain_of_thought',
+      inputs: { problem: 'p' },
+      run_id: 'reg-1',
+    });
+    const paths = Array.from({ length: 100_000 }, (_, index) => `../outside-${String(index)}.txt`);
+    const result = (await client.callTool({
+      name: 'register_artefacts',
+      arguments: { paths },
+    })) as CallToolResult;
+    expect(Buffer.byteLength(JSON.stringify(result), 'utf8')).toBeLessThanOrEqual(MAX_REPLY_BYTES);
+    const structured = structuredOf(result);
+    expect(structured).toMatchObject({ run_id: 'reg-1', registered: [], duplicates: [] });
+    expect(structured.invalid).toHaveLength(MAX_REPLY_ITEMS);
+    expect(structured.left_out).toEqual({ invalid: 100_000 - MAX_REPLY_ITEMS });
+  }, 180_000);
+
+  it('takes a 7 MB workflow_advance output with a 256 MiB heap and answers in bounded replies', async () => {
+    const projectDir = await tempProject();
+    const { client } = await spawnServer(projectDir, ['--max-old-space-size=256']);
+    await call(client, 'workflow_start', {
+      workflow: 'chain_of_thought',
+      inputs: { problem: 'p' },
+      run_id: 'big-1',
+    });
+    // One sub-task per line: the next step's instructions quote the first one, the summary keeps all of it.
+    const output = `${'x'.repeat(7_000_000)}\n- partition`;
+    const second = await call(client, 'workflow_advance', { output });
+    expect(second).toMatchObject({
+      step: 'analyze_first',
+      left_out: { instructions: expect.any(Number) as number },
+    });
+    expect(second.instructions).toMatch(
+      /more characters left out: an MCP reply holds at most 4194304 bytes\]$/,
+    );
+    await call(client, 'workflow_advance', { output: 'Pivot: median of three.' });
+    const done = await call(client, 'workflow_advance', { output: 'Quicksort.' });
+    expect(done).toMatchObject({
+      status: 'complete',
+      left_out: { 'summary.results.decomposition': expect.any(Number) as number },
+    });
+    // The run keeps the whole output: only the reply was shortened.
+    const state = JSON.parse(
+      await readFile(path.join(projectDir, '.agent', 'runs', 'big-1', 'state.json'), 'utf8'),
+    ) as { outputs: { decomposition: string } };
+    expect(state.outputs.decomposition).toBe(output);
+  }, 180_000);
 });
 
 describe('artifact-ingest mcp over stdio: workflow_start reads nothing outside the project (issue 23)', () => {
@@ -116,7 +168,7 @@ describe('artifact-ingest mcp over stdio: workflow_start reads nothing outside t
       ...Object.fromEntries(inherited.map((name) => [name, ''])),
       ZQ_SERVER_MARKER: 'zq-plain-server-env',
     };
-    const { client } = await spawnServer(fixture.projectDir, env);
+    const { client } = await spawnServer(fixture.projectDir, [], env);
     const references = ['/proc/self/environ', fixture.secretFile, fixture.evilFile, '../outside/evil.yaml'];
     for (const reference of references) {
       const result = (await client.callTool({

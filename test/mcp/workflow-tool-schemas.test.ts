@@ -1,0 +1,49 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_REPLY_ITEMS, toolResult } from '../../src/mcp/index.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { connectServer } from './mcp-test-client.js';
+
+interface AjvLike {
+  compile: (schema: object) => ((data: unknown) => boolean) & { errors?: unknown };
+}
+
+// The Ajv the SDK's client validates tool results with (v8, draft-07), strict: what a strict client would do.
+const requireFromSdk = createRequire(
+  path.join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'),
+);
+const { default: Ajv } = requireFromSdk('ajv') as { default: new (options: object) => AjvLike };
+
+async function listedTools(): Promise<
+  { name: string; inputSchema: object; outputSchema?: object | undefined }[]
+> {
+  const { client } = await connectServer(await tempProject());
+  return (await client.listTools()).tools;
+}
+
+describe('the tool schemas as a client sees them', () => {
+  it('compile under ajv in strict mode (draft-07), inputs and outputs', async () => {
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    for (const tool of await listedTools()) {
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      expect(tool.outputSchema, tool.name).toBeDefined();
+      expect(() => ajv.compile(tool.outputSchema ?? {}), tool.name).not.toThrow();
+    }
+  });
+
+  it('accept a reply shortened to fit, with its left_out counts', async () => {
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    const tools = await listedTools();
+    const register = tools.find((tool) => tool.name === 'register_artefacts');
+    const invalid = Array.from({ length: MAX_REPLY_ITEMS + 7 }, (_, index) => ({
+      path: `../x-${String(index)}`,
+      code: 'outside_project',
+      message: 'outside the project',
+    }));
+    const result = toolResult({ run_id: 'r', registered: [], duplicates: [], invalid });
+    expect(result.structuredContent).toMatchObject({ left_out: { invalid: 7 } });
+    const validate = ajv.compile(register?.outputSchema ?? {});
+    expect(validate(result.structuredContent), JSON.stringify(validate.errors)).toBe(true);
+  });
+});
