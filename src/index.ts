@@ -7,6 +7,8 @@ export type {
   FenceFormatCode,
   FenceScan,
   FenceVerdict,
+  OmittedCandidateKind,
+  OmittedCandidates,
   ParseFencesOptions,
 } from './fence/index.js';
 
