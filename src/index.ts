@@ -91,6 +91,7 @@ export type {
   IngestResult,
   IngestRoots,
   ManifestArtifact,
+  OmittedBlocks,
   ReasonCode,
   SourceKind,
 } from './ingest/index.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { memoryEventLog, openEventLog } from '../events/index.js';
 import type { EventLevel, EventLog } from '../events/index.js';
 import type { IngestedContent } from './apply-plans.js';
-import { eventLevelOf, manifestArtifactOf } from './block-outcome.js';
+import { blockEventFields, candidatesOf, eventLevelOf, manifestArtifactOf } from './block-outcome.js';
 import type { BlockOutcome } from './block-outcome.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
@@ -16,6 +16,8 @@ import type { IngestProblem, ReportProblem } from './ingest-problem.js';
 import { openIngestRoots } from './ingest-roots.js';
 import type { IngestRoots, SharedIngestRoots } from './ingest-roots.js';
 import { parseFencesIsolated } from './isolated-parse/index.js';
+import { limitCandidates, omittedBlocksOutcome } from './limit-candidates.js';
+import type { OmittedBlocks } from './block-outcome.js';
 import { planBlocks } from './plan-blocks.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { placeBlocks } from './place-blocks.js';
@@ -67,7 +69,7 @@ export interface IngestOptions {
 
 export type { IngestProblem } from './ingest-problem.js';
 export type { IngestedContent } from './apply-plans.js';
-export type { BlockOutcome } from './block-outcome.js';
+export type { BlockOutcome, OmittedBlocks } from './block-outcome.js';
 
 /** Everything one ingest produced: the manifest, where it was written, and the problems met on the way. */
 export interface IngestResult {
@@ -151,7 +153,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
         : (options.content ?? (await readDocument(projectDir, docPath, limits, report)));
     const text = bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
     if (text !== null) {
-      const plans = await planText(text, docPath, limits, options.parser, report);
+      const { plans, omitted } = await planText(text, docPath, limits, options.parser, report);
       ({ blocks, contents } = await placeBlocks(plans, {
         projectDir,
         events,
@@ -160,6 +162,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
         ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
         report,
       }));
+      // Past max_blocks, one entry stands for every other candidate: a million near-misses cost one line.
+      if (omitted !== undefined) blocks = [...blocks, omittedBlocksOutcome(omitted, plans.length)];
     }
   } catch (error) {
     report('internal_error', describeError(error));
@@ -169,7 +173,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     blocks.map((block) => ({
       level: eventLevelOf(block),
       event: 'ingest.block',
-      fields: { ...manifestArtifactOf(block) },
+      fields: blockEventFields(block),
     })),
   );
 
@@ -215,17 +219,23 @@ async function planText(
   limits: IngestLimits,
   parser: FenceParser | undefined,
   report: ReportProblem,
-): Promise<BlockPlan[]> {
-  // In a worker terminated at the deadline: a hostile document cannot stall the run or the CLI.
-  const scan = await parseFencesIsolated(text, { timeLimitMs: limits.maxParseMs, parser });
+): Promise<{ plans: BlockPlan[]; omitted: OmittedBlocks | undefined }> {
+  // In a worker terminated at the deadline: a hostile document cannot stall the run or the CLI. The worker keeps
+  // only the first max_blocks candidates and counts the rest, so its answer is bounded whatever the document.
+  const scan = await parseFencesIsolated(text, {
+    timeLimitMs: limits.maxParseMs,
+    parser,
+    maxCandidates: limits.maxBlocks,
+  });
   if (scan.timedOut === true) {
     report(
       'too_complex',
       `${docPath} took over max_parse_ms (${limits.maxParseMs} ms) to parse; nothing was written`,
     );
-    return [];
+    return { plans: [], omitted: undefined };
   }
-  return planBlocks(scan.blocks, limits);
+  const { blocks, omitted } = limitCandidates(scan, limits.maxBlocks);
+  return { plans: planBlocks(blocks, limits), omitted };
 }
 
 function openRunEvents(
@@ -256,8 +266,12 @@ function buildManifest(
   blocks: readonly BlockOutcome[],
   ts: Date,
 ): IngestManifest {
-  const count = (status: BlockOutcome['status']): number =>
-    blocks.filter((block) => block.status === status).length;
+  // Summary counts are of candidates: the entry for the candidates past max_blocks counts each of them.
+  const count = (status?: BlockOutcome['status']): number =>
+    blocks.reduce(
+      (sum, block) => (status === undefined || block.status === status ? sum + candidatesOf(block) : sum),
+      0,
+    );
   return {
     version: '1',
     run_id: ids.runId,
@@ -270,7 +284,7 @@ function buildManifest(
     },
     artifacts: blocks.map(manifestArtifactOf),
     summary: {
-      total_blocks: blocks.length,
+      total_blocks: count(),
       written: count('written'),
       skipped: count('skipped'),
       rejected: count('rejected'),

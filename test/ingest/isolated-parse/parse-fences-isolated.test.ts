@@ -120,6 +120,19 @@ describe('IsolatedFenceParser', () => {
     GUARD * 3,
   );
 
+  it(
+    'parses that document in the same heap when asked to keep 500 candidates, counting the rest',
+    async () => {
+      const parser = newParser({ maxHeapMb: 48 });
+      const huge = '```ts file=a.ts\nx\n```\n\n'.repeat(400_000);
+      const scan = await parser.parse(huge, { maxCandidates: 500 });
+      expect(scan.blocks).toEqual(parseFences(huge.slice(0, 500 * 23)).blocks);
+      expect(scan.omitted).toEqual({ count: 399_500, byKind: { valid: 399_500 } });
+      expect(parser.workersStarted).toBe(1);
+    },
+    GUARD * 3,
+  );
+
   it('falls back to the in-process parse when the worker cannot start, and says so once', async () => {
     const warnings: string[] = [];
     const parser = newParser({
