@@ -21,7 +21,7 @@ import type { OmittedBlocks } from './block-outcome.js';
 import { planBlocks } from './plan-blocks.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { placeBlocks } from './place-blocks.js';
-import { decodeDocument, readDocument } from './read-document.js';
+import { decodeDocument, readDocument, takeDocumentText } from './read-document.js';
 import { writeManifest } from './write-manifest.js';
 
 /** Options for one document's ingest. */
@@ -41,6 +41,11 @@ export interface IngestOptions {
    * as to a read document (max_document_bytes, strict UTF-8, a leading BOM dropped).
    */
   readonly content?: Uint8Array;
+  /**
+   * With `content`: its UTF-8 decoding, when the writer holds it already, so a large document is not decoded (and
+   * held) twice. `content` is still what max_document_bytes counts; a leading BOM is dropped as from bytes.
+   */
+  readonly text?: string;
   /** Roots to write through, shared with other ingests (their opener closes them); by default this ingest opens its own. */
   readonly roots?: IngestRoots;
   readonly sourceKind?: SourceKind;
@@ -147,11 +152,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     );
   }
   try {
-    const bytes =
-      secret !== undefined
-        ? null
-        : (options.content ?? (await readDocument(projectDir, docPath, limits, report)));
-    const text = bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
+    const text =
+      secret !== undefined ? null : await documentText(options, projectDir, docPath, limits, report);
     if (text !== null) {
       const { plans, omitted } = await planText(text, docPath, limits, options.parser, report);
       ({ blocks, contents } = await placeBlocks(plans, {
@@ -211,6 +213,24 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     failed: problems.length > 0 || summary.rejected > 0,
     contents,
   };
+}
+
+/**
+ * The document as text under the ingest's rules (max_document_bytes, strict UTF-8, no leading BOM), or null after
+ * reporting why not; its bytes are not kept past this call (a 16 MiB document is held once while it is parsed).
+ */
+async function documentText(
+  options: IngestOptions,
+  projectDir: string,
+  docPath: string,
+  limits: IngestLimits,
+  report: ReportProblem,
+): Promise<string | null> {
+  const { content, text } = options;
+  if (content !== undefined && text !== undefined)
+    return takeDocumentText(docPath, content, text, limits, report);
+  const bytes = content ?? (await readDocument(projectDir, docPath, limits, report));
+  return bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
 }
 
 async function planText(
