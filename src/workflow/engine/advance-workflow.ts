@@ -72,7 +72,11 @@ export async function advanceWorkflow(
     output,
     deps.config === undefined
       ? {}
-      : { timeLimitMs: deps.config.ingest.limits.maxParseMs, parser: deps.config.ingest.parser },
+      : {
+          timeLimitMs: deps.config.ingest.limits.maxParseMs,
+          parser: deps.config.ingest.parser,
+          maxBlocks: deps.config.ingest.limits.maxBlocks,
+        },
   );
   const earlier = step.contract === undefined ? [] : await readPassSubmissions(projectDir, state, nodeId);
   const at = now();
