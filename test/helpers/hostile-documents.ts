@@ -44,6 +44,12 @@ export const HOSTILE_SHAPES: readonly HostileDocumentShape[] = [
     candidatesPerUnit: 1,
   },
   {
+    name: 'near-miss, two-byte text',
+    what: 'the near-miss openers with a € in each, so the whole document is a two-byte (UTF-16) string in V8',
+    unit: () => '```ts path=€\n```\n```ts file="€"\n```\n',
+    candidatesPerUnit: 2,
+  },
+  {
     name: 'densest candidates',
     what: '```= lines closed by ``` (missing_lang), 8 bytes a candidate',
     unit: () => '```=\n```\n',
@@ -51,15 +57,16 @@ export const HOSTILE_SHAPES: readonly HostileDocumentShape[] = [
   },
 ];
 
-/** A document of about `bytes` bytes (never more): the valid block, then units of `shape` while they fit. */
+/** A document of about `bytes` UTF-8 bytes (never more): the valid block, then units of `shape` while they fit. */
 export function hostileDocument(shape: HostileDocumentShape, bytes: number): string {
   const parts = [HOSTILE_VALID_BLOCK];
-  let size = HOSTILE_VALID_BLOCK.length;
+  let size = Buffer.byteLength(HOSTILE_VALID_BLOCK);
   for (let i = 0; ; i += 1) {
     const unit = shape.unit(i);
-    if (size + unit.length > bytes) break;
+    const unitBytes = Buffer.byteLength(unit);
+    if (size + unitBytes > bytes) break;
     parts.push(unit);
-    size += unit.length;
+    size += unitBytes;
   }
   return parts.join('');
 }
