@@ -7,6 +7,8 @@ export type {
   FenceFormatCode,
   FenceScan,
   FenceVerdict,
+  OmittedCandidateKind,
+  OmittedCandidates,
   ParseFencesOptions,
 } from './fence/index.js';
 
@@ -96,6 +98,7 @@ export type {
   IngestResult,
   IngestRoots,
   ManifestArtifact,
+  OmittedBlocks,
   ReasonCode,
   SourceKind,
 } from './ingest/index.js';

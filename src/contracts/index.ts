@@ -26,7 +26,7 @@ export type { AttemptSubmission, Completion, CompletionInput } from './completio
 export { fixRequest } from './completion/index.js';
 export { TERMINAL_STATES, declareTerminal, readTerminal, terminalStateSchema } from './completion/index.js';
 export type { TerminalState, TerminalStateName } from './completion/index.js';
-export { readContractBlocks } from './submit/index.js';
+export { omittedBlocksError, readContractBlocks } from './submit/index.js';
 export type { ContractBlock, ContractBlockScan } from './submit/index.js';
 export { DEFAULT_MAX_FIX_ATTEMPTS, budgetsSchema } from './completion/index.js';
 export type { BudgetName, Budgets } from './completion/index.js';

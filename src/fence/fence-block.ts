@@ -46,10 +46,26 @@ export interface FenceBlock {
   readonly verdict: FenceVerdict;
 }
 
+/**
+ * How a candidate past `maxCandidates` is counted: `artifact` for a ```` ```json artifact=<type> ```` contract
+ * block (whatever its verdict), else its verdict: `valid` or the format code that skips it.
+ */
+export type OmittedCandidateKind = FenceFormatCode | 'valid' | 'artifact';
+
+/** The candidates past `maxCandidates`: judged and counted, never kept (their content is never held). */
+export interface OmittedCandidates {
+  /** How many candidates came after the first `maxCandidates`. */
+  readonly count: number;
+  /** The same candidates counted by kind; the counts add up to `count`. */
+  readonly byKind: Readonly<Partial<Record<OmittedCandidateKind, number>>>;
+}
+
 /** The result of scanning one markdown document. */
 export interface FenceScan {
   /** Candidate blocks in document order (every fenced block when scanned with `all: true`). */
   readonly blocks: readonly FenceBlock[];
+  /** Present when the document held more than `maxCandidates` candidates: those past it, counted. */
+  readonly omitted?: OmittedCandidates;
   /** False when a cheap pre-check proved that the text holds no candidate and no block parser was run. */
   readonly parsed: boolean;
   /** Present when parsing overran `timeLimitMs`: the scan was abandoned and `blocks` is empty. */
@@ -71,4 +87,9 @@ export interface ParseFencesOptions {
    * in the input) or `'micromark'` (the reference path it is checked against, which returns the same blocks).
    */
   readonly parser?: FenceParser;
+  /**
+   * Keep at most this many candidates in `blocks`; later ones are judged and counted in `omitted`, so a document
+   * of a million candidates costs what one of this many does. Default: keep every candidate.
+   */
+  readonly maxCandidates?: number;
 }

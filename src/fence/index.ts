@@ -3,6 +3,8 @@ export type {
   FenceFormatCode,
   FenceScan,
   FenceVerdict,
+  OmittedCandidateKind,
+  OmittedCandidates,
   ParseFencesOptions,
 } from './fence-block.js';
 export { parseFences } from './parse-fences.js';

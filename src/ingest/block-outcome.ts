@@ -1,4 +1,4 @@
-import type { EventLevel } from '../events/index.js';
+import type { EventFields, EventLevel } from '../events/index.js';
 import type { ManifestArtifact } from './ingest-manifest.js';
 import { statusOfReason } from './reason-code.js';
 import type { ArtifactStatus, ReasonCode } from './reason-code.js';
@@ -19,6 +19,16 @@ export interface BlockOutcome {
   readonly code: ReasonCode | null;
   /** Why, in words ('' when `code` is null); secrets already redacted. */
   readonly message: string;
+  /** Present on the one outcome that stands for every candidate past `max_blocks`: how many, by reason. */
+  readonly omitted?: OmittedBlocks;
+}
+
+/** The candidates of a document past `max_blocks`: counted, never listed (issue 23). */
+export interface OmittedBlocks {
+  /** How many candidates came after the first `max_blocks`. */
+  readonly count: number;
+  /** The same candidates by the reason each would have had alone, most frequent first; adds up to `count`. */
+  readonly byReason: Readonly<Partial<Record<ReasonCode, number>>>;
 }
 
 /** The manifest entry of a block outcome: the only place its `reason` string (`code: message`) is made. */
@@ -33,6 +43,21 @@ export function manifestArtifactOf(outcome: BlockOutcome): ManifestArtifact {
     status: outcome.status,
     reason: outcome.code === null ? '' : `${outcome.code}: ${outcome.message}`,
   };
+}
+
+/**
+ * The fields of a block's `ingest.block` event: its manifest entry and, for the entry standing for the candidates
+ * past `max_blocks`, `omitted` (how many) and `omitted_by_reason`.
+ */
+export function blockEventFields(outcome: BlockOutcome): EventFields {
+  const entry = manifestArtifactOf(outcome);
+  if (outcome.omitted === undefined) return { ...entry };
+  return { ...entry, omitted: outcome.omitted.count, omitted_by_reason: { ...outcome.omitted.byReason } };
+}
+
+/** How many candidates an outcome stands for: one, or every candidate past `max_blocks` for their entry. */
+export function candidatesOf(outcome: BlockOutcome): number {
+  return outcome.omitted?.count ?? 1;
 }
 
 /**

@@ -80,6 +80,9 @@ export type ConcludedDocument =
       readonly message: string;
     };
 
+/** A UTF-16 code unit of a surrogate pair standing alone: UTF-8 cannot encode it (it is written as U+FFFD). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
  * The one "write the document, ingest it behind the flag, record" shared by a graph node and a workflow
  * step: writes atomically through the confined root, records the document, then (flag on, not under
@@ -115,7 +118,9 @@ export async function concludeDocument(options: ConcludeDocumentOptions): Promis
     outputPath,
     bytes: bytes.byteLength,
     sha256: sha256Hex(bytes),
-    text: new TextDecoder().decode(bytes),
+    // What the disk holds: the caller's own string unless a lone surrogate became U+FFFD, so that a large
+    // document is not held twice.
+    text: LONE_SURROGATE.test(options.text) ? new TextDecoder().decode(bytes) : options.text,
   } as const;
   const { ingest } = options;
   if (!ingest.enabled) return written;
@@ -133,6 +138,7 @@ export async function concludeDocument(options: ConcludeDocumentOptions): Promis
     nodeId,
     docPath: outputPath,
     content: bytes,
+    text: written.text,
     sourceKind: ingest.sourceKind,
     mode: ingest.mode,
     events: options.events,

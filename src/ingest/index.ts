@@ -1,6 +1,7 @@
 export { ingestDocument, runIngest, IngestFailedError } from './ingest-document.js';
 export type {
   BlockOutcome,
+  OmittedBlocks,
   IngestOptions,
   IngestResult,
   IngestProblem,

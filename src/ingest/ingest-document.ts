@@ -2,7 +2,7 @@ import path from 'node:path';
 import { memoryEventLog, openEventLog } from '../events/index.js';
 import type { EventLevel, EventLog } from '../events/index.js';
 import type { IngestedContent } from './apply-plans.js';
-import { eventLevelOf, manifestArtifactOf } from './block-outcome.js';
+import { blockEventFields, candidatesOf, eventLevelOf, manifestArtifactOf } from './block-outcome.js';
 import type { BlockOutcome } from './block-outcome.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
@@ -16,10 +16,12 @@ import type { IngestProblem, ReportProblem } from './ingest-problem.js';
 import { openIngestRoots } from './ingest-roots.js';
 import type { IngestRoots, SharedIngestRoots } from './ingest-roots.js';
 import { parseFencesIsolated } from './isolated-parse/index.js';
+import { limitCandidates, omittedBlocksOutcome } from './limit-candidates.js';
+import type { OmittedBlocks } from './block-outcome.js';
 import { planBlocks } from './plan-blocks.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { placeBlocks } from './place-blocks.js';
-import { decodeDocument, readDocument } from './read-document.js';
+import { decodeDocument, readDocument, takeDocumentText } from './read-document.js';
 import { writeManifest } from './write-manifest.js';
 
 /** Options for one document's ingest. */
@@ -39,6 +41,11 @@ export interface IngestOptions {
    * as to a read document (max_document_bytes, strict UTF-8, a leading BOM dropped).
    */
   readonly content?: Uint8Array;
+  /**
+   * With `content`: its UTF-8 decoding, when the writer holds it already, so a large document is not decoded (and
+   * held) twice. `content` is still what max_document_bytes counts; a leading BOM is dropped as from bytes.
+   */
+  readonly text?: string;
   /** Roots to write through, shared with other ingests (their opener closes them); by default this ingest opens its own. */
   readonly roots?: IngestRoots;
   readonly sourceKind?: SourceKind;
@@ -67,7 +74,7 @@ export interface IngestOptions {
 
 export type { IngestProblem } from './ingest-problem.js';
 export type { IngestedContent } from './apply-plans.js';
-export type { BlockOutcome } from './block-outcome.js';
+export type { BlockOutcome, OmittedBlocks } from './block-outcome.js';
 
 /** Everything one ingest produced: the manifest, where it was written, and the problems met on the way. */
 export interface IngestResult {
@@ -145,13 +152,10 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     );
   }
   try {
-    const bytes =
-      secret !== undefined
-        ? null
-        : (options.content ?? (await readDocument(projectDir, docPath, limits, report)));
-    const text = bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
+    const text =
+      secret !== undefined ? null : await documentText(options, projectDir, docPath, limits, report);
     if (text !== null) {
-      const plans = await planText(text, docPath, limits, options.parser, report);
+      const { plans, omitted } = await planText(text, docPath, limits, options.parser, report);
       ({ blocks, contents } = await placeBlocks(plans, {
         projectDir,
         events,
@@ -160,6 +164,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
         ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
         report,
       }));
+      // Past max_blocks, one entry stands for every other candidate: a million near-misses cost one line.
+      if (omitted !== undefined) blocks = [...blocks, omittedBlocksOutcome(omitted, plans.length)];
     }
   } catch (error) {
     report('internal_error', describeError(error));
@@ -169,7 +175,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     blocks.map((block) => ({
       level: eventLevelOf(block),
       event: 'ingest.block',
-      fields: { ...manifestArtifactOf(block) },
+      fields: blockEventFields(block),
     })),
   );
 
@@ -209,23 +215,47 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   };
 }
 
+/**
+ * The document as text under the ingest's rules (max_document_bytes, strict UTF-8, no leading BOM), or null after
+ * reporting why not; its bytes are not kept past this call (a 16 MiB document is held once while it is parsed).
+ */
+async function documentText(
+  options: IngestOptions,
+  projectDir: string,
+  docPath: string,
+  limits: IngestLimits,
+  report: ReportProblem,
+): Promise<string | null> {
+  const { content, text } = options;
+  if (content !== undefined && text !== undefined)
+    return takeDocumentText(docPath, content, text, limits, report);
+  const bytes = content ?? (await readDocument(projectDir, docPath, limits, report));
+  return bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
+}
+
 async function planText(
   text: string,
   docPath: string,
   limits: IngestLimits,
   parser: FenceParser | undefined,
   report: ReportProblem,
-): Promise<BlockPlan[]> {
-  // In a worker terminated at the deadline: a hostile document cannot stall the run or the CLI.
-  const scan = await parseFencesIsolated(text, { timeLimitMs: limits.maxParseMs, parser });
+): Promise<{ plans: BlockPlan[]; omitted: OmittedBlocks | undefined }> {
+  // In a worker terminated at the deadline: a hostile document cannot stall the run or the CLI. The worker keeps
+  // only the first max_blocks candidates and counts the rest, so its answer is bounded whatever the document.
+  const scan = await parseFencesIsolated(text, {
+    timeLimitMs: limits.maxParseMs,
+    parser,
+    maxCandidates: limits.maxBlocks,
+  });
   if (scan.timedOut === true) {
     report(
       'too_complex',
       `${docPath} took over max_parse_ms (${limits.maxParseMs} ms) to parse; nothing was written`,
     );
-    return [];
+    return { plans: [], omitted: undefined };
   }
-  return planBlocks(scan.blocks, limits);
+  const { blocks, omitted } = limitCandidates(scan, limits.maxBlocks);
+  return { plans: planBlocks(blocks, limits), omitted };
 }
 
 function openRunEvents(
@@ -256,8 +286,12 @@ function buildManifest(
   blocks: readonly BlockOutcome[],
   ts: Date,
 ): IngestManifest {
-  const count = (status: BlockOutcome['status']): number =>
-    blocks.filter((block) => block.status === status).length;
+  // Summary counts are of candidates: the entry for the candidates past max_blocks counts each of them.
+  const count = (status?: BlockOutcome['status']): number =>
+    blocks.reduce(
+      (sum, block) => (status === undefined || block.status === status ? sum + candidatesOf(block) : sum),
+      0,
+    );
   return {
     version: '1',
     run_id: ids.runId,
@@ -270,7 +304,7 @@ function buildManifest(
     },
     artifacts: blocks.map(manifestArtifactOf),
     summary: {
-      total_blocks: blocks.length,
+      total_blocks: count(),
       written: count('written'),
       skipped: count('skipped'),
       rejected: count('rejected'),

@@ -7,6 +7,9 @@ export const ingestModeSchema = z.enum(['single', 'self_critique', 'team', 'unkn
 /** Who asked for the ingest. */
 export const sourceKindSchema = z.enum(['graph_runtime', 'cli', 'workflow']);
 
+/** The reason code of the one entry that stands for every candidate past `max_blocks`, when it is the last. */
+const OMITTED_REASON = 'too_many_blocks';
+
 /** One candidate block's entry in manifest v1. */
 export const manifestArtifactSchema = z
   .object({
@@ -48,11 +51,20 @@ export const ingestManifestSchema = z
   .strict()
   .check((ctx) => {
     const { artifacts, summary } = ctx.value;
-    const count = (status: string): number => artifacts.filter((entry) => entry.status === status).length;
-    if (summary.total_blocks !== artifacts.length) {
+    const last = artifacts.at(-1);
+    // The last entry, when it is `too_many_blocks`, stands for every candidate from its index on (issue 23:
+    // past max_blocks the candidates are counted, not listed); every other entry for one candidate.
+    const omitted =
+      last?.reason.startsWith(`${OMITTED_REASON}: `) === true ? summary.total_blocks - last.index : 1;
+    const candidatesOf = (entry: ManifestArtifact): number => (entry === last ? omitted : 1);
+    const count = (status: string): number =>
+      artifacts.reduce((sum, entry) => (entry.status === status ? sum + candidatesOf(entry) : sum), 0);
+    const total = artifacts.reduce((sum, entry) => sum + candidatesOf(entry), 0);
+    if (omitted < 1 || summary.total_blocks !== total) {
       ctx.issues.push({
         code: 'custom',
-        message: 'summary.total_blocks must equal artifacts.length',
+        message:
+          'summary.total_blocks must equal artifacts.length, or, when the last entry is too_many_blocks, its index plus the candidates it stands for',
         input: summary,
       });
     }
@@ -60,7 +72,7 @@ export const ingestManifestSchema = z
       if (summary[status] !== count(status)) {
         ctx.issues.push({
           code: 'custom',
-          message: `summary.${status} must count the ${status} artifacts`,
+          message: `summary.${status} must count the ${status} candidates`,
           input: summary,
         });
       }

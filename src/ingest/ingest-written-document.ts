@@ -34,6 +34,8 @@ export interface WrittenDocumentIngestOptions {
   readonly docPath: string;
   /** The document's bytes as they were just written: the ingest judges these and does not read the file. */
   readonly content: Uint8Array;
+  /** The same document decoded, as the caller holds it: the ingest parses it instead of decoding `content` again. */
+  readonly text?: string;
   /** Roots shared by every document of the run; their opener closes them. */
   readonly roots?: IngestRoots;
   readonly sourceKind: SourceKind;
@@ -70,6 +72,7 @@ export async function ingestWrittenDocument(
       runId: options.runId,
       nodeId: options.nodeId,
       content: options.content,
+      ...(options.text === undefined ? {} : { text: options.text }),
       ...(options.roots === undefined ? {} : { roots: options.roots }),
       sourceKind: options.sourceKind,
       mode: options.mode,

@@ -20,8 +20,9 @@ export type BlockPlan =
 const encoder = new TextEncoder();
 
 /**
- * Judges every candidate of one document in document order: format verdict, limits, path rules, last block
- * wins for a repeated path, case collisions, and the document's total byte budget.
+ * Judges every candidate it is given in document order: format verdict, block size, path rules, last block
+ * wins for a repeated path, case collisions, and the document's total byte budget. `max_blocks` is applied
+ * before, by `limitCandidates`, which counts the candidates past it instead of planning them.
  */
 export function planBlocks(blocks: readonly FenceBlock[], limits: IngestLimits): BlockPlan[] {
   const plans: BlockPlan[] = blocks.map((block) => planOne(block, limits));
@@ -105,12 +106,6 @@ function planOne(block: FenceBlock, limits: IngestLimits): BlockPlan {
     );
   }
   if (!block.verdict.valid) return decided(block.verdict.code, block.verdict.message);
-  if (block.index >= limits.maxBlocks) {
-    return decided(
-      'too_many_blocks',
-      `only the first ${limits.maxBlocks} blocks of a document are ingested (max_blocks)`,
-    );
-  }
   if (bytes.byteLength > limits.maxBlockBytes) {
     return decided(
       'too_large',

@@ -47,6 +47,21 @@ export function decodeDocument(
   }
 }
 
+/**
+ * The text a writer decoded itself from `bytes` (so it is valid UTF-8), under the same rules as
+ * {@link decodeDocument}: max_document_bytes on the bytes, a leading BOM dropped; null after reporting why not.
+ */
+export function takeDocumentText(
+  docPath: string,
+  bytes: Uint8Array,
+  text: string,
+  limits: IngestLimits,
+  report: ReportProblem,
+): string | null {
+  if (!withinLimit(docPath, bytes.byteLength, limits, report)) return null;
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 function withinLimit(docPath: string, size: number, limits: IngestLimits, report: ReportProblem): boolean {
   if (size <= limits.maxDocumentBytes) return true;
   report('too_large', `${docPath} is ${size} bytes; max_document_bytes is ${limits.maxDocumentBytes}`);

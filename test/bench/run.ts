@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, the parser contenders (parser-contenders.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), recording (recording.ts), lineage queries at 10, 100 and 1,000 runs (lineage-scale.ts), project snapshots (observe-snapshot.ts), CLI start-up (cli-load.ts), and graph runs at 50 and 200 nodes (graph-runs.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, the parser contenders (parser-contenders.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), recording (recording.ts), lineage queries at 10, 100 and 1,000 runs (lineage-scale.ts), project snapshots (observe-snapshot.ts), CLI start-up (cli-load.ts), memory per byte of hostile documents (document-memory.ts), and graph runs at 50 and 200 nodes (graph-runs.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,6 +19,7 @@ import { artifactScaleSection } from './artifacts-scale.js';
 import { cliLoadSection } from './cli-load.js';
 import { recordingSection } from './recording.js';
 import { differentialSection } from './differential.js';
+import { documentMemorySection } from './document-memory.js';
 import { graphRunsSection } from './graph-runs.js';
 import { hostileInputSection } from './hostile-inputs.js';
 import { isolatedParseSection } from './isolated-parse.js';
@@ -266,6 +267,7 @@ const observe = await observeSnapshotSection();
 const cliLoad = await cliLoadSection();
 const graphRuns = await graphRunsSection();
 const hostile = hostileInputSection();
+const documentMemory = await documentMemorySection();
 const isolated = await isolatedParseSection(typicalDocument(20_000));
 const contenders = await parserContendersSection();
 const differential = await differentialSection();
@@ -359,6 +361,7 @@ ${lineage}
 ${observe}
 ${cliLoad}
 ${hostile}
+${documentMemory}
 ${graphRuns}`;
 await writeFile(new URL('../../docs/benchmarks.md', import.meta.url), report);
 console.log('\nwrote docs/benchmarks.md');

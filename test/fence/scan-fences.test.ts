@@ -99,6 +99,40 @@ describe('scanFences time limit', () => {
 });
 
 // The scanner's results on the hostile inputs whose linear cost `npm run bench` measures (t(2n)/t(n)).
+describe('scanFences with maxCandidates', () => {
+  const many = [
+    '```ts file=a.ts\nx\n```\n',
+    '~~~ts file=b.ts\n~~~\n',
+    '```json artifact=plan\n{}\n```\n',
+    '```bash\nls\n```\n',
+  ]
+    .join('')
+    .repeat(5);
+
+  it.each(['scanner', 'micromark'] as const)(
+    'keeps the first candidates exactly as an unlimited scan does and counts the rest by kind (%s)',
+    (parser) => {
+      const unlimited = scanFences(many, { parser });
+      const limited = scanFences(many, { parser, maxCandidates: 4 });
+      expect(unlimited.blocks).toHaveLength(15);
+      expect(unlimited.omitted).toBeUndefined();
+      expect(limited.blocks).toEqual(unlimited.blocks.slice(0, 4));
+      expect(limited.omitted).toEqual({ count: 11, byKind: { tilde_fence: 4, artifact: 4, valid: 3 } });
+    },
+  );
+
+  it('keeps non-candidates with all, whatever the limit', () => {
+    const limited = scanFences(many, { all: true, maxCandidates: 1 });
+    expect(limited.blocks.filter((block) => !block.candidate)).toHaveLength(5);
+    expect(limited.blocks.filter((block) => block.candidate).map((block) => block.index)).toEqual([0]);
+    expect(limited.omitted?.count).toBe(14);
+  });
+
+  it('reports nothing omitted when the candidates fit', () => {
+    expect(scanFences(many, { maxCandidates: 15 }).omitted).toBeUndefined();
+  });
+});
+
 describe('scanFences with the scanner on hostile input', () => {
   const candidate = '```ts file=a.ts\nx\n```\n';
 

@@ -98,6 +98,28 @@ describe('concludeDocument', () => {
     expect((await readArtifactRecords(projectDir, runId)).records).toEqual([]);
   });
 
+  it("returns the caller's text as it is when every character encodes", async () => {
+    const projectDir = await tempProject();
+    const text = `Scope é ✓ 😀\n\n${fileBlock('ts', 'src/x.ts', 'export const x = 1;')}`;
+    const { outcome } = await conclude(projectDir, { text });
+    expect(outcome.status === 'completed' && outcome.text).toBe(text);
+  });
+
+  it('returns the text the disk holds, U+FFFD for a lone surrogate, and ingests that text', async () => {
+    const projectDir = await tempProject();
+    const text = `Scope \ud800\n\n${fileBlock('ts', 'src/\udc00.ts', 'x')}`;
+    const { outcome } = await conclude(projectDir, { text });
+    const onDisk = await readFile(path.join(projectDir, 'docs/wf-1/scope.md'), 'utf8');
+    expect(onDisk).toContain('Scope \ufffd\n');
+    expect(outcome.status === 'completed' && outcome.text).toBe(onDisk);
+    const manifest = ingestManifestSchema.parse(
+      JSON.parse(await readFile(path.join(projectDir, '.agent/runs/wf-1/manifests/scope.json'), 'utf8')),
+    );
+    expect(manifest.artifacts.map((entry) => [entry.declared_file, entry.reason.split(':')[0]])).toEqual([
+      ['src/\ufffd.ts', 'invalid_unicode'],
+    ]);
+  });
+
   it('uses any recorder that fits the port', async () => {
     const projectDir = await tempProject();
     const calls: string[] = [];

@@ -386,6 +386,17 @@ describe('runIngest with the document bytes', () => {
     await runIngest({ projectDir, ...base, content: encode('\uFEFF```ts file=a.ts\r\nline1\r\n```\r\n') });
     expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('line1\r\n');
   });
+
+  it('parses the text given with the bytes instead of decoding them, under the same rules', async () => {
+    const projectDir = await tempProject();
+    const text = '\uFEFF```ts file=a.ts\nline1\n```\n';
+    const content = encode(text);
+    await runIngest({ projectDir, ...base, content, text });
+    expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('line1\n');
+    // max_document_bytes counts the bytes.
+    const over = await runIngest({ projectDir, ...base, content, text, limits: { maxDocumentBytes: 10 } });
+    expect(over.problems.map((p) => p.code)).toEqual(['too_large']);
+  });
 });
 
 describe('block outcomes as data', () => {

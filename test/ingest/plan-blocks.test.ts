@@ -63,20 +63,15 @@ describe('planBlocks', () => {
     expect(summary(planBlocks(blocks, DEFAULT_INGEST_LIMITS))).toEqual(expected);
   });
 
-  it('applies max_blocks, max_block_bytes and max_total_bytes in document order', () => {
-    const limits = { ...DEFAULT_INGEST_LIMITS, maxBlocks: 3, maxBlockBytes: 8, maxTotalBytes: 10 };
-    const blocks = [
-      block(0, 'a', '123456\n'),
-      block(1, 'b', '123456789\n'),
-      block(2, 'c', '1234\n'),
-      block(3, 'd', '1\n'),
-    ];
-    expect(summary(planBlocks(blocks, limits))).toEqual([
-      'write a',
-      'too_large b',
-      'too_large c',
-      'too_many_blocks d',
-    ]);
+  it('applies max_block_bytes and max_total_bytes in document order', () => {
+    const limits = { ...DEFAULT_INGEST_LIMITS, maxBlockBytes: 8, maxTotalBytes: 10 };
+    const blocks = [block(0, 'a', '123456\n'), block(1, 'b', '123456789\n'), block(2, 'c', '1234\n')];
+    expect(summary(planBlocks(blocks, limits))).toEqual(['write a', 'too_large b', 'too_large c']);
+  });
+
+  it('leaves max_blocks to limitCandidates: it plans every block it is given', () => {
+    const limits = { ...DEFAULT_INGEST_LIMITS, maxBlocks: 1 };
+    expect(summary(planBlocks([block(0, 'a'), block(1, 'b')], limits))).toEqual(['write a', 'write b']);
   });
 
   it.each([

@@ -26,25 +26,21 @@ export const MAX_DIFF_EDIT_LENGTH = 500;
 /**
  * Counts the lines added and removed from `previous` to `next` (a first version, `previous` null, adds every
  * line): by a minimal line diff when the edit is within `maxEditLength`, otherwise by the linear multiset count.
+ * Lines are never held as strings: the common prefix and suffix are found on the texts themselves, and the lines
+ * between become integer ids (one per distinct line), so a 16 MiB document of short lines costs a few bytes a line.
  */
 export function countLineChanges(
   previous: string | null,
   next: string,
   options: LineCountOptions = {},
 ): LineChanges {
-  const oldLines = splitLines(previous ?? '');
-  const newLines = splitLines(next);
+  const old = previous ?? '';
   // A common prefix and suffix are in some longest common subsequence, so trimming them keeps the counts exact.
-  let start = 0;
-  while (start < oldLines.length && start < newLines.length && oldLines[start] === newLines[start]) start++;
-  let oldEnd = oldLines.length;
-  let newEnd = newLines.length;
-  while (oldEnd > start && newEnd > start && oldLines[oldEnd - 1] === newLines[newEnd - 1]) {
-    oldEnd--;
-    newEnd--;
-  }
-  const oldMiddle = oldLines.slice(start, oldEnd);
-  const newMiddle = newLines.slice(start, newEnd);
+  const start = commonPrefixLines(old, next);
+  const tail = commonSuffixLines(old, next, start);
+  const ids = new Map<string, number>();
+  const oldMiddle = lineIds(old, start, old.length - tail, ids);
+  const newMiddle = lineIds(next, start, next.length - tail, ids);
   // One side empty: every remaining line is added or removed, which is what a minimal diff finds.
   if (oldMiddle.length === 0 || newMiddle.length === 0) {
     return { linesAdded: newMiddle.length, linesRemoved: oldMiddle.length, method: 'diff' };
@@ -54,10 +50,61 @@ export function countLineChanges(
     newMiddle,
     Math.min(options.maxEditLength ?? MAX_DIFF_EDIT_LENGTH, oldMiddle.length + newMiddle.length),
   );
-  if (distance === undefined) return countByMultiset(oldMiddle, newMiddle);
+  if (distance === undefined) return countByMultiset(oldMiddle, newMiddle, ids.size);
   // Every minimal diff keeps a longest common subsequence, so its counts follow from the distance alone.
   const common = (oldMiddle.length + newMiddle.length - distance) / 2;
   return { linesAdded: newMiddle.length - common, linesRemoved: oldMiddle.length - common, method: 'diff' };
+}
+
+/** Where the lines the two texts share at their start end: just after the last `\n` before they first differ. */
+function commonPrefixLines(a: string, b: string): number {
+  const shorter = Math.min(a.length, b.length);
+  let same = 0;
+  while (same < shorter && a.charCodeAt(same) === b.charCodeAt(same)) same++;
+  if (same === a.length && same === b.length) return same;
+  return same === 0 ? 0 : a.lastIndexOf('\n', same - 1) + 1;
+}
+
+/**
+ * How many characters of whole lines the two texts share at their end, not reaching back past `start`: the
+ * longest equal tail that begins, in both texts, at `start` or just after a `\n`.
+ */
+function commonSuffixLines(a: string, b: string, start: number): number {
+  const room = Math.min(a.length, b.length) - start;
+  let same = 0;
+  while (same < room && a.charCodeAt(a.length - 1 - same) === b.charCodeAt(b.length - 1 - same)) same++;
+  const startsLine = (text: string, at: number): boolean => at === start || text.charCodeAt(at - 1) === 0x0a;
+  if (startsLine(a, a.length - same) && startsLine(b, b.length - same)) return same;
+  // Shorter tails begin inside the equal part, where a line start in one text is one in the other.
+  const newline = a.indexOf('\n', a.length - same);
+  return newline === -1 ? 0 : a.length - newline - 1;
+}
+
+/**
+ * The lines of `text[from, to)` as `diffLines` tokenizes them (each keeps its `\n` or `\r\n`, so a CRLF switch or
+ * a new final newline counts as a changed line), each as the id of its text in `ids` (added when new).
+ */
+function lineIds(text: string, from: number, to: number, ids: Map<string, number>): Int32Array {
+  let count = 0;
+  for (let at = from; at < to; count++) {
+    const newline = text.indexOf('\n', at);
+    at = newline === -1 || newline >= to ? to : newline + 1;
+  }
+  const lines = new Int32Array(count);
+  let index = 0;
+  for (let at = from; at < to; index++) {
+    const newline = text.indexOf('\n', at);
+    const end = newline === -1 || newline >= to ? to : newline + 1;
+    const line = text.slice(at, end);
+    let id = ids.get(line);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(line, id);
+    }
+    lines[index] = id;
+    at = end;
+  }
+  return lines;
 }
 
 /**
@@ -65,19 +112,7 @@ export function countLineChanges(
  * Myers' greedy O((N + M) * D) search, as jsdiff's `diffLines` runs it, but keeping only the furthest point of each
  * diagonal (one Int32Array) and comparing lines as interned integers, since a count needs no edit script (D82).
  */
-function editDistance(a: readonly string[], b: readonly string[], bound: number): number | undefined {
-  const ids = new Map<string, number>();
-  const intern = (lines: readonly string[]): Int32Array =>
-    Int32Array.from(lines, (line) => {
-      let id = ids.get(line);
-      if (id === undefined) {
-        id = ids.size;
-        ids.set(line, id);
-      }
-      return id;
-    });
-  const x0 = intern(a);
-  const y0 = intern(b);
+function editDistance(x0: Int32Array, y0: Int32Array, bound: number): number | undefined {
   const n = x0.length;
   const m = y0.length;
   const offset = bound + 1;
@@ -101,35 +136,19 @@ function editDistance(a: readonly string[], b: readonly string[], bound: number)
 }
 
 /**
- * Splits a text into lines as jsdiff's `diffLines` tokenizes it: each line keeps its `\n` or `\r\n`, so a CRLF
- * switch or a new final newline counts as a changed line.
- */
-function splitLines(text: string): string[] {
-  const lines: string[] = [];
-  let from = 0;
-  while (from < text.length) {
-    const newline = text.indexOf('\n', from);
-    const to = newline === -1 ? text.length : newline + 1;
-    lines.push(text.slice(from, to));
-    from = to;
-  }
-  return lines;
-}
-
-/**
  * Lines of the old version that no line of the new one matches are removed, and vice versa, in O(N + M):
  * equal to the diff's counts when the common lines keep their order, fewer when lines moved.
  */
-function countByMultiset(oldLines: readonly string[], newLines: readonly string[]): LineChanges {
-  const unmatchedOld = new Map<string, number>();
-  for (const line of oldLines) unmatchedOld.set(line, (unmatchedOld.get(line) ?? 0) + 1);
+function countByMultiset(oldLines: Int32Array, newLines: Int32Array, distinct: number): LineChanges {
+  const unmatchedOld = new Int32Array(distinct);
+  for (const line of oldLines) unmatchedOld[line] = (unmatchedOld[line] ?? 0) + 1;
   let linesAdded = 0;
   for (const line of newLines) {
-    const left = unmatchedOld.get(line) ?? 0;
-    if (left > 0) unmatchedOld.set(line, left - 1);
+    const left = unmatchedOld[line] ?? 0;
+    if (left > 0) unmatchedOld[line] = left - 1;
     else linesAdded++;
   }
   let linesRemoved = 0;
-  for (const left of unmatchedOld.values()) linesRemoved += left;
+  for (const left of unmatchedOld) linesRemoved += left;
   return { linesAdded, linesRemoved, method: 'multiset' };
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { artifactIdOf } from '../artifact-record.js';
 import type { ArtifactRecord, ArtifactSource } from '../artifact-record.js';
 import { artifactRecordSchema } from '../artifact-record.js';
@@ -290,14 +291,29 @@ async function linesAgainst(
   previousHash: string | undefined,
   bytes: Uint8Array,
 ): Promise<LineChanges> {
+  // A missing or corrupt previous object makes the counts unknowable: count against nothing, verify reports it.
+  const previousBytes =
+    previousHash === undefined
+      ? undefined
+      : (contents.get(previousHash) ?? (await store.get(previousHash).catch(() => undefined)));
+  const previous = previousBytes === undefined ? undefined : decodeText(previousBytes);
+  // Against nothing, every line is added: counted on the bytes, so a 16 MiB document is not decoded for it.
+  if (previous === undefined) return { linesAdded: linesOfText(bytes), linesRemoved: 0, method: 'diff' };
   const next = decodeText(bytes);
   if (next === undefined) return { linesAdded: 0, linesRemoved: 0, method: 'diff' };
-  if (previousHash === undefined) return countLineChanges(null, next);
-  // A missing or corrupt previous object makes the counts unknowable: count against nothing, verify reports it.
-  const previousBytes = contents.get(previousHash) ?? (await store.get(previousHash).catch(() => undefined));
-  const previous = previousBytes === undefined ? undefined : decodeText(previousBytes);
-  if (previous === undefined) return countLineChanges(null, next);
   return countLineChanges(previous, next);
+}
+
+/**
+ * The lines of UTF-8 text as `countLineChanges(null, text)` counts them (a leading BOM is no character, a last
+ * line without a newline is a line), without decoding it; 0 for content that is not UTF-8 (binary).
+ */
+function linesOfText(bytes: Uint8Array): number {
+  if (!isUtf8(bytes)) return 0;
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let lines = 0;
+  for (let at = bytes.indexOf(0x0a, start); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+  return bytes.byteLength > start && bytes[bytes.byteLength - 1] !== 0x0a ? lines + 1 : lines;
 }
 
 function decodeText(bytes: Uint8Array): string | undefined {

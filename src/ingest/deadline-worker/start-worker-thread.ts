@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 
 /**
  * Starts a worker thread on `entry` with a heap limit of its own: a `.ts` entry (tests run the sources) through
@@ -13,12 +14,40 @@ export function startWorkerThread(entry: URL, maxHeapMb: number): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
   return entry.pathname.endsWith('.ts')
     ? new Worker(tsxBootstrap(entry), { eval: true, resourceLimits })
-    : new Worker(entry, { execArgv: workerExecArgv(process.execArgv), resourceLimits });
+    : startWithFlags(entry, workerExecArgv(process.execArgv), resourceLimits);
+}
+
+/**
+ * Starts the worker with the process's flags, less those a worker refuses (ERR_WORKER_INVALID_EXEC_ARGV): V8
+ * flags such as `--max-old-space-size` or `--expose-gc`, which already hold for the whole process. Without this a
+ * process run under a heap cap never had a worker, and parsed every document in-process.
+ */
+function startWithFlags(entry: URL, execArgv: readonly string[], resourceLimits: ResourceLimits): Worker {
+  try {
+    return new Worker(entry, { execArgv: [...execArgv], resourceLimits });
+  } catch (error) {
+    const refused = refusedFlags(error);
+    if (refused.length === 0) throw error;
+    const kept = execArgv.filter(
+      (arg) => !refused.some((flag) => arg === flag || arg.startsWith(`${flag}=`)),
+    );
+    return new Worker(entry, { execArgv: kept, resourceLimits });
+  }
+}
+
+/** The flags named by Node's "Initiated Worker with invalid execArgv flags: --a, --b=1" error; none for others. */
+function refusedFlags(error: unknown): string[] {
+  if ((error as { code?: unknown } | null)?.code !== 'ERR_WORKER_INVALID_EXEC_ARGV') return [];
+  const listed = /flags: (.*)$/.exec((error as Error).message)?.[1] ?? '';
+  return listed
+    .split(', ')
+    .map((flag) => flag.split('=')[0] ?? '')
+    .filter((flag) => flag.startsWith('-'));
 }
 
 /**
  * The process's Node flags that a worker accepts: `--input-type` (for `node -e`) makes a worker refuse to
- * start, so it is left out; the rest (memory limits, conditions) carry over as they would by default.
+ * start, so it is left out; the rest (loaders, conditions) carry over as they would by default.
  */
 function workerExecArgv(execArgv: readonly string[]): string[] {
   const kept: string[] = [];

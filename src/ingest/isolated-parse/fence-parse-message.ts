@@ -6,4 +6,6 @@ export interface FenceParseRequest {
   readonly all: boolean;
   /** The block parser; undefined for the default. */
   readonly parser: FenceParser | undefined;
+  /** Candidates kept past which the rest are only counted; undefined: keep all. */
+  readonly maxCandidates: number | undefined;
 }

@@ -10,5 +10,6 @@ serveDeadlineWorker((request: FenceParseRequest): FenceScan =>
   parseFences(request.text, {
     ...(request.all ? { all: true } : {}),
     ...(request.parser === undefined ? {} : { parser: request.parser }),
+    ...(request.maxCandidates === undefined ? {} : { maxCandidates: request.maxCandidates }),
   }),
 );

@@ -12,6 +12,11 @@ export interface IsolatedParseOptions {
   readonly timeLimitMs?: number;
   /** The block parser (`ingest.parser`); by default (or undefined) the scanner. */
   readonly parser?: FenceParser | undefined;
+  /**
+   * Keep at most this many candidates; the rest are counted in the scan's `omitted`, so what the worker sends
+   * back stays bounded however many candidates the document holds. Default: keep all.
+   */
+  readonly maxCandidates?: number | undefined;
 }
 
 /** Internal options of an {@link IsolatedFenceParser}, for tests: the worker's entry, its flags, where warnings go. */
@@ -65,7 +70,8 @@ export class IsolatedFenceParser {
     if (!mayHoldCandidate(text, all)) return { blocks: [], parsed: false };
     // No time at all: what the in-process parse answers after its first step, without starting anything.
     if (options.timeLimitMs !== undefined && options.timeLimitMs <= 0) return TIMED_OUT;
-    const outcome = await this.worker.run({ text, all, parser: options.parser }, options.timeLimitMs);
+    const request = { text, all, parser: options.parser, maxCandidates: options.maxCandidates };
+    const outcome = await this.worker.run(request, options.timeLimitMs);
     switch (outcome.kind) {
       case 'answered':
         return outcome.answer;
@@ -77,6 +83,7 @@ export class IsolatedFenceParser {
           ...(all ? { all: true } : {}),
           ...(options.parser === undefined ? {} : { parser: options.parser }),
           ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
+          ...(options.maxCandidates === undefined ? {} : { maxCandidates: options.maxCandidates }),
         });
     }
   }

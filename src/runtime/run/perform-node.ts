@@ -105,6 +105,9 @@ async function conclude(
       ? {}
       : { timeLimitMs: context.ingest.limits.maxParseMs }),
     ...(context.ingest?.parser === undefined ? {} : { parser: context.ingest.parser }),
+    ...(context.ingest?.limits?.maxBlocks === undefined
+      ? {}
+      : { maxBlocks: context.ingest.limits.maxBlocks }),
   });
   return { outcome, submissions };
 }

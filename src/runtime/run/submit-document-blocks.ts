@@ -3,6 +3,7 @@ import { defaultMaxParseMs } from '../../config/index.js';
 import type { FenceParser } from '../../project/index.js';
 import {
   fieldError,
+  omittedBlocksError,
   readContractBlocks,
   submitArtifact,
   validateArtifactText,
@@ -29,6 +30,8 @@ export interface DocumentBlocksSubmission {
   readonly timeLimitMs?: number;
   /** The block parser (`ingest.parser`); by default the scanner. */
   readonly parser?: FenceParser;
+  /** Candidates read (`ingest.limits.max_blocks`); the artifact= blocks after them are refused together. */
+  readonly maxBlocks?: number;
 }
 
 /**
@@ -39,7 +42,11 @@ export interface DocumentBlocksSubmission {
 export async function submitDocumentBlocks(options: DocumentBlocksSubmission): Promise<AttemptSubmission[]> {
   const submissions: AttemptSubmission[] = [];
   const limit = options.timeLimitMs ?? defaultMaxParseMs(options.parser);
-  const scan = await readContractBlocks(options.text, { timeLimitMs: limit, parser: options.parser });
+  const scan = await readContractBlocks(options.text, {
+    timeLimitMs: limit,
+    parser: options.parser,
+    maxBlocks: options.maxBlocks,
+  });
   if (scan.timedOut === true) {
     // Nothing of the document was read: one refused submission and one event say why, never a silent miss.
     const error = fieldError(
@@ -116,6 +123,20 @@ export async function submitDocumentBlocks(options: DocumentBlocksSubmission): P
           : [fieldError([], 'a submission the run accepts', `${outcome.code}: ${outcome.message}`)];
       refuse(errors, outcome.code, outcome.message);
     }
+  }
+  if (scan.omitted !== undefined) {
+    // Counted, never listed (issue 23): one refused submission and one event for all of them.
+    const error = omittedBlocksError(scan.omitted, options.maxBlocks);
+    submissions.push({ accepted: false, type: '', errors: [error] });
+    options.events.write('WARNING', 'artifact.refused', {
+      node_id: options.nodeId,
+      type: '',
+      line: 0,
+      code: 'too_many_blocks',
+      message: `${error.got ?? ''}; split the document or raise ingest.limits.max_blocks`,
+      omitted: scan.omitted,
+      errors: [error.message],
+    });
   }
   return submissions;
 }

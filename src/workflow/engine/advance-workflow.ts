@@ -1,3 +1,4 @@
+import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import type { TerminalState } from '../../contracts/index.js';
 import { resolveIngestEnabled } from '../../ingest/index.js';
 import type { DocumentIngestSummary } from '../../ingest/index.js';
@@ -44,7 +45,11 @@ export async function advanceWorkflow(
   const { state, definition } = await selectWorkflowRun(projectDir, request.run_id);
   requireRunning(state, 'workflow_advance');
   const step = currentStep(definition, state);
-  const output = checkOutput(step, request.output);
+  const output = checkOutput(
+    step,
+    request.output,
+    deps.config?.ingest.limits.maxDocumentBytes ?? DEFAULT_INGEST_LIMITS.maxDocumentBytes,
+  );
   // Read before anything is written: a bad ARTIFACT_INGEST value refuses the call, it changes nothing.
   const ingestEnabled = resolveIngestEnabled({ env: deps.env, config: deps.config }).enabled;
   const pass = passOf(state);
@@ -67,7 +72,11 @@ export async function advanceWorkflow(
     output,
     deps.config === undefined
       ? {}
-      : { timeLimitMs: deps.config.ingest.limits.maxParseMs, parser: deps.config.ingest.parser },
+      : {
+          timeLimitMs: deps.config.ingest.limits.maxParseMs,
+          parser: deps.config.ingest.parser,
+          maxBlocks: deps.config.ingest.limits.maxBlocks,
+        },
   );
   const earlier = step.contract === undefined ? [] : await readPassSubmissions(projectDir, state, nodeId);
   const at = now();
@@ -259,11 +268,20 @@ function completionSummaryMissing(): never {
   throw new Error('unreachable: a complete workflow state has a summary');
 }
 
-function checkOutput(step: WorkflowStep, output: unknown): string | undefined {
+function checkOutput(step: WorkflowStep, output: unknown, maxBytes: number): string | undefined {
   if (output !== undefined && typeof output !== 'string') {
     throw new WorkflowError(
       'invalid_request',
       `output must be text (the step's result), not ${typeof output}`,
+    );
+  }
+  // The output becomes the step's document: one over max_document_bytes is refused here, as by the CLI and the
+  // runtime, before it is judged, saved, written or recorded.
+  const bytes = output === undefined ? 0 : Buffer.byteLength(output, 'utf8');
+  if (bytes > maxBytes) {
+    throw new WorkflowError(
+      'invalid_request',
+      `output is ${String(bytes)} bytes, over max_document_bytes (${String(maxBytes)} bytes); nothing was changed: shorten it (or raise ingest.limits.max_document_bytes in artifact-ingest.config.yaml) and call workflow_advance again`,
     );
   }
   if (output === undefined && step.saveAs !== undefined) {

@@ -3,6 +3,7 @@ import { defaultMaxParseMs } from '../../config/index.js';
 import type { FenceParser } from '../../project/index.js';
 import {
   fieldError,
+  omittedBlocksError,
   readContractBlocks,
   readSubmissions,
   submitArtifact,
@@ -31,13 +32,17 @@ export interface OutputSubmissions {
 export async function readOutputSubmissions(
   runId: RunId,
   output: string | undefined,
-  parse: { readonly timeLimitMs?: number; readonly parser?: FenceParser } = {},
+  parse: { readonly timeLimitMs?: number; readonly parser?: FenceParser; readonly maxBlocks?: number } = {},
 ): Promise<OutputSubmissions> {
   const timeLimitMs = parse.timeLimitMs ?? defaultMaxParseMs(parse.parser);
   if (output === undefined) return { attempt: [], accepted: [] };
   const attempt: AttemptSubmission[] = [];
   const accepted: { type: ContractType; payload: ArtifactPayload }[] = [];
-  const scan = await readContractBlocks(output, { timeLimitMs, parser: parse.parser });
+  const scan = await readContractBlocks(output, {
+    timeLimitMs,
+    parser: parse.parser,
+    maxBlocks: parse.maxBlocks,
+  });
   if (scan.timedOut === true) {
     // Nothing of the output was read: one refused submission says why, so the fix request can name it.
     const message = `an output that took over max_parse_ms (${String(timeLimitMs)} ms) to parse`;
@@ -75,6 +80,10 @@ export async function readOutputSubmissions(
       payload: validation.payload,
     });
     accepted.push({ type: validation.type, payload: validation.payload });
+  }
+  // Counted, never listed (issue 23): one refused attempt for every block past max_blocks.
+  if (scan.omitted !== undefined) {
+    attempt.push({ accepted: false, type: '', errors: [omittedBlocksError(scan.omitted, parse.maxBlocks)] });
   }
   return { attempt, accepted };
 }

@@ -68,7 +68,8 @@ export async function recordStepTrace(input: StepTraceInput): Promise<void> {
           document: {
             path: input.document.path,
             sha256: sha256Hex(input.document.text),
-            bytes: new TextEncoder().encode(input.document.text).byteLength,
+            // Counted without a copy; a lone surrogate counts 3 bytes, as the U+FFFD it is written as.
+            bytes: Buffer.byteLength(input.document.text, 'utf8'),
           },
         }),
     ...(input.ingest === undefined

@@ -1,6 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { diffLines } from 'diff';
 import { countLineChanges } from '../../../src/artifacts/record/count-line-changes.js';
+import { runProgram } from '../../helpers/run-cli.js';
 
 const cases: readonly (readonly [
   name: string,
@@ -92,6 +94,48 @@ describe('countLineChanges', () => {
       method: 'multiset',
     });
   });
+});
+
+describe('countLineChanges of a 16 MiB document of short lines (issue 23)', () => {
+  // The built module in a child whose V8 heap is capped at 48 MiB: a string per line (8 million of them, and an
+  // array holding them) does not fit, what the counts need does.
+  const built = fileURLToPath(
+    new URL('../../../dist/artifacts/record/count-line-changes.js', import.meta.url),
+  );
+  const count = (previous: string, next: string) =>
+    runProgram(process.execPath, [
+      '--max-old-space-size=48',
+      '--input-type=module',
+      '-e',
+      `import { countLineChanges } from ${JSON.stringify(built)};
+       const lines = (line, n) => line.repeat(n);
+       console.log(JSON.stringify(countLineChanges(${previous}, ${next})));`,
+    ]);
+
+  it.each([
+    ['a first version', 'null', "lines('a\\n', 8 * 1024 * 1024)", [8 * 1024 * 1024, 0]],
+    [
+      'a version that changes its first line',
+      "'x\\n' + lines('a\\n', 4 * 1024 * 1024)",
+      "'y\\n' + lines('a\\n', 4 * 1024 * 1024)",
+      [1, 1],
+    ],
+    [
+      'a version that changes every line',
+      "lines('a\\n', 4 * 1024 * 1024)",
+      "lines('b\\n', 4 * 1024 * 1024)",
+      [4 * 1024 * 1024, 4 * 1024 * 1024],
+    ],
+  ])(
+    'counts %s without a string per line',
+    async (_name, previous, next, [added, removed]) => {
+      const { code, stdout, stderr } = await count(previous, next);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toMatchObject({ linesAdded: added, linesRemoved: removed });
+    },
+    60_000,
+  );
 });
 
 describe('countLineChanges against jsdiff', () => {

@@ -9,6 +9,7 @@ import {
   readPathVersions,
 } from '../../../src/artifacts/store/artifact-index.js';
 import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
+import { countLineChanges } from '../../../src/artifacts/record/count-line-changes.js';
 import { openArtifactRecorder, versionsOfIngested } from '../../../src/artifacts/record/record-artifacts.js';
 import type { ArtifactVersionInput } from '../../../src/artifacts/record/record-artifacts.js';
 import { traceContentSchema, tracePathOf } from '../../../src/artifacts/trace-content.js';
@@ -179,6 +180,46 @@ describe('openArtifactRecorder', () => {
     expect(binary?.metadata).toMatchObject({ bytes: 8, linesAdded: 0, linesRemoved: 0 });
     expect(textual?.metadata).toMatchObject({ previous: binary?.artifactId, linesAdded: 2, linesRemoved: 0 });
   });
+
+  it.each([
+    ['a BOM alone', '\uFEFF', 0],
+    ['a BOM and a line', '\uFEFFa\n', 1],
+    ['CRLF lines, the last without a newline', 'a\r\nb', 2],
+    ['two empty lines', '\n\n', 2],
+    ['nothing', '', 0],
+    ['non-ASCII text', 'é\n✓\n😀', 3],
+  ])(
+    'counts the lines of a first version from its bytes as countLineChanges does: %s',
+    async (_name, value, lines) => {
+      const project = await tempProject();
+      const recorder = await recorderFor(project);
+      const [record] = await recorder.recordVersions([version({ bytes: text(value) })]);
+      await recorder.close();
+      expect(record?.metadata).toMatchObject({ linesAdded: lines, linesRemoved: 0 });
+      expect(countLineChanges(null, value.replace(/^\uFEFF/, '')).linesAdded).toBe(lines);
+    },
+  );
+
+  it('records a 16 MiB first version without decoding it, in a child whose heap is capped at 16 MiB', () => {
+    const built = new URL('../../../dist/artifacts/index.js', import.meta.url).href;
+    const script = [
+      `const { openArtifactRecorder } = await import(${JSON.stringify(built)});`,
+      'const recorder = await openArtifactRecorder(process.argv[1], { durability: "none" });',
+      "const bytes = Buffer.alloc(16 * 1024 * 1024, 'a\\n');",
+      "const [record] = await recorder.recordVersions([{ runId: 'r', taskId: 'n', agentId: 'a', kind: 'message', path: 'docs/n.md', bytes, source: 'runtime' }]);",
+      'await recorder.close();',
+      'console.log(record.metadata.linesAdded);',
+    ].join('\n');
+    return tempProject().then((project) => {
+      const child = spawnSync(
+        process.execPath,
+        ['--max-old-space-size=16', '--input-type=module', '-e', script, project],
+        { encoding: 'utf8' },
+      );
+      expect(child.stderr).toBe('');
+      expect(child.stdout).toBe('8388608\n');
+    });
+  }, 60_000);
 
   it('stores the content of every version in the object store', async () => {
     const project = await tempProject();

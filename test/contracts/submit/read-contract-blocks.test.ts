@@ -8,9 +8,20 @@ describe('readContractBlocks', () => {
   });
 
   it('passes the time limit on to the parser: a parse that overruns it gives no blocks', async () => {
-    const text = '```json artifact=issues\n{"issues": []}\n```\n'.repeat(1000);
-    expect((await readContractBlocks(text)).blocks).toHaveLength(1000);
+    const text = '```json artifact=issues\n{"issues": []}\n```\n'.repeat(400);
+    expect((await readContractBlocks(text)).blocks).toHaveLength(400);
     expect(await readContractBlocks(text, { timeLimitMs: -1 })).toEqual({ blocks: [], timedOut: true });
+  });
+
+  it('reads the blocks among the first max_blocks candidates and counts the artifact= blocks after them', async () => {
+    const block = '```json artifact=issues\n{"issues": []}\n```\n';
+    const text = '```ts file=a.ts\nx\n```\n'.repeat(3) + block.repeat(40_000);
+    const scan = await readContractBlocks(text, { maxBlocks: 500 });
+    expect(scan.blocks).toHaveLength(497);
+    expect(scan.omitted).toBe(39_503);
+    expect(await readContractBlocks(block.repeat(2), { maxBlocks: 2 })).toEqual({
+      blocks: [expect.objectContaining({ line: 1 }), expect.objectContaining({ line: 4 })],
+    });
   });
 
   it('stops a hostile document at its time limit, in a worker that is then terminated', async () => {

@@ -120,6 +120,19 @@ describe('IsolatedFenceParser', () => {
     GUARD * 3,
   );
 
+  it(
+    'parses that document in the same heap when asked to keep 500 candidates, counting the rest',
+    async () => {
+      const parser = newParser({ maxHeapMb: 48 });
+      const huge = '```ts file=a.ts\nx\n```\n\n'.repeat(400_000);
+      const scan = await parser.parse(huge, { maxCandidates: 500 });
+      expect(scan.blocks).toEqual(parseFences(huge.slice(0, 500 * 23)).blocks);
+      expect(scan.omitted).toEqual({ count: 399_500, byKind: { valid: 399_500 } });
+      expect(parser.workersStarted).toBe(1);
+    },
+    GUARD * 3,
+  );
+
   it('falls back to the in-process parse when the worker cannot start, and says so once', async () => {
     const warnings: string[] = [];
     const parser = newParser({
@@ -155,9 +168,15 @@ describe('IsolatedFenceParser', () => {
 
 describe('the worker in a process of its own (dist/)', () => {
   const dist = pathToFileURL(fileURLToPath(new URL('../../../dist/index.js', import.meta.url))).href;
-  const runNode = (script: string): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  const distIngest = pathToFileURL(
+    fileURLToPath(new URL('../../../dist/ingest/index.js', import.meta.url)),
+  ).href;
+  const runNode = (
+    script: string,
+    flags: readonly string[] = [],
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+      const child = spawn(process.execPath, [...flags, '--input-type=module', '-e', script]);
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -177,6 +196,22 @@ describe('the worker in a process of its own (dist/)', () => {
           "parseFencesIsolated('```ts file=a.ts\\nx\\n```\\n').then((scan) => console.log(scan.blocks[0].declaredFile));",
       );
       expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'a.ts\n', stderr: '' });
+    },
+    GUARD,
+  );
+
+  it(
+    'starts its worker in a process run with V8 flags a worker may not be given (a heap cap, --expose-gc)',
+    async () => {
+      const { code, stdout, stderr } = await runNode(
+        `import { IsolatedFenceParser } from ${JSON.stringify(distIngest)};\n` +
+          'const parser = new IsolatedFenceParser();\n' +
+          "const scan = await parser.parse('```ts file=a.ts\\nx\\n```\\n');\n" +
+          'console.log(scan.blocks[0].declaredFile, parser.workersStarted, parser.fallback);\n' +
+          'await parser.close();',
+        ['--max-old-space-size=64', '--expose-gc', '--stack-size=900'],
+      );
+      expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'a.ts 1 undefined\n', stderr: '' });
     },
     GUARD,
   );

@@ -100,6 +100,25 @@ describe('submitDocumentBlocks', () => {
     await expect(readFile(path.join(projectDir, '.agent/artifacts/r/issues.json'))).rejects.toThrow();
   });
 
+  it('refuses the artifact= blocks past max_blocks with one submission and one event that count them', async () => {
+    // 1 MiB of invalid blocks was 36,157 refused submissions and artifact.refused lines (17 MB of events).
+    const block = '```json artifact=plan\n{}\n```\n';
+    const { submissions, events } = await submit(block.repeat(Math.floor((1024 * 1024) / block.length)));
+    expect(submissions).toHaveLength(501);
+    expect(submissions.at(-1)).toEqual({
+      accepted: false,
+      type: '',
+      errors: [
+        expect.objectContaining({
+          got: '35657 more artifact= blocks after the first 500 candidate blocks (max_blocks), not read',
+        }),
+      ],
+    });
+    const refused = events.lines.filter((line) => line.event === 'artifact.refused');
+    expect(refused).toHaveLength(501);
+    expect(refused.at(-1)).toMatchObject({ code: 'too_many_blocks', omitted: 35_657 });
+  }, 60_000);
+
   it('finds nothing in a document without artifact blocks, even one with other json fences', async () => {
     const { submissions } = await submit('# Doc\n\n```json file=workspace/a.json\n{}\n```\n');
     expect(submissions).toEqual([]);

@@ -2,10 +2,12 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readArtifactRecords } from '../../../src/artifacts/index.js';
+import { DEFAULT_PROJECT_CONFIG } from '../../../src/config/index.js';
 import { ingestManifestSchema } from '../../../src/ingest/index.js';
 import { parseRunId } from '../../../src/project/index.js';
 import { advanceWorkflow, startWorkflow, workflowStatus } from '../../../src/workflow/index.js';
 import type { WorkflowCompletion, WorkflowStatusResponse } from '../../../src/workflow/index.js';
+import { HOSTILE_SHAPES, hostileCandidates, hostileDocument } from '../../helpers/hostile-documents.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import { answerWithFile, depsOf, refusal, stateBytes } from './fixtures/engine-fixtures.js';
 
@@ -264,6 +266,64 @@ describe('advanceWorkflow', () => {
     expect(await stateBytes(projectDir, 'r')).toBe(before);
     expect(await readEvents(projectDir, 'r')).toEqual(eventsBefore);
     expect(await exists(path.join(projectDir, 'docs/r/scope.md'))).toBe(false);
+  });
+
+  it('ingests a 1 MiB output of near-miss openers as max_blocks entries and one counting the rest', async () => {
+    const shape = HOSTILE_SHAPES[0];
+    if (shape === undefined) throw new Error('no near-miss shape');
+    const output = hostileDocument(shape, 1024 * 1024);
+    const projectDir = await tempProject();
+    const deps = depsOf({ ingest: true });
+    await startWorkflow(
+      projectDir,
+      { workflow: 'chain_of_thought', inputs: { problem: 'p' }, run_id: 'h' },
+      deps,
+    );
+    await advanceWorkflow(projectDir, { output }, deps);
+    const manifestFile = path.join(projectDir, '.agent/runs/h/manifests/decompose.json');
+    const manifest = ingestManifestSchema.parse(JSON.parse(await readFile(manifestFile, 'utf8')));
+    const candidates = hostileCandidates(shape, output);
+    expect(manifest.artifacts).toHaveLength(501);
+    expect(manifest.artifacts.at(-1)?.reason).toMatch(
+      new RegExp(`^too_many_blocks: ${String(candidates - 500)} more candidate blocks were not ingested`),
+    );
+    expect(manifest.summary).toEqual({
+      total_blocks: candidates,
+      written: 1,
+      skipped: candidates - 1,
+      rejected: 0,
+    });
+    const events = await readEvents(projectDir, 'h');
+    expect(events.filter((event) => event.event === 'ingest.block')).toHaveLength(501);
+    expect(events.find((event) => event.event === 'step.completed')).toMatchObject({
+      ingest: { total_blocks: candidates, written: 1 },
+    });
+  }, 60_000);
+
+  it('refuses an output over max_document_bytes (invalid_request), changing nothing', async () => {
+    const projectDir = await tempProject();
+    const config = {
+      ...DEFAULT_PROJECT_CONFIG,
+      ingest: {
+        ...DEFAULT_PROJECT_CONFIG.ingest,
+        limits: { ...DEFAULT_PROJECT_CONFIG.ingest.limits, maxDocumentBytes: 10 },
+      },
+    };
+    const deps = { ...depsOf({ ingest: true }), config };
+    await startWorkflow(
+      projectDir,
+      { workflow: 'chain_of_thought', inputs: { problem: 'p' }, run_id: 'big' },
+      deps,
+    );
+    const before = await stateBytes(projectDir, 'big');
+    expect(
+      await refusal(advanceWorkflow(projectDir, { output: 'é'.repeat(6) }, deps), 'invalid_request'),
+    ).toBe(
+      'output is 12 bytes, over max_document_bytes (10 bytes); nothing was changed: shorten it (or raise ingest.limits.max_document_bytes in artifact-ingest.config.yaml) and call workflow_advance again',
+    );
+    expect(await stateBytes(projectDir, 'big')).toBe(before);
+    expect(await exists(path.join(projectDir, 'docs/big/decompose.md'))).toBe(false);
+    await advanceWorkflow(projectDir, { output: 'é'.repeat(5) }, deps);
   });
 
   it('refuses an output the next step cannot use (step_blocked), changing nothing', async () => {

@@ -15,6 +15,21 @@ describe('readOutputSubmissions', () => {
     expect(await readOutputSubmissions(runId, undefined)).toEqual({ attempt: [], accepted: [] });
   });
 
+  it('refuses the artifact= blocks past max_blocks in one attempt that counts them', async () => {
+    const block = '```json artifact=plan\n{}\n```\n';
+    const read = await readOutputSubmissions(runId, block.repeat(Math.floor((1024 * 1024) / block.length)));
+    expect(read.attempt).toHaveLength(501);
+    expect(read.attempt.at(-1)).toEqual({
+      accepted: false,
+      type: '',
+      errors: [
+        expect.objectContaining({
+          got: '35657 more artifact= blocks after the first 500 candidate blocks (max_blocks), not read',
+        }),
+      ],
+    });
+  }, 60_000);
+
   it('accepts a valid block at its canonical path, without writing it', async () => {
     const read = await readOutputSubmissions(
       runId,
