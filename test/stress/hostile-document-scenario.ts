@@ -18,6 +18,7 @@ import type { ChildVerdict } from './count-document-problems.js';
 import { hostileDocuments, VALID_CONTENT } from './hostile-documents.js';
 import type { HostileDocument } from './hostile-documents.js';
 import { startMcpServer } from './mcp-stdio-client.js';
+import type { CallOutcome } from './mcp-stdio-client.js';
 import { zero } from './stress-counts.js';
 import type { Counts } from './stress-counts.js';
 import {
@@ -133,24 +134,24 @@ async function ingestByCli(projectDir: string, document: HostileDocument): Promi
 async function ingestByMcp(projectDir: string, document: HostileDocument): Promise<DocumentOutcome> {
   await createProject(projectDir, { one: ONE_STEP_WORKFLOW });
   const server = startMcpServer(projectDir, { env: INGEST_ON, heapMb: HEAP_CAP_MB, sampleRss: true });
-  const failed = (kind: 'died' | 'capped', seconds: number, what: string): DocumentOutcome => ({
-    verdict: judgeCallOutcome(kind),
-    exit: `${kind === 'capped' ? 'time cap' : 'died'} at ${what}`,
-    seconds,
+  const failed = (outcome: Exclude<CallOutcome, { kind: 'result' }>, what: string): DocumentOutcome => ({
+    verdict: judgeCallOutcome(outcome.kind),
+    exit: outcome.kind === 'capped' ? `time cap at ${what}` : `died (${outcome.exit}) at ${what}`,
+    seconds: outcome.ms / 1000,
     peakRssKb: server.peakRssKb(),
     ingested: false,
   });
   try {
     const ready = await server.initialize();
-    if (ready.kind !== 'result') return failed(ready.kind, ready.ms / 1000, 'initialize');
+    if (ready.kind !== 'result') return failed(ready, 'initialize');
     const start = await server.call('workflow_start', { workflow: 'one', run_id: HOSTILE_RUN_ID });
-    if (start.kind !== 'result') return failed(start.kind, start.ms / 1000, 'workflow_start');
+    if (start.kind !== 'result') return failed(start, 'workflow_start');
     const advance = await server.call(
       'workflow_advance',
       { run_id: HOSTILE_RUN_ID, output: document.text },
       TIME_CAP_MS,
     );
-    if (advance.kind !== 'result') return failed(advance.kind, advance.ms / 1000, 'workflow_advance');
+    if (advance.kind !== 'result') return failed(advance, 'workflow_advance');
     // A refusal is an answer the agent can act on, not a crash; nothing was ingested then.
     return {
       verdict: 'ok',

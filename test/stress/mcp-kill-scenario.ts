@@ -223,10 +223,18 @@ export async function mcpKills(kills: number): Promise<Counts> {
   const tally: Tally = { midAdvance: 0, refused: 0, staleTemps: new Set() };
   let run: LiveRun | undefined = await newRun(root, 0);
   let runs = 1;
+  // The next round's server starts while this round runs: a server's start-up is most of a round's time.
+  let spare: { projectDir: string; server: Promise<McpServerProcess | undefined> } | undefined;
+  const takeServer = async (projectDir: string): Promise<McpServerProcess | undefined> => {
+    const ready = spare?.projectDir === projectDir ? spare.server : undefined;
+    if (ready === undefined) await (await spare?.server)?.close();
+    spare = { projectDir, server: readyServer(projectDir, counts) };
+    return ready ?? readyServer(projectDir, counts);
+  };
   // The advance's own duration, with a fresh server per pass as in the rounds, so that kills spread over it.
   const durations: number[] = [];
   for (let warm = 0; warm < 2; warm += 1) {
-    const server = await readyServer(run.projectDir, counts);
+    const server = await takeServer(run.projectDir);
     const played = server === undefined ? undefined : await playPass(server, run, counts, tally);
     await server?.close();
     if (typeof played === 'object') durations.push(played.ms);
@@ -241,7 +249,7 @@ export async function mcpKills(kills: number): Promise<Counts> {
       run = await newRun(root, runs);
       runs += 1;
     }
-    const server = await readyServer(run.projectDir, counts);
+    const server = await takeServer(run.projectDir);
     if (server === undefined) continue;
     // Spread over the advance's duration as measured so far (the warm-up's, then every one that answered), and
     // half as long again, so that kills also land between the state write and the answer, and after it.
@@ -259,8 +267,14 @@ export async function mcpKills(kills: number): Promise<Counts> {
     else tally.midAdvance += 1;
     await checkAfterKill(run, counts);
   }
+  await (await spare?.server)?.close();
   if (run !== undefined) await finishRun(run, counts, tally);
   counts.staleTemps = tally.staleTemps.size;
+  if (tally.staleTemps.size > 0) {
+    // Where the kills left them: the writer's folders, the object store, the run folder.
+    const shown = [...tally.staleTemps].slice(0, 10).map((temp) => [temp]);
+    counts.figures = { header: ['stale temp file (project/path)'], rows: shown };
+  }
   const projects = Array.from({ length: runs }, (_, index) => `p${String(index)}`);
   counts.escapes = findEscapes(before, await snapshotTree(root), projects).length;
   counts.detail = `${String(counts.trials)} kills (${String(tally.midAdvance)} before the reply) in ${String(runs)} runs${

@@ -17,7 +17,12 @@ export type CallOutcome =
       readonly text: string;
       readonly ms: number;
     }
-  | { readonly kind: 'died'; readonly ms: number }
+  | {
+      readonly kind: 'died';
+      readonly ms: number;
+      /** How the server ended (an exit code, or the signal that ended it). */
+      readonly exit: string;
+    }
   | { readonly kind: 'capped'; readonly ms: number };
 
 /** One server process and the client end of its stdio. */
@@ -57,9 +62,11 @@ export function startMcpServer(projectDir: string, options: McpServerOptions = {
   const pending = new Map<number, (message: Record<string, unknown> | undefined) => void>();
   let nextId = 0;
   let gone = false;
+  let exit = 'exit unknown';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.on('close', (code, signal) => {
       gone = true;
+      exit = signal ?? `exit ${String(code)}`;
       rss?.stop();
       // Every call still waiting learns that no answer will come.
       for (const settle of pending.values()) settle(undefined);
@@ -123,10 +130,11 @@ export function startMcpServer(projectDir: string, options: McpServerOptions = {
       if (answer.message !== undefined && !gone) {
         child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
       }
-      return outcomeOf(answer);
+      return outcomeOf(answer, exit);
     },
     async call(tool, args, capMs = CALL_CAP_MS) {
-      return outcomeOf(await request('tools/call', { name: tool, arguments: args }, capMs));
+      const answer = await request('tools/call', { name: tool, arguments: args }, capMs);
+      return outcomeOf(answer, exit);
     },
     kill() {
       child.kill('SIGKILL');
@@ -165,13 +173,12 @@ function readLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void
   });
 }
 
-function outcomeOf(answer: {
-  message: Record<string, unknown> | undefined;
-  capped: boolean;
-  ms: number;
-}): CallOutcome {
+function outcomeOf(
+  answer: { message: Record<string, unknown> | undefined; capped: boolean; ms: number },
+  exit: string,
+): CallOutcome {
   if (answer.capped) return { kind: 'capped', ms: answer.ms };
-  if (answer.message === undefined) return { kind: 'died', ms: answer.ms };
+  if (answer.message === undefined) return { kind: 'died', ms: answer.ms, exit };
   const result = answer.message.result as
     | { isError?: boolean; structuredContent?: unknown; content?: { type?: string; text?: string }[] }
     | undefined;
