@@ -4,6 +4,7 @@
  * server after a random delay spread over an advance's measured duration; the next round's server carries on.
  * Each run ends with an unkilled server completing it, then its events, snapshots, temp files and `verify`.
  */
+import { watch } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runCli } from './child-process.js';
@@ -51,6 +52,8 @@ interface LiveRun {
 /** What the scenario tallies beside the counts. */
 interface Tally {
   midAdvance: number;
+  /** Kills aimed after the state write. */
+  afterStateWrite: number;
   refused: number;
   readonly staleTemps: Set<string>;
 }
@@ -93,15 +96,15 @@ function currentNode(state: Record<string, unknown>): string | undefined {
 
 /**
  * One pass: starts the run if it has no state yet, registers a fresh note, then advances with a new output,
- * SIGKILLing the server after `killAfterMs` when given. `complete` once the run has stopped; undefined when the
- * server failed a call (counted) or the state is torn.
+ * SIGKILLing the server at `kill` when given. `complete` once the run has stopped; undefined when the server
+ * failed a call (counted) or the state is torn.
  */
 async function playPass(
   server: McpServerProcess,
   run: LiveRun,
   counts: Counts,
   tally: Tally,
-  killAfterMs?: number,
+  kill?: KillPoint,
 ): Promise<{ ms: number; replied: boolean } | 'complete' | undefined> {
   let state = await readRunState(run.projectDir, run.runId);
   if (state === undefined) {
@@ -124,18 +127,46 @@ async function playPass(
   const registered = await server.call('register_artefacts', { run_id: run.runId, paths: [note] });
   if (!answered(counts, registered)) return undefined;
   if (registered.isError) tally.refused += 1;
-  const advance = server.call('workflow_advance', { run_id: run.runId, output: passOutput(run, node) });
-  const kill =
-    killAfterMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          server.kill();
-        }, killAfterMs);
-  const outcome = await advance;
-  clearTimeout(kill);
-  if (killAfterMs === undefined && !answered(counts, outcome)) return undefined;
+  const killer = kill === undefined ? undefined : planKill(server, run, kill);
+  const outcome = await server.call('workflow_advance', { run_id: run.runId, output: passOutput(run, node) });
+  killer?.cancel();
+  if (kill === undefined && !answered(counts, outcome)) return undefined;
   if (outcome.kind === 'result' && outcome.isError) tally.refused += 1;
   return { ms: outcome.ms, replied: outcome.kind === 'result' };
+}
+
+/**
+ * When a round's SIGKILL lands: `afterMs` after the advance is sent, or `afterMs` after its state.json is
+ * replaced (the commit), for kills aimed at what follows it: the events, the trace, the next pass's snapshot.
+ */
+export type KillPoint = { readonly after: 'send' | 'state_write'; readonly afterMs: number };
+
+/** Arms the kill of one advance (call it just before sending); `cancel` once the call has ended. */
+function planKill(server: McpServerProcess, run: LiveRun, kill: KillPoint): { cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const fire = (): void => {
+    timer ??= setTimeout(() => {
+      server.kill();
+    }, kill.afterMs);
+  };
+  if (kill.after === 'send') {
+    fire();
+    return {
+      cancel: () => {
+        clearTimeout(timer);
+      },
+    };
+  }
+  // The engine replaces state.json by a rename into the run folder: inotify reports it as soon as it happens.
+  const watcher = watch(path.join(run.projectDir, '.agent/runs', run.runId), (_event, name) => {
+    if (name === 'state.json') fire();
+  });
+  return {
+    cancel: () => {
+      watcher.close();
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** A server that has answered `initialize`, or undefined (its crash or hang counted). */
@@ -220,7 +251,7 @@ export async function mcpKills(kills: number): Promise<Counts> {
   const root = await tempRoot('mcp-kill');
   const before = await snapshotTree(root);
   const started = performance.now();
-  const tally: Tally = { midAdvance: 0, refused: 0, staleTemps: new Set() };
+  const tally: Tally = { midAdvance: 0, afterStateWrite: 0, refused: 0, staleTemps: new Set() };
   let run: LiveRun | undefined = await newRun(root, 0);
   let runs = 1;
   // The next round's server starts while this round runs: a server's start-up is most of a round's time.
@@ -251,10 +282,15 @@ export async function mcpKills(kills: number): Promise<Counts> {
     }
     const server = await takeServer(run.projectDir);
     if (server === undefined) continue;
-    // Spread over the advance's duration as measured so far (the warm-up's, then every one that answered), and
-    // half as long again, so that kills also land between the state write and the answer, and after it.
-    const window = 1.5 * median(durations);
-    const played = await playPass(server, run, counts, tally, Math.random() * window);
+    // Every other kill is spread over the advance's duration as measured so far (the warm-up's, then every one
+    // that answered) and half as long again, so that some land after the answer; the others follow the state
+    // write by up to a quarter of it, where the engine appends the pass's events and snapshots the next pass.
+    const typical = median(durations);
+    const kill: KillPoint =
+      round % 2 === 0
+        ? { after: 'send', afterMs: Math.random() * 1.5 * typical }
+        : { after: 'state_write', afterMs: Math.random() * 0.25 * typical };
+    const played = await playPass(server, run, counts, tally, kill);
     server.kill();
     await server.exited;
     if (played === 'complete' || played === undefined) {
@@ -263,6 +299,7 @@ export async function mcpKills(kills: number): Promise<Counts> {
       continue;
     }
     counts.trials += 1;
+    if (kill.after === 'state_write') tally.afterStateWrite += 1;
     if (played.replied) durations.push(played.ms);
     else tally.midAdvance += 1;
     await checkAfterKill(run, counts);
@@ -277,7 +314,7 @@ export async function mcpKills(kills: number): Promise<Counts> {
   }
   const projects = Array.from({ length: runs }, (_, index) => `p${String(index)}`);
   counts.escapes = findEscapes(before, await snapshotTree(root), projects).length;
-  counts.detail = `${String(counts.trials)} kills (${String(tally.midAdvance)} before the reply) in ${String(runs)} runs${
+  counts.detail = `${String(counts.trials)} kills (${String(tally.afterStateWrite)} after the state write, ${String(tally.midAdvance)} before the reply) in ${String(runs)} runs${
     tally.refused > 0 ? `, ${String(tally.refused)} refused calls` : ''
   }`;
   counts.seconds = (performance.now() - started) / 1000;
