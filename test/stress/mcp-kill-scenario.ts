@@ -1,10 +1,10 @@
 /**
  * MCP kill mid-advance: `artifact-ingest mcp` with ingest on drives {@link STRESS_WORKFLOW} over real JSON-RPC;
  * each round starts a server, registers a file, sends `workflow_advance` with file blocks and SIGKILLs the
- * server after a random delay spread over an advance's measured duration; the next round's server carries on.
- * Each run ends with an unkilled server completing it, then its events, snapshots, temp files and `verify`.
+ * server at a random point of the advance (spread over its measured duration, or shortly after its state
+ * write); the next round's server carries on. Each run ends with an unkilled server completing it, then its
+ * events, snapshots, temp files and `verify`.
  */
-import { watch } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runCli } from './child-process.js';
@@ -21,6 +21,8 @@ import {
 import { countLostEvents, countMissingSnapshots, passesOfState } from './count-workflow-problems.js';
 import { startMcpServer } from './mcp-stdio-client.js';
 import type { CallOutcome, McpServerProcess } from './mcp-stdio-client.js';
+import { planKill } from './plan-kill.js';
+import type { KillPoint } from './plan-kill.js';
 import { zero } from './stress-counts.js';
 import type { Counts } from './stress-counts.js';
 import {
@@ -127,46 +129,15 @@ async function playPass(
   const registered = await server.call('register_artefacts', { run_id: run.runId, paths: [note] });
   if (!answered(counts, registered)) return undefined;
   if (registered.isError) tally.refused += 1;
-  const killer = kill === undefined ? undefined : planKill(server, run, kill);
+  const killer =
+    kill === undefined
+      ? undefined
+      : planKill(server, path.join(run.projectDir, '.agent/runs', run.runId), kill);
   const outcome = await server.call('workflow_advance', { run_id: run.runId, output: passOutput(run, node) });
   killer?.cancel();
   if (kill === undefined && !answered(counts, outcome)) return undefined;
   if (outcome.kind === 'result' && outcome.isError) tally.refused += 1;
   return { ms: outcome.ms, replied: outcome.kind === 'result' };
-}
-
-/**
- * When a round's SIGKILL lands: `afterMs` after the advance is sent, or `afterMs` after its state.json is
- * replaced (the commit), for kills aimed at what follows it: the events, the trace, the next pass's snapshot.
- */
-export type KillPoint = { readonly after: 'send' | 'state_write'; readonly afterMs: number };
-
-/** Arms the kill of one advance (call it just before sending); `cancel` once the call has ended. */
-function planKill(server: McpServerProcess, run: LiveRun, kill: KillPoint): { cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const fire = (): void => {
-    timer ??= setTimeout(() => {
-      server.kill();
-    }, kill.afterMs);
-  };
-  if (kill.after === 'send') {
-    fire();
-    return {
-      cancel: () => {
-        clearTimeout(timer);
-      },
-    };
-  }
-  // The engine replaces state.json by a rename into the run folder: inotify reports it as soon as it happens.
-  const watcher = watch(path.join(run.projectDir, '.agent/runs', run.runId), (_event, name) => {
-    if (name === 'state.json') fire();
-  });
-  return {
-    cancel: () => {
-      watcher.close();
-      clearTimeout(timer);
-    },
-  };
 }
 
 /** A server that has answered `initialize`, or undefined (its crash or hang counted). */
