@@ -4,13 +4,12 @@
  * and exits 1 when a count that must be 0 is not. `--quick` runs a tenth; `--self-check` plants one problem of
  * each kind and exits 1 unless every count finds it. Not part of `npm test`.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runCli } from './child-process.js';
+import type { ChildExit, ChildOptions } from './child-process.js';
 import {
   countDrift,
   countUnreadableRecordLines,
@@ -20,55 +19,22 @@ import {
   sha256Of,
   snapshotTree,
 } from './count-problems.js';
+import { startFolderSwapper } from './folder-swapper.js';
+import { hostileDocumentRuns } from './hostile-document-scenario.js';
 import { hostilePaths } from './hostile-paths.js';
+import { mcpKills } from './mcp-kill-scenario.js';
+import { mcpRace } from './mcp-race-scenario.js';
+import { registrationSwap } from './register-swap-scenario.js';
+import { selfCheck } from './self-check.js';
+import { problemsOf, renderCountsTable, renderPlantedCounts, zero } from './stress-counts.js';
+import type { CountKey, Counts } from './stress-counts.js';
+import { fence, tempRoot } from './stress-project.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-
-interface Counts {
-  torn: number;
-  escapes: number;
-  unreadable: number;
-  staleTemps: number;
-  drift: number;
-  /** What was exercised: kills, paths, swaps, writers. */
-  trials: number;
-  /** Run kills that landed before the run's first state write (nothing to resume: run afresh; not a trial). */
-  notStarted: number;
-  seconds: number;
-}
-
-const zero = (): Counts => ({
-  torn: 0,
-  escapes: 0,
-  unreadable: 0,
-  staleTemps: 0,
-  drift: 0,
-  trials: 0,
-  notStarted: 0,
-  seconds: 0,
-});
-
-/** Spawns the CLI; resolves with its exit code and output, or with null when killed after `killAfterMs`. */
-function cli(
-  args: readonly string[],
-  killAfterMs?: number,
-): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    const timer =
-      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (timer !== undefined) clearTimeout(timer);
-      resolve({ code, stdout });
-    });
-  });
-}
-
-function fence(file: string, body: string): string {
-  return `\`\`\`txt file=${file}\n${body}\n\`\`\`\n`;
+/** Runs the CLI under its time cap; a child that hits the cap is killed and counted as a hang. */
+async function cli(counts: Counts, args: readonly string[], options: ChildOptions = {}): Promise<ChildExit> {
+  const exit = await runCli(args, options);
+  if (exit.capped) counts.hangs += 1;
+  return exit;
 }
 
 /** A document of several blocks, one of them large enough that a kill lands mid-write; records every content. */
@@ -86,10 +52,6 @@ function killDocument(round: number, allowed: Map<string, Set<string>>, largeByt
     blocks.push(`Block ${String(index)}:\n\n${fence(file, body)}`);
   }
   return blocks.join('\n');
-}
-
-async function tempRoot(label: string): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), `artifact-ingest-stress-${label}-`));
 }
 
 /** Ends a kill scenario: distinct stale temps, escapes from the temp root's snapshot, wall time; removes the root. */
@@ -124,7 +86,7 @@ async function ingestKills(kills: number): Promise<Counts> {
   // The ingest's own duration, so that kills spread over all of it.
   await writeFile(path.join(project, 'docs/k.md'), killDocument(0, allowed, 4 * 1024 * 1024));
   const t0 = performance.now();
-  await cli(['ingest', 'docs/k.md', '--project', project, '--run-id', 'warm']);
+  await cli(counts, ['ingest', 'docs/k.md', '--project', project, '--run-id', 'warm']);
   const duration = performance.now() - t0;
   const before = await snapshotTree(root);
   // Each temp file once, however many rounds it survives.
@@ -132,12 +94,14 @@ async function ingestKills(kills: number): Promise<Counts> {
   for (let round = 1; round <= kills; round += 1) {
     await writeFile(path.join(project, 'docs/k.md'), killDocument(round, allowed, 4 * 1024 * 1024));
     const runId = `kill-${String(round)}`;
-    await cli(['ingest', 'docs/k.md', '--project', project, '--run-id', runId], Math.random() * duration);
+    await cli(counts, ['ingest', 'docs/k.md', '--project', project, '--run-id', runId], {
+      killAfterMs: Math.random() * duration,
+    });
     counts.torn += (await findTornFiles(path.join(project, 'workspace'), allowed)).length;
     counts.unreadable += await countUnreadableRecordLines(project);
-    await cli(['ingest', 'docs/k.md', '--project', project, '--run-id', runId]);
+    await cli(counts, ['ingest', 'docs/k.md', '--project', project, '--run-id', runId]);
     for (const temp of findStaleTemps(await snapshotTree(project))) staleTemps.add(temp);
-    counts.drift += countDrift((await cli(['verify', runId, '--project', project, '--json'])).stdout);
+    counts.drift += countDrift((await cli(counts, ['verify', runId, '--project', project, '--json'])).stdout);
     counts.trials += 1;
   }
   return finishKills(counts, { root, before, staleTemps, started });
@@ -163,7 +127,7 @@ nodes:
 
 /** Scenario 1b: a graph run with ingest on killed at random, then resumed. */
 async function runKills(kills: number): Promise<Counts> {
-  const counts = zero();
+  const counts: Counts = { ...zero(), notStarted: 0 };
   const root = await tempRoot('run-kill');
   const project = path.join(root, 'project');
   const allowed = new Map<string, Set<string>>();
@@ -187,7 +151,7 @@ async function runKills(kills: number): Promise<Counts> {
   const started = performance.now();
   const graph = path.join(project, 'graphs/stress.yaml');
   const t0 = performance.now();
-  await cli(['run', graph, '--project', project, '--input', 'topic=t', '--run-id', 'warm']);
+  await cli(counts, ['run', graph, '--project', project, '--input', 'topic=t', '--run-id', 'warm']);
   const duration = performance.now() - t0;
   const before = await snapshotTree(root);
   // Each temp file once, however many rounds it survives.
@@ -196,23 +160,22 @@ async function runKills(kills: number): Promise<Counts> {
   // it is counted apart and another kill follows (at most four times as many attempts as trials asked for).
   for (let round = 1; counts.trials < kills && round <= kills * 4; round += 1) {
     const runId = `kill-${String(round)}`;
-    await cli(
-      ['run', graph, '--project', project, '--input', 'topic=t', '--run-id', runId],
-      Math.random() * duration,
-    );
+    await cli(counts, ['run', graph, '--project', project, '--input', 'topic=t', '--run-id', runId], {
+      killAfterMs: Math.random() * duration,
+    });
     counts.torn += (await findTornFiles(path.join(project, 'workspace'), allowed)).length;
     counts.unreadable += await countUnreadableRecordLines(project);
     if (!existsSync(path.join(project, '.agent/runs', runId, 'state.json'))) {
       // Killed before its first state write: nothing to resume (the CLI says so); run it afresh under the same
       // id, which must sweep what the kill left. Not a trial: another kill follows.
-      counts.notStarted += 1;
-      await cli(['run', graph, '--project', project, '--input', 'topic=t', '--run-id', runId]);
+      counts.notStarted = (counts.notStarted ?? 0) + 1;
+      await cli(counts, ['run', graph, '--project', project, '--input', 'topic=t', '--run-id', runId]);
     } else {
       counts.trials += 1;
-      await cli(['run', '--resume', runId, '--project', project]);
+      await cli(counts, ['run', '--resume', runId, '--project', project]);
     }
     for (const temp of findStaleTemps(await snapshotTree(project))) staleTemps.add(temp);
-    counts.drift += countDrift((await cli(['verify', runId, '--project', project, '--json'])).stdout);
+    counts.drift += countDrift((await cli(counts, ['verify', runId, '--project', project, '--json'])).stdout);
   }
   return finishKills(counts, { root, before, staleTemps, started });
 }
@@ -234,11 +197,18 @@ async function concurrentWriters(writers: number, paths: number, rounds: number)
       const doc = `docs/w${String(writer)}.md`;
       await writeFile(path.join(project, doc), blocks.join('\n'));
       ingests.push(
-        cli(['ingest', doc, '--project', project, '--run-id', `w${String(writer)}-r${String(round)}`]),
+        cli(counts, [
+          'ingest',
+          doc,
+          '--project',
+          project,
+          '--run-id',
+          `w${String(writer)}-r${String(round)}`,
+        ]),
       );
     }
     await Promise.all(ingests);
-    counts.drift += countDrift((await cli(['verify', '--project', project, '--json'])).stdout);
+    counts.drift += countDrift((await cli(counts, ['verify', '--project', project, '--json'])).stdout);
     counts.trials += writers;
   }
   counts.unreadable = await countUnreadableRecordLines(project);
@@ -281,7 +251,7 @@ async function pathFuzz(total: number): Promise<Counts> {
   const before = await snapshotTree(root);
   // A few documents per process: one process per path would measure process start-up, not the writer.
   for (let at = 0; at < documents.length; at += 20) {
-    await cli([
+    await cli(counts, [
       'ingest',
       ...documents.slice(at, at + 20),
       '--project',
@@ -299,26 +269,6 @@ async function pathFuzz(total: number): Promise<Counts> {
   return counts;
 }
 
-/** The swapper: `workspace/a` turns between a real folder and a symlink to `outside` until the stop file appears. */
-const SWAPPER = `
-const { existsSync, mkdirSync, renameSync, symlinkSync, rmSync } = require('node:fs');
-const [workspace, outside, stopFile] = process.argv.slice(1);
-const a = workspace + '/a', parked = workspace + '/.a-parked', link = workspace + '/.a-link';
-mkdirSync(a, { recursive: true });
-let done = 0;
-for (; done % 50 !== 0 || !existsSync(stopFile); done += 1) {
-  try {
-    renameSync(a, parked);
-    rmSync(link, { force: true });
-    symlinkSync(outside, link);
-    renameSync(link, a);
-    renameSync(a, link);
-    renameSync(parked, a);
-  } catch {}
-}
-process.stdout.write(String(done));
-`;
-
 /** Scenario 4: `ingests` ingests write into workspace/a/ while another process swaps it for a symlink to outside. */
 async function symlinkSwapRace(ingests: number): Promise<Counts> {
   const counts = zero();
@@ -335,59 +285,15 @@ async function symlinkSwapRace(ingests: number): Promise<Counts> {
   const stopFile = path.join(root, 'stop');
   const before = await snapshotTree(root);
   const started = performance.now();
-  const swapper = new Promise<string>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['-e', SWAPPER, path.join(project, 'workspace'), outside, stopFile],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      resolve(out);
-    });
-  });
+  const swapper = startFolderSwapper(path.join(project, 'workspace/a'), outside, stopFile);
   for (let round = 1; round <= ingests; round += 1) {
-    await cli(['ingest', 'docs/swap.md', '--project', project, '--run-id', `swap-${String(round)}`]);
+    await cli(counts, ['ingest', 'docs/swap.md', '--project', project, '--run-id', `swap-${String(round)}`]);
   }
   await writeFile(stopFile, 'stop');
-  counts.trials = Number(await swapper);
+  counts.trials = await swapper;
   const after = await snapshotTree(root);
   counts.escapes = escapesOf(before, after, ['project/workspace', 'project/.agent', 'stop']);
   counts.unreadable = await countUnreadableRecordLines(project);
-  counts.seconds = (performance.now() - started) / 1000;
-  await rm(root, { recursive: true, force: true });
-  return counts;
-}
-
-/** Plants one problem of each kind and checks that every count finds it. */
-async function selfCheck(): Promise<Counts> {
-  const counts = zero();
-  const started = performance.now();
-  const root = await tempRoot('self-check');
-  const project = path.join(root, 'project');
-  await mkdir(path.join(project, 'docs'), { recursive: true });
-  await writeFile(path.join(project, 'docs/s.md'), fence('s/a.txt', 'intact') + fence('s/b.txt', 'intact'));
-  const before = await snapshotTree(root);
-  await cli(['ingest', 'docs/s.md', '--project', project, '--run-id', 'self']);
-  const allowed = new Map([
-    ['s/a.txt', new Set([sha256Of('intact\n')])],
-    ['s/b.txt', new Set([sha256Of('intact\n')])],
-  ]);
-  // The plants: a torn file, an escape, a bad line, a temp file, and drift (the torn file is drift too).
-  await writeFile(path.join(project, 'workspace/s/a.txt'), 'inta');
-  await writeFile(path.join(root, 'escaped.txt'), 'out');
-  await writeFile(path.join(project, '.agent/runs/self/events.jsonl'), '{"torn":', { flag: 'a' });
-  await writeFile(path.join(project, 'workspace/s/.artifact-ingest-0123456789abcdef.tmp'), '');
-  counts.torn = (await findTornFiles(path.join(project, 'workspace'), allowed)).length;
-  counts.escapes = escapesOf(before, await snapshotTree(root), ['project/workspace', 'project/.agent']);
-  counts.unreadable = await countUnreadableRecordLines(project);
-  counts.staleTemps = findStaleTemps(await snapshotTree(project)).length;
-  counts.drift = countDrift((await cli(['verify', 'self', '--project', project, '--json'])).stdout);
-  counts.trials = 5;
   counts.seconds = (performance.now() - started) / 1000;
   await rm(root, { recursive: true, force: true });
   return counts;
@@ -403,73 +309,60 @@ function numberFlag(name: string, fallback: number): number {
   return value !== undefined && Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
+/** A scenario of the table: its name (N is its count), its count, and the scenario. */
+type Scenario = readonly [string, number, (count: number) => Promise<Counts>];
+
 async function main(): Promise<void> {
   const scale = flag('--quick') ? 0.1 : 1;
   const scaled = (name: string, full: number): number =>
     numberFlag(name, Math.max(1, Math.round(full * scale)));
-  const rows: [string, Counts][] = [];
   if (flag('--self-check')) {
     const planted = await selfCheck();
-    rows.push(['self-check (1 of each planted)', planted]);
-    print(rows);
-    const missed = (['torn', 'escapes', 'unreadable', 'staleTemps', 'drift'] as const).filter(
-      (key) => planted[key] < 1,
-    );
+    process.stdout.write(renderPlantedCounts(planted));
+    const missed = planted.measured.filter((key: CountKey) => planted[key] < 1);
     if (missed.length > 0) {
       process.stderr.write(`stress --self-check: the harness missed a planted ${missed.join(', ')}\n`);
       process.exitCode = 1;
     }
     return;
   }
-  // A count of 0 skips its scenario (to re-run one alone).
-  const scenarios: [string, number, (count: number) => Promise<Counts>][] = [
-    ['ingest kill -9 (N)', scaled('--ingest-kills', 200), ingestKills],
-    ['run kill -9 + resume (N)', scaled('--run-kills', 50), runKills],
+  // One table per group, each with the columns its scenarios count; a count of 0 skips its scenario.
+  const groups: readonly (readonly Scenario[])[] = [
     [
-      '8 concurrent ingesters x 10 paths (N rounds)',
-      scaled('--concurrent-rounds', 10),
-      (rounds) => concurrentWriters(8, 10, rounds),
+      ['ingest kill -9 (N)', scaled('--ingest-kills', 200), ingestKills],
+      ['run kill -9 + resume (N)', scaled('--run-kills', 50), runKills],
+      [
+        '8 concurrent ingesters x 10 paths (N rounds)',
+        scaled('--concurrent-rounds', 10),
+        (rounds) => concurrentWriters(8, 10, rounds),
+      ],
+      ['path fuzz (N)', scaled('--fuzz-paths', 100_000), pathFuzz],
+      ['symlink swap race (N ingests; trials = swaps)', scaled('--swap-ingests', 40), symlinkSwapRace],
     ],
-    ['path fuzz (N)', scaled('--fuzz-paths', 100_000), pathFuzz],
-    ['symlink swap race (N ingests; trials = swaps)', scaled('--swap-ingests', 40), symlinkSwapRace],
+    [
+      ['mcp kill -9 mid-advance (N kills)', scaled('--mcp-kills', 100), mcpKills],
+      ['2 mcp servers racing (N rounds)', scaled('--race-rounds', 200), mcpRace],
+      [
+        'symlink swapper during registration (N rounds of 25)',
+        scaled('--register-swap-rounds', 20),
+        (rounds) => registrationSwap(rounds, 25),
+      ],
+    ],
+    [['hostile documents (first N)', scaled('--hostile-documents', 7), hostileDocumentRuns]],
   ];
-  for (const [name, count, scenario] of scenarios) {
-    if (count > 0) rows.push([name.replace('N', String(count)), await scenario(count)]);
+  let problems = 0;
+  let tables = 0;
+  for (const group of groups) {
+    const rows: [string, Counts][] = [];
+    for (const [name, count, scenario] of group) {
+      if (count > 0) rows.push([name.replace('N', String(count)), await scenario(count)]);
+    }
+    if (rows.length === 0) continue;
+    process.stdout.write(`${tables > 0 ? '\n' : ''}${renderCountsTable(rows)}`);
+    tables += 1;
+    problems += rows.reduce((sum, [, counts]) => sum + problemsOf(counts), 0);
   }
-  print(rows);
-  const bad = rows.some(([, c]) => c.torn + c.escapes + c.unreadable + c.staleTemps + c.drift > 0);
-  if (bad) process.exitCode = 1;
-}
-
-function print(rows: readonly [string, Counts][]): void {
-  const header = [
-    'scenario',
-    'trials',
-    'not started',
-    'torn',
-    'escapes',
-    'unreadable lines',
-    'stale temps',
-    'drift',
-    'seconds',
-  ];
-  const lines = rows.map(([name, c]) => [
-    name,
-    String(c.trials),
-    String(c.notStarted),
-    String(c.torn),
-    String(c.escapes),
-    String(c.unreadable),
-    String(c.staleTemps),
-    String(c.drift),
-    c.seconds.toFixed(1),
-  ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...lines.map((line) => line[column]?.length ?? 0)),
-  );
-  for (const line of [header, ...lines]) {
-    process.stdout.write(`${line.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}\n`);
-  }
+  if (problems > 0) process.exitCode = 1;
 }
 
 await main();
