@@ -1,13 +1,17 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { CONFIG_READ_FLAGS, readOpenedConfigText } from '../../config/index.js';
 import { describeError, sha256Hex } from '../../project/index.js';
 import type { PinnedDefinition } from './create-workflow-state.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import type { WorkflowState } from './workflow-state-schema.js';
-import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * Reads the definition pinned in a run (`definition_path`) and checks it still has `definition_hash`, so a
  * resumed workflow runs exactly what it started with; throws `definition_mismatch` naming the file otherwise.
+ * The pinned copy is the run's own file: a symlink there is refused, never followed (O_NOFOLLOW), a FIFO or device
+ * is refused before any read, and at most the definition size limit is read.
  */
 export async function readPinnedDefinition(
   projectDir: string,
@@ -16,11 +20,18 @@ export async function readPinnedDefinition(
   const relative = state.definition_path;
   let text: string;
   try {
-    text = await readRegularFile(path.join(projectDir, relative), 'utf8');
+    const handle = await open(path.join(projectDir, relative), CONFIG_READ_FLAGS | constants.O_NOFOLLOW);
+    try {
+      text = await readOpenedConfigText(handle, relative);
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : describeError(error);
     throw new WorkflowStateError(
       'definition_mismatch',
-      `cannot read the pinned definition ${relative} of run ${state.run_id}: ${describeError(error)}; the run cannot continue, start a new one`,
+      `cannot read the pinned definition ${relative} of run ${state.run_id}: ${reason}; the run cannot continue, start a new one`,
       { cause: error },
     );
   }

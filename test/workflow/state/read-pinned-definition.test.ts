@@ -1,4 +1,5 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -36,5 +37,40 @@ describe('readPinnedDefinition', () => {
     expect(error).toMatchObject({ code: 'definition_mismatch' });
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).toContain('.agent/runs/wf-1/workflow.yaml');
+  });
+
+  it.each([
+    ['a symlink to an outside file with the very text pinned', 'symlink'],
+    ['a symlink to /dev/zero', 'zero'],
+    ['a FIFO', 'fifo'],
+  ])('refuses %s at the pinned copy without following or reading it', async (_, kind) => {
+    const projectDir = await tempProject();
+    const state = await createWorkflowState(projectDir, newState('wf-1'));
+    const pinned = path.join(projectDir, workflowDefinitionPath(state.run_id));
+    await rm(pinned);
+    if (kind === 'symlink') {
+      const outside = await mkdtemp(path.join(tmpdir(), 'pinned-outside-'));
+      await writeFile(path.join(outside, 'w.yaml'), DEFINITION.text);
+      await symlink(path.join(outside, 'w.yaml'), pinned);
+    } else if (kind === 'zero') {
+      await symlink('/dev/zero', pinned);
+    } else {
+      const { execFileSync } = await import('node:child_process');
+      execFileSync('mkfifo', [pinned]);
+    }
+    const error = await readPinnedDefinition(projectDir, state).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'definition_mismatch' });
+    expect((error as Error).message).toMatch(
+      /cannot read the pinned definition \.agent\/runs\/wf-1\/workflow\.yaml/,
+    );
+  });
+
+  it('refuses a pinned copy over the definition size limit without reading it whole', async () => {
+    const projectDir = await tempProject();
+    const state = await createWorkflowState(projectDir, newState('wf-1'));
+    await writeFile(path.join(projectDir, workflowDefinitionPath(state.run_id)), 'x'.repeat(2 * 1024 * 1024));
+    const error = await readPinnedDefinition(projectDir, state).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'definition_mismatch' });
+    expect((error as Error).message).toMatch(/limited to 1048576 bytes/);
   });
 });
