@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, spawnCli } from '../helpers/run-cli.js';
@@ -169,5 +169,54 @@ describe('a workflow advance killed right after its state is written', () => {
     expect(all.filter((event) => event.event === 'run.terminal')).toHaveLength(1);
     const verify = await spawnCli(['verify', RUN, '--project', projectDir, '--json']);
     expect(verify.code, verify.stdout).toBe(0);
+  });
+
+  it('is reported by verify as events_gap until the next call on the run appends what is missing', async () => {
+    const projectDir = await tempProject({ 'workflows/many.yaml': LOOP_WORKFLOW });
+    const cli = (args: readonly string[]) => spawnCli([...args, '--project', projectDir]);
+    expect((await cli(['workflow', 'start', 'many', '--run-id', RUN, '--input', 'items=a'])).code).toBe(0);
+    expect((await cli(['workflow', 'advance', RUN, '--output', 'a done'])).code).toBe(0);
+    expect((await cli(['workflow', 'advance', RUN, '--output', 'the end'])).code).toBe(0);
+    expect((await readState(projectDir)).status).toBe('complete');
+    // What a kill right after the ending state leaves: neither its events nor terminal.json.
+    const lines = await readEvents(projectDir, RUN);
+    await writeFile(
+      path.join(runDirOf(projectDir), 'events.jsonl'),
+      lines
+        .filter((line) => line.state_revision !== 2)
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    await rm(path.join(runDirOf(projectDir), 'terminal.json'));
+
+    const verify = await cli(['verify', '--json']);
+    expect(verify.code).toBe(1);
+    const report = JSON.parse(verify.stdout) as {
+      problems: { code: string; runId?: string; message: string }[];
+    };
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        code: 'events_gap',
+        runId: RUN,
+        message: `workflow run ${RUN}: state.json is at revision 2 but events.jsonl lacks its step.completed, workflow.completed, run.terminal and .agent/runs/${RUN}/terminal.json is missing: a process was killed after writing the state; any workflow call on the run ('artifact-ingest workflow status ${RUN}') appends them, marked recovered`,
+      }),
+    ]);
+    const text = await cli(['verify', RUN]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(`events_gap: workflow run ${RUN}: state.json is at revision 2`);
+
+    expect((await cli(['workflow', 'status', RUN])).code).toBe(0);
+    expect((await cli(['verify'])).code).toBe(0);
+    const recovered = (await readEvents(projectDir, RUN)).filter((line) => line.recovered === true);
+    expect(recovered.map((line) => line.event)).toEqual([
+      'step.completed',
+      'workflow.completed',
+      'run.terminal',
+    ]);
+    expect(
+      JSON.parse(await readFile(path.join(runDirOf(projectDir), 'terminal.json'), 'utf8')),
+    ).toMatchObject({
+      state: 'done',
+    });
   });
 });

@@ -5,6 +5,7 @@ import { parseRunId } from '../../../src/project/index.js';
 import { findGraphEventGaps, findNodeEventGaps } from '../../../src/runtime/run/find-node-event-gaps.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
 import type { RunState } from '../../../src/runtime/run/run-types.js';
+import { spawnCli } from '../../helpers/run-cli.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import {
   agentsOf,
@@ -32,7 +33,7 @@ async function dropEvents(
 }
 
 describe('the ending events of nodes a killed runner did not append', () => {
-  it('are found from the state and appended by the resume, marked recovered, once', async () => {
+  it('are reported by verify and appended by the resume, marked recovered, once', async () => {
     const projectDir = await tempProject();
     const scratch = await tempProject();
     const markerDir = path.join(scratch, 'markers');
@@ -98,6 +99,21 @@ describe('the ending events of nodes a killed runner did not append', () => {
         },
       },
     ]);
+    const verify = await spawnCli(['verify', 'killed', '--project', projectDir, '--json']);
+    expect(verify.code).toBe(1);
+    const report = JSON.parse(verify.stdout) as {
+      problems: { code: string; nodeId?: string; message: string }[];
+    };
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        code: 'events_gap',
+        nodeId: 'n2',
+        message: expect.stringContaining(
+          'node n2 is completed in its state but events.jsonl has no node.completed for it',
+        ) as unknown,
+      }),
+    ]);
+
     const resumed = await runGraph({
       projectDir,
       graph: resumeGraph(),
@@ -115,6 +131,7 @@ describe('the ending events of nodes a killed runner did not append', () => {
     // Appended before the resumed invocation's own events: it tells of the killed one.
     expect(events.findIndex((line) => line.recovered === true)).toBeLessThan(restart);
     expect(await findGraphEventGaps(projectDir, [runId])).toEqual([]);
+    expect((await spawnCli(['verify', 'killed', '--project', projectDir])).code).toBe(0);
   });
 
   it('derive a failed node’s node.failed and a skipped node’s node.skipped from their state', async () => {
