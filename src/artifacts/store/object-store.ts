@@ -172,8 +172,10 @@ export async function openObjectStore(
       const batch = root.writeBatch();
       let unsynced;
       try {
+        let failed = false;
         const work = async (): Promise<void> => {
-          for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
+          // After a failure no new write starts: the batch is failing, the rest would only fail the same way.
+          for (let next = pending.shift(); next !== undefined && !failed; next = pending.shift()) {
             const [hash, bytes] = next;
             const hex = hexOf(hash);
             const relative = objectPathOf(hex);
@@ -189,7 +191,18 @@ export async function openObjectStore(
             );
           }
         };
-        await Promise.all(Array.from({ length: Math.min(WRITES_AT_ONCE, pending.length) }, work));
+        // Every write settles before the batch ends: one failing (ENOSPC) must not leave the others' temp files
+        // behind a process that exits on the error, nor their renames unsynced.
+        const settled = await Promise.allSettled(
+          Array.from({ length: Math.min(WRITES_AT_ONCE, pending.length) }, () =>
+            work().catch((error: unknown) => {
+              failed = true;
+              throw error;
+            }),
+          ),
+        );
+        const rejected = settled.find((outcome) => outcome.status === 'rejected');
+        if (rejected !== undefined) throw rejected.reason;
       } finally {
         // Each folder a new object was renamed into is synced once, here, before any result is returned.
         unsynced = await batch.finish();

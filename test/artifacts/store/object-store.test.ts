@@ -1,4 +1,4 @@
-import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contentHashOf } from '../../../src/artifacts/content-hash.js';
@@ -6,6 +6,7 @@ import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
 import type { ObjectStore } from '../../../src/artifacts/store/object-store.js';
 import { ObjectStoreError } from '../../../src/artifacts/store/object-store-error.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { mountSmallTmpfs } from '../../helpers/read-only-mount.js';
 import { findTempFiles } from '../../helpers/workspace-fixture.js';
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -128,6 +129,43 @@ describe('openObjectStore', () => {
     for (const put of puts) expect((await stat(join(project, put.path))).mode & 0o777).toBe(0o444);
     expect(await findTempFiles(join(project, '.agent', 'objects'))).toEqual([]);
     expect((await store.putAll([bytesOf('b')]))[0]?.stored).toBe(false);
+  });
+
+  it('putAll on a disk that fills up waits for every write of the batch: it fails, leaving whole objects and no temp file', async ({
+    skip,
+  }) => {
+    const project = await tempProject();
+    const agent = join(project, '.agent');
+    await mkdir(agent);
+    const mount = mountSmallTmpfs(agent, '256k');
+    if (mount.kind === 'skipped') {
+      skip(mount.skip);
+      return;
+    }
+    try {
+      const store = await openObjectStore(project);
+      try {
+        // 40 KB to 320 KB, four written at once: the first fit, a later one fails with ENOSPC mid-batch.
+        const contents = Array.from({ length: 8 }, (_, index) =>
+          new Uint8Array(40_000 * (index + 1)).fill(index + 1),
+        );
+        await expect(store.putAll(contents)).rejects.toMatchObject({ code: 'ENOSPC' });
+        expect(await findTempFiles(join(agent, 'objects'))).toEqual([]);
+        const stored = (await objectFiles(project)).length;
+        expect(stored).toBeGreaterThan(0);
+        const verdicts = await Promise.all(
+          contents.map(async (bytes) => {
+            const hash = contentHashOf(bytes);
+            return (await store.has(hash)) ? await store.verify(hash) : 'absent';
+          }),
+        );
+        expect(verdicts.filter((verdict) => verdict === 'ok')).toHaveLength(stored);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      mount.release();
+    }
   });
 
   it('putAll trusts an existing object of the right size without reading it, and rewrites one of another size', async () => {
