@@ -22,6 +22,7 @@ function countingOpen() {
       appendLines: (declared, text, appendOptions) => root.appendLines(declared, text, appendOptions),
       makeDirectory: (declared) => root.makeDirectory(declared),
       writeBatch: () => root.writeBatch(),
+      sweepTempFiles: (declared, sweepOptions) => root.sweepTempFiles(declared, sweepOptions),
       stage: (targetDirectory) => root.stage(targetDirectory),
       close: async () => {
         closed.push(path.basename(rootPath));

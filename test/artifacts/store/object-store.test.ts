@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
 import type { ObjectStore } from '../../../src/artifacts/store/object-store.js';
 import { ObjectStoreError } from '../../../src/artifacts/store/object-store-error.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { tempFileName } from '../../../src/workspace/temp-file-name.js';
 import { mountSmallTmpfs } from '../../helpers/read-only-mount.js';
 import { findTempFiles } from '../../helpers/workspace-fixture.js';
 
@@ -168,6 +170,24 @@ describe('openObjectStore', () => {
     }
   });
 
+  it('its first write sweeps a killed writer’s temp file from any folder of the store; a store only read never sweeps', async () => {
+    const project = await tempProject();
+    const folder = join(project, '.agent/objects/sha256/ab');
+    await mkdir(folder, { recursive: true });
+    const killed = deadWritersTempName();
+    await writeFile(join(folder, killed), 'half an object', { mode: 0o444 });
+
+    const reader = await storeIn(project);
+    expect(await reader.verify(contentHashOf(bytesOf('absent')))).toBe('missing');
+    expect(await readdir(folder)).toEqual([killed]);
+
+    // Any content whose folder is not ab/: the writer's own sweep only looks where it writes.
+    let content = 'x';
+    while (contentHashOf(bytesOf(content)).startsWith('sha256:ab')) content += 'x';
+    await reader.put(bytesOf(content));
+    expect(await readdir(folder)).toEqual([]);
+  });
+
   it('putAll trusts an existing object of the right size without reading it, and rewrites one of another size', async () => {
     const project = await tempProject();
     const store = await storeIn(project);
@@ -213,3 +233,14 @@ describe('openObjectStore', () => {
     }
   });
 });
+
+/** A temp file name of this host whose writer (a process that ran and exited) is gone. */
+function deadWritersTempName(): string {
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return tempFileName().replace(
+    `-${process.pid.toString(16).padStart(8, '0')}-`,
+    `-${Number(dead.stdout).toString(16).padStart(8, '0')}-`,
+  );
+}
