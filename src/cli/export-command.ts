@@ -8,16 +8,17 @@ import {
   sendLineageEvents,
 } from '../report/index.js';
 import type { LineageSendProgress, RunEvent, RunReportOptions } from '../report/index.js';
+import { MIN_LITERAL_SECRET_LENGTH, isRedactableLiteral } from '../project/index.js';
 import type { CliIo } from './cli-io.js';
 import { packageVersion } from './package-version.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
 import { resolveProject } from './resolve-project.js';
 import { resolveRunId } from './resolve-run-id.js';
+import { LINEAGE_API_KEY_ENV } from './secret-env.js';
 import { UsageError } from './usage-error.js';
 
-/** The environment variable whose value, when set, is sent as `Authorization: Bearer <value>`. */
-export const LINEAGE_API_KEY_ENV = 'OPENLINEAGE_API_KEY';
+export { LINEAGE_API_KEY_ENV } from './secret-env.js';
 
 /**
  * The report caps of an export: every file version is a dataset, so none is left out; no diff, document text or
@@ -55,7 +56,8 @@ derived from the namespace, RUN_ID and the step, so exporting again updates the 
 Without --url, prints one event per line (NDJSON) on stdout, in time order. With --url, POSTs each event as
 JSON to URL/api/v1/lineage (Marquez's endpoint; a path in URL is kept, e.g. a proxy prefix), retrying
 network errors, timeouts, 429 and 5xx with backoff; another status stops the export with its message.
-Progress and errors go to stderr. When ${LINEAGE_API_KEY_ENV} is set, its value is sent as a Bearer token.
+Progress and errors go to stderr. When ${LINEAGE_API_KEY_ENV} is set, its value is sent as a Bearer token
+and removed from everything printed, whatever its shape (a key shorter than ${MIN_LITERAL_SECRET_LENGTH} characters is not).
 
 Options:
   --url URL         an http:// or https:// server, such as http://localhost:5000 (default: print NDJSON)
@@ -138,6 +140,11 @@ async function exportOpenLineage(args: readonly string[], io: CliIo): Promise<nu
 
 async function send(events: readonly RunEvent[], url: URL, io: CliIo): Promise<number> {
   const apiKey = io.env[LINEAGE_API_KEY_ENV];
+  if (apiKey !== undefined && apiKey !== '' && !isRedactableLiteral(apiKey)) {
+    io.stderr.write(
+      `artifact-ingest: warning: ${LINEAGE_API_KEY_ENV} is shorter than ${MIN_LITERAL_SECRET_LENGTH} characters, so it is not removed from what is printed; use a longer key\n`,
+    );
+  }
   const progress = progressLine(io.stderr);
   const onProgress = (step: LineageSendProgress): void => {
     const event = events[step.index];

@@ -2,10 +2,13 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
 import { openIngestRecords } from '../artifacts/index.js';
+import type { RecordFailure } from '../artifacts/index.js';
 import { loadProjectConfig } from '../config/index.js';
+import { openEventLog } from '../events/index.js';
+import type { EventLog } from '../events/index.js';
 import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../ingest/index.js';
-import { lazyModule, parseNodeId, parseRunId } from '../project/index.js';
-import type { NodeId } from '../project/index.js';
+import { lazyModule, parseNodeId, parseRunId, runEventsPath } from '../project/index.js';
+import type { NodeId, RunId } from '../project/index.js';
 import type { IngestManifest, IngestMode, IngestProblem, IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
@@ -37,8 +40,9 @@ Options:
                   that could not be ingested has "error": {"code", "message"} in its entry
   -h, --help      show this help
 
-Exit codes: 0 done (also when blocks were skipped or rejected), 1 --strict and something
-was rejected or failed, 2 usage or configuration error.
+Exit codes: 0 done (also when blocks were skipped or rejected, or the records or events could not
+be written: each is reported), 1 --strict and something was rejected or failed (a block, a
+manifest, the records, the events), 2 usage or configuration error.
 
 Examples:
   artifact-ingest ingest
@@ -77,13 +81,14 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
 
   const progress = progressLine(io.stderr);
   const results: IngestResult[] = [];
+  const recordFailures = recordFailureReporter(projectDir, runId, strict, io);
   const records = dryRun
     ? undefined
     : openIngestRecords({
         projectDir,
         runId,
         durability: config.ingest.durability,
-        onFailure: ({ message }) => io.stderr.write(`artifact-ingest: warning: ${message}\n`),
+        onFailure: recordFailures.report,
       });
   try {
     for (const [index, docPath] of documents.entries()) {
@@ -109,6 +114,7 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
     }
   } finally {
     await records?.close();
+    await recordFailures.close();
   }
   progress.clear();
 
@@ -125,7 +131,46 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
       );
     }
   }
-  return strict && results.some((result) => result.failed) ? 1 : 0;
+  if (strict && recordFailures.count() > 0) {
+    io.stderr.write(
+      `artifact-ingest: --strict: ${String(recordFailures.count())} recording failed: the files are in workspace/ but not in the records of run ${runId}; make room in .agent/ (or make it writable), then run the same ingest again to record them\n`,
+    );
+  }
+  return strict && (results.some((result) => result.failed) || recordFailures.count() > 0) ? 1 : 0;
+}
+
+/**
+ * Reports each recording that failed (fail-open: the ingest goes on): on stderr, as an error under --strict,
+ * and as an `artifacts.error` event in the run's events.jsonl, as a graph run reports it.
+ */
+function recordFailureReporter(
+  projectDir: string,
+  runId: RunId,
+  strict: boolean,
+  io: CliIo,
+): { report: (failure: RecordFailure) => void; count: () => number; close: () => Promise<void> } {
+  let failures = 0;
+  let events: EventLog | undefined;
+  return {
+    report: ({ nodeId, message }) => {
+      failures += 1;
+      io.stderr.write(`artifact-ingest: ${strict ? 'error' : 'warning'}: ${message}\n`);
+      try {
+        events ??= openEventLog(path.join(projectDir, runEventsPath(runId)), { run_id: runId });
+        events.write('ERROR', 'artifacts.error', {
+          ...(nodeId === undefined ? {} : { node_id: nodeId }),
+          code: 'record_failed',
+          message,
+        });
+      } catch {
+        // The log cannot be opened either (the same full or read-only .agent/): stderr has said it.
+      }
+    },
+    count: () => failures,
+    close: async () => {
+      await events?.close().catch(() => undefined);
+    },
+  };
 }
 
 /**

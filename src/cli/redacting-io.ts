@@ -1,17 +1,24 @@
-import { redactSecrets } from '../project/index.js';
+import { redactLiteralSecrets, redactSecrets } from '../project/index.js';
 import type { CliIo, CliWriter } from './cli-io.js';
+import { SECRET_ENV_NAMES } from './secret-env.js';
 
 /**
- * The same io, with every text written to stdout and stderr passed through `redactSecrets` first: the one place
- * that keeps secrets out of what any command prints (docs/security.md, "Secrets").
+ * The same io, with every text written to stdout and stderr passed through `redactSecrets` first, after the
+ * values of the configured keys ({@link SECRET_ENV_NAMES}) are removed by value, whatever their shape: the one
+ * place that keeps secrets out of what any command prints (docs/security.md, "Secrets").
  */
 export function redactingIo(io: CliIo): CliIo {
-  return { ...io, stdout: redactingWriter(io.stdout), stderr: redactingWriter(io.stderr) };
+  const secrets = SECRET_ENV_NAMES.flatMap((name) => {
+    const value = io.env[name];
+    return value === undefined || value === '' ? [] : [value];
+  });
+  const redact = (text: string): string => redactSecrets(redactLiteralSecrets(text, secrets));
+  return { ...io, stdout: redactingWriter(io.stdout, redact), stderr: redactingWriter(io.stderr, redact) };
 }
 
-function redactingWriter(writer: CliWriter): CliWriter {
+function redactingWriter(writer: CliWriter, redact: (text: string) => string): CliWriter {
   return {
-    write: (text: string) => writer.write(redactSecrets(text)),
+    write: (text: string) => writer.write(redact(text)),
     // Read through, so a terminal resized mid-command is seen as it is now.
     get isTTY() {
       return writer.isTTY === true;

@@ -1,6 +1,7 @@
-import { verifyArtifacts } from '../artifacts/index.js';
-import type { VerifyReport } from '../artifacts/index.js';
+import { listRecordedRuns, verifyArtifacts } from '../artifacts/index.js';
+import type { VerifyProblem, VerifyReport } from '../artifacts/index.js';
 import { capRows } from './cap-rows.js';
+import type { EventGapProblem } from './event-gap-problems.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { resolveProject } from './resolve-project.js';
 import { resolveRunId } from './resolve-run-id.js';
@@ -30,6 +31,9 @@ Problems:
                          (ingest the document again with the same run and node id, or run --resume)
   stale_temp_file        a killed writer's temp file under workspace/ or .agent/ (warning; the next
                          write into its folder removes it)
+  events_gap             a workflow's state.json (or a graph run's node) says more happened than its
+                         events.jsonl holds: a process was killed in between (the next workflow call on
+                         the run, or run --resume, appends the events, marked recovered)
 
 Options:
   --strict        exit 1 on warnings too (index drift: index_missing_record, index_unknown_record,
@@ -63,10 +67,20 @@ export async function verifyCommand(args: readonly string[], io: CliIo): Promise
     );
   }
   const projectDir = await resolveProject(values.project, 'verify', io.cwd);
-  const report = await verifyArtifacts(
-    projectDir,
-    runId === undefined ? {} : { runId: await resolveRunId(projectDir, runId) },
-  );
+  const asked = runId === undefined ? undefined : await resolveRunId(projectDir, runId);
+  const records = await verifyArtifacts(projectDir, asked === undefined ? {} : { runId: asked });
+  // The runs' state and events live above the records: checked here, reported as one report. The engines'
+  // modules load only when there is a run to check.
+  const runIds = asked === undefined ? await listRecordedRuns(projectDir) : [asked];
+  const gaps =
+    runIds.length === 0
+      ? []
+      : await (await import('./event-gap-problems.js')).findEventGapProblems(projectDir, runIds);
+  const report: CliVerifyReport = {
+    ...records,
+    problems: [...records.problems, ...gaps],
+    errors: records.errors + gaps.length,
+  };
   io.stdout.write(
     values.json === true
       ? `${JSON.stringify(report, null, 2)}\n`
@@ -76,7 +90,12 @@ export async function verifyCommand(args: readonly string[], io: CliIo): Promise
   return failing.length > 0 ? 1 : 0;
 }
 
-function renderVerifyReport(report: VerifyReport, capped: boolean): string {
+/** What `verify` reports: the records' check and the runs' events check together. */
+interface CliVerifyReport extends Omit<VerifyReport, 'problems'> {
+  readonly problems: readonly (VerifyProblem | EventGapProblem)[];
+}
+
+function renderVerifyReport(report: CliVerifyReport, capped: boolean): string {
   const scope = report.scope.runId === undefined ? `${report.runs} run(s)` : `run ${report.scope.runId}`;
   const problems = report.problems.length === 0 ? 'no problems' : `${report.problems.length} problem(s)`;
   const summary = `verified ${scope}, ${report.records} record(s): objects ${report.objects.ok}/${report.objects.checked} ok, workspace files ${report.workspaceFiles.ok}/${report.workspaceFiles.checked} ok; ${problems}\n`;

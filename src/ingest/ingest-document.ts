@@ -203,7 +203,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     summary.total_blocks > 0 && summary.written === 0 && blocks.every((block) => block.code !== 'unchanged');
   const level: EventLevel = problems.length > 0 ? 'ERROR' : noneValid ? 'WARNING' : 'INFO';
   events.write(level, 'ingest.summary', { ...summary, manifest_path: manifestPath ?? '', dry_run: dryRun });
-  if (options.events === undefined) await closeQuietly(events);
+  if (options.events === undefined) await closeQuietly(events, problems);
 
   return {
     manifest,
@@ -346,10 +346,15 @@ function projectRelative(projectDir: string, docPath: string): string {
   return relative.split(path.sep).join('/');
 }
 
-async function closeQuietly(events: EventLog): Promise<void> {
+/** Closes the log this ingest opened; events it could not write are a problem of the ingest (fail-open). */
+async function closeQuietly(events: EventLog, problems: IngestProblem[]): Promise<void> {
   try {
     await events.close();
   } catch (error) {
-    process.stderr.write(`artifact-ingest: could not flush events: ${redactSecrets(describeError(error))}\n`);
+    // Too late for an ingest.error event: the result carries it, and the CLI prints it (--strict fails on it).
+    problems.push({
+      code: 'io_error',
+      message: redactSecrets(`events were not all written: ${describeError(error)}`),
+    });
   }
 }

@@ -60,4 +60,10 @@ export {
   type FoundSecret,
 } from './find-secret.js';
 export { redactJson } from './redact-json.js';
+export {
+  MIN_LITERAL_SECRET_LENGTH,
+  isRedactableLiteral,
+  redactLiteralSecrets,
+  type LiteralRedactionOptions,
+} from './redact-literal-secrets.js';
 export { lazyModule } from './lazy-module.js';

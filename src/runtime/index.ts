@@ -39,10 +39,13 @@ export {
   listRuns,
   readRun,
   defaultRunId,
+  findGraphEventGaps,
+  findNodeEventGaps,
 } from './run/index.js';
 export type {
   IngestHookOptions,
   IngestHookResult,
+  NodeEventGap,
   RunErrorCode,
   NodeCounts,
   RunDetails,

@@ -73,6 +73,12 @@ export interface ConfinedRoot {
   openFolder(relativePath: string, options?: ConfinedReadOptions): Promise<FolderOpening>;
   /** Starts a batch of writes that share opened directories and sync each directory once, in `finish`. */
   writeBatch(): WriteBatch;
+  /**
+   * Removes the writer's leftover temp files from the folder at `declaredPath` without writing there, as a write
+   * into it would first (never through a symlink; only those whose writer is gone, or last modified before
+   * `staleTempBefore`, default an hour ago); returns how many. A missing or refused folder holds none.
+   */
+  sweepTempFiles(declaredPath: string, options?: { readonly staleTempBefore?: number }): Promise<number>;
   /** Opens a fresh staging folder beside `targetDirectory`, to fill and then publish with renames. */
   stage(targetDirectory: string): Promise<StagingFolder | WriteRefusal>;
   /** Waits for writes in flight, then releases the root's descriptor. */
@@ -290,6 +296,21 @@ function confinedRoot(root: RootAnchor, confinement: Confinement): ConfinedRoot 
         finish: () => track('finish', () => shared.finish()),
       };
     },
+    sweepTempFiles: (declaredPath, options = {}) =>
+      track('sweepTempFiles', async () => {
+        const verdict = checkDeclaredPath(declaredPath);
+        if (!verdict.ok) return 0;
+        const reached = await walk(root, verdict.path.split('/'), { create: false, onStep: undefined });
+        if (reached.kind !== 'opened') return 0;
+        try {
+          return await removeStaleTempFiles(
+            reached.directory,
+            options.staleTempBefore ?? Date.now() - STALE_TEMP_AGE_MS,
+          );
+        } finally {
+          await reached.directory.close();
+        }
+      }),
     stage: (targetDirectory) =>
       track('stage', () =>
         openStagingFolder(root, walk, targetDirectory, (anchor) => confinedRoot(anchor, confinement)),

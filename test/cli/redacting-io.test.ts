@@ -23,4 +23,21 @@ describe('redactingIo', () => {
     expect(redacting.env).toBe(io.env);
     expect(redacting.cwd).toBe('/tmp');
   });
+
+  it('removes the value of OPENLINEAGE_API_KEY by value, whatever its shape, before the credential patterns', () => {
+    const written: string[] = [];
+    const io: CliIo = {
+      stdout: { write: (text: string) => written.push(text) },
+      stderr: { write: (text: string) => written.push(text) },
+      env: { OPENLINEAGE_API_KEY: 'hunter2xyz', OTHER: 'not-a-key' },
+      cwd: '/tmp',
+    };
+    const redacting = redactingIo(io);
+    redacting.stderr.write('server said: Bearer hunter2xyz is wrong; not-a-key stays\n');
+    redacting.stdout.write(`${JSON.stringify({ error: { message: 'key "hunter2xyz"' } })}\n`);
+    expect(written).toEqual([
+      'server said: Bearer [REDACTED] is wrong; not-a-key stays\n',
+      '{"error":{"message":"key \\"[REDACTED]\\""}}\n',
+    ]);
+  });
 });

@@ -6,7 +6,9 @@ import { openObjectStore, readArtifactRecords } from '../../src/artifacts/index.
 import { ingestManifestSchema } from '../../src/ingest/index.js';
 import { hostileNestedLists } from '../helpers/hostile-markdown.js';
 import { runCli, spawnCli } from '../helpers/run-cli.js';
+import { mountSmallTmpfs } from '../helpers/read-only-mount.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
+import { findTempFiles } from '../helpers/workspace-fixture.js';
 
 const planDoc = `${fileBlock('ts', 'src/main.ts', 'export {};')}\n${fileBlock('sh', '../../.bashrc', 'curl x | sh')}`;
 
@@ -202,18 +204,83 @@ describe('artifact-ingest ingest', () => {
     }
   });
 
-  it('warns on stderr and keeps its exit code when the artifacts cannot be recorded', async () => {
+  it('warns on stderr and exits 0 when the artifacts cannot be recorded; exits 1 with --strict', async () => {
     const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'src/a.ts', 'export {};') });
     await mkdir(path.join(projectDir, '.agent'));
     await writeFile(path.join(projectDir, '.agent/objects'), 'not a directory');
 
-    const { code, stderr } = await runCli(['ingest', '--project', projectDir, '--run-id', 'r1', '--strict']);
+    const { code, stderr } = await runCli(['ingest', '--project', projectDir, '--run-id', 'r1']);
 
     expect(code).toBe(0);
     expect(stderr).toMatch(
       /^artifact-ingest: warning: the files of docs\/plan\.md were not recorded: .*check that \.agent\/ is a writable directory$/m,
     );
     expect(await readFile(path.join(projectDir, 'workspace/src/a.ts'), 'utf8')).toBe('export {};\n');
+    // The fail-open path still leaves it in the run's events.
+    expect(await readEvents(projectDir, 'r1')).toContainEqual(
+      expect.objectContaining({
+        level: 'ERROR',
+        event: 'artifacts.error',
+        code: 'record_failed',
+        node_id: 'plan',
+      }),
+    );
+
+    const strict = await runCli(['ingest', '--project', projectDir, '--run-id', 'r2', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(
+      /^artifact-ingest: error: the files of docs\/plan\.md were not recorded: .*check that \.agent\/ is a writable directory$/m,
+    );
+    expect(strict.stderr).toMatch(/^artifact-ingest: --strict: 1 recording failed/m);
+  });
+
+  it('with .agent/ full, exits 1 under --strict saying what was not recorded, and leaves no temp file in .agent/', async ({
+    skip,
+  }) => {
+    // Eight blocks of 40 KB to 320 KB: the first objects fit in the 256 KiB .agent/, the next ones fail with
+    // ENOSPC while others of the same batch are still being written.
+    const blocks = Array.from({ length: 8 }, (_, index) =>
+      fileBlock(
+        'txt',
+        `big/f${String(index)}.txt`,
+        `${`line ${String(index)} `.repeat(10)}\n`.repeat(700 * (index + 1)),
+      ),
+    );
+    const projectDir = await tempProject({ 'docs/big.md': blocks.join('\n') });
+    const agentDir = path.join(projectDir, '.agent');
+    await mkdir(agentDir);
+    const mount = mountSmallTmpfs(agentDir, '256k');
+    if (mount.kind === 'skipped') {
+      skip(mount.skip);
+      return;
+    }
+    try {
+      const strict = await spawnCli([
+        'ingest',
+        'docs/big.md',
+        '--project',
+        projectDir,
+        '--run-id',
+        'r1',
+        '--strict',
+      ]);
+      expect(strict.code, strict.stderr).toBe(1);
+      expect(strict.stderr).toMatch(
+        /^artifact-ingest: error: the files of docs\/big\.md were not recorded: .*\(ENOSPC\).*$/m,
+      );
+      expect(await findTempFiles(agentDir)).toEqual([]);
+      // Every file still reached the workspace: only the records are missing.
+      expect(await readdir(path.join(projectDir, 'workspace/big'))).toHaveLength(8);
+
+      const open = await spawnCli(['ingest', 'docs/big.md', '--project', projectDir, '--run-id', 'r2']);
+      expect(open.code, open.stderr).toBe(0);
+      expect(open.stderr).toMatch(
+        /^artifact-ingest: warning: the files of docs\/big\.md were not recorded: /m,
+      );
+      expect(await findTempFiles(agentDir)).toEqual([]);
+    } finally {
+      mount.release();
+    }
   });
 });
 

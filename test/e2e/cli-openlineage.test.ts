@@ -231,6 +231,68 @@ describe('artifact-ingest export openlineage', () => {
     expect(server.requests[0]?.headers.authorization).toBe('Bearer key-that-must-not-show');
   });
 
+  it('never prints an API key without a token’s shape that the server echoes in a 400, nor in a retried 503', async () => {
+    // No credential pattern knows this shape: only its value, taken from the environment, finds it.
+    const key = 'hunter2xyz';
+    server = await startStubServer((request, number, response) => {
+      // Echoed as the server saw it: the header, the bare key, the key inside a JSON string and URL-encoded.
+      response.statusCode = number === 0 ? 503 : 400;
+      response.setHeader('retry-after', '0');
+      response.write(
+        `bad credentials ${String(request.headers.authorization)}: key ${key} ${JSON.stringify({ key: `"${key}"` })} ?k=${encodeURIComponent(key)}\n`,
+      );
+    });
+    const result = await spawnCli(
+      ['export', 'openlineage', teamRun, '--project', team, '--url', server.url],
+      { env: { OPENLINEAGE_API_KEY: key } },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/HTTP 503 Service Unavailable: bad credentials .*retrying/);
+    expect(result.stderr).toMatch(
+      /was not accepted after 2 attempts: HTTP 400 Bad Request: bad credentials /,
+    );
+    expect(`${result.stdout}${result.stderr}`).not.toContain(key);
+    expect(`${result.stdout}${result.stderr}`).not.toContain('hunter2');
+    expect(result.stderr).toContain('key [REDACTED] {"key":"\\"[REDACTED]\\""} ?k=[REDACTED]');
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
+  });
+
+  it('removes a 4-character key by value, and keeps it out of the NDJSON printed without --url', async () => {
+    const key = 'Zq7w';
+    server = await startStubServer((_, __, response) => {
+      response.statusCode = 401;
+      response.write(`no such key: ${key}\n`);
+    });
+    const sent = await spawnCli(['export', 'openlineage', teamRun, '--project', team, '--url', server.url], {
+      env: { OPENLINEAGE_API_KEY: key },
+    });
+    expect(sent.code).toBe(1);
+    expect(sent.stderr).toContain('HTTP 401 Unauthorized: no such key: [REDACTED]');
+    expect(`${sent.stdout}${sent.stderr}`).not.toContain(key);
+    // Every output of the CLI, not only the sender's messages: the job name here is the key.
+    const printed = await spawnCli(['export', 'openlineage', teamRun, '--project', team], {
+      env: { OPENLINEAGE_API_KEY: 'team' },
+    });
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).not.toContain('team');
+    expect(parseLines(printed.stdout)[0]?.job.name).toBe('[REDACTED]');
+  });
+
+  it('warns that a key shorter than 4 characters is not removed by value from what is printed', async () => {
+    server = await startStubServer((_, __, response) => {
+      response.statusCode = 201;
+    });
+    const result = await spawnCli(
+      ['export', 'openlineage', teamRun, '--project', team, '--url', server.url],
+      { env: { OPENLINEAGE_API_KEY: 'k3y' } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /^artifact-ingest: warning: OPENLINEAGE_API_KEY is shorter than 4 characters, so it is not removed from what is printed; use a longer key$/m,
+    );
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer k3y');
+  });
+
   it('exits 1 naming the status and the answer when the server refuses an event', async () => {
     server = await startStubServer((_, number, response) => {
       response.statusCode = number === 1 ? 422 : 201;

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, spawnCli } from '../helpers/run-cli.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
+import { TEMP_FILE_PATTERN } from '../../src/workspace/index.js';
 
 // Issue 11, "records that agree with the disk": real child processes, real SIGKILL, real temp dirs.
 
@@ -258,4 +260,68 @@ describe('records that agree with the disk', () => {
     expect(await filesIn(path.join(projectDir, 'workspace/src'))).toEqual(['a.txt']);
     expect((await verify(projectDir)).problems).toEqual([]);
   });
+
+  it('a temp object a SIGKILLed ingest left in .agent/objects is reported by verify and removed by the next process that stores an object', async () => {
+    const projectDir = await tempProject({ 'docs/.keep': '' });
+    const objects = path.join(projectDir, '.agent/objects');
+    let left: string[] = [];
+    // Killed the moment a temp object shows: each try that lands after its rename is tried again.
+    for (let attempt = 0; attempt < 10 && left.length === 0; attempt += 1) {
+      const blocks = Array.from({ length: 40 }, (_, index) =>
+        fileBlock(
+          'txt',
+          `big/f${String(index)}.txt`,
+          `${String(attempt)}-${String(index)}\n${'z'.repeat(200_000)}`,
+        ),
+      );
+      await writeFile(path.join(projectDir, 'docs/big.md'), blocks.join('\n'));
+      const { child, exited } = spawnChild([
+        'ingest',
+        'docs/big.md',
+        '--project',
+        projectDir,
+        '--run-id',
+        `k${String(attempt)}`,
+      ]);
+      try {
+        await until('a temp object', async () => {
+          if (child.exitCode !== null) return true;
+          return (await tempObjects(objects)).length > 0;
+        });
+        child.kill('SIGKILL');
+        await exited;
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+      left = await tempObjects(objects);
+    }
+    expect(left.length).toBeGreaterThan(0);
+    const leftFolders = new Set(left.map((file) => path.dirname(file)));
+    const report = await verify(projectDir);
+    expect(
+      report.problems.filter((problem) => problem.code === 'stale_temp_file').map((p) => p.path),
+    ).toEqual(left.map((file) => `.agent/objects/${file}`).sort());
+
+    // One small object, in a folder other than the temp files': the writer's own sweep never looks there.
+    let content = 'small';
+    for (let salt = 0; leftFolders.has(objectFolderOf(content)); salt += 1) content = `small ${String(salt)}`;
+    await writeFile(path.join(projectDir, 'docs/small.md'), fileBlock('txt', 'small.txt', content));
+    const next = await spawnCli(['ingest', 'docs/small.md', '--project', projectDir, '--run-id', 'after']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(await tempObjects(objects)).toEqual([]);
+    expect(
+      (await verify(projectDir)).problems.filter((problem) => problem.code === 'stale_temp_file'),
+    ).toEqual([]);
+  });
 });
+
+/** The writer's temp files below the object store, relative to it; none while it does not exist. */
+async function tempObjects(objects: string): Promise<string[]> {
+  const names = await readdir(objects, { recursive: true }).catch(() => []);
+  return names.filter((name) => TEMP_FILE_PATTERN.test(path.basename(name))).sort();
+}
+
+/** The folder of the object holding the file a block of `content` writes (the block adds a newline). */
+function objectFolderOf(content: string): string {
+  return `sha256/${createHash('sha256').update(`${content}\n`).digest('hex').slice(0, 2)}`;
+}

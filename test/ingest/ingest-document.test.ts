@@ -463,6 +463,27 @@ describe('fail-open', () => {
     expect(await readFile(path.join(projectDir, 'workspace/a.ts'), 'utf8')).toBe('x\n');
   });
 
+  it('reports events it could not write (a full disk) as an io_error problem, so failMode closed fails', async () => {
+    const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'a.ts', 'x') });
+    await mkdir(path.join(projectDir, '.agent/runs/run-1'), { recursive: true });
+    // /dev/full takes the open and answers every write with ENOSPC, as a full .agent/ does.
+    await symlink('/dev/full', path.join(projectDir, '.agent/runs/run-1/events.jsonl'));
+
+    const result = await runIngest({ projectDir, ...base });
+
+    expect(result.manifestPath).toBe('.agent/runs/run-1/manifests/plan.json');
+    expect(result.problems).toEqual([
+      {
+        code: 'io_error',
+        message: expect.stringMatching(/^events were not all written: .*ENOSPC/) as string,
+      },
+    ]);
+    expect(result.failed).toBe(true);
+    await expect(ingestDocument({ projectDir, ...base, failMode: 'closed' })).rejects.toThrow(
+      IngestFailedError,
+    );
+  });
+
   it('refuses a symlinked directory inside the workspace and leaves the outside untouched', async () => {
     const outside = await tempProject({ 'secret.txt': 'keep' });
     const projectDir = await tempProject({ 'docs/plan.md': fileBlock('txt', 'link/secret.txt', 'owned') });

@@ -24,6 +24,7 @@ function countingOpen() {
       openFile: (relative, readOptions) => root.openFile(relative, readOptions),
       openFolder: (relative, readOptions) => root.openFolder(relative, readOptions),
       writeBatch: () => root.writeBatch(),
+      sweepTempFiles: (declared, sweepOptions) => root.sweepTempFiles(declared, sweepOptions),
       stage: (targetDirectory) => root.stage(targetDirectory),
       close: async () => {
         closed.push(path.basename(rootPath));

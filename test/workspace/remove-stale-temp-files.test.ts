@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { lstat, mkdir, readFile, readdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openConfinedRoot } from '../../src/workspace/confined-root.js';
@@ -132,4 +132,36 @@ describe.each<Confinement>(['proc-fd', 'lstat-walk'])('stale temp files (%s)', (
     expect(await exists(join(fixture.root, STALE))).toBe(true);
     await root.write('a.txt', bytesOf('a'));
   });
+
+  it('sweepTempFiles removes a dead writer’s temp file from a folder without writing into it; a missing folder holds none', async () => {
+    await mkdir(join(fixture.root, 'objects/ab'), { recursive: true });
+    await plant(join(fixture.root, 'objects/ab', deadWritersName()), 0);
+    await plant(join(fixture.root, 'objects/ab', STALE), STALE_TEMP_AGE_MS + 60_000);
+    await plant(join(fixture.root, 'objects/ab', FRESH), 1_000);
+    await plant(join(fixture.root, 'objects/ab/kept.txt'), STALE_TEMP_AGE_MS + 60_000);
+
+    expect(await root.sweepTempFiles('objects/ab')).toBe(2);
+    expect((await readdir(join(fixture.root, 'objects/ab'))).sort()).toEqual([FRESH, 'kept.txt']);
+    expect(await root.sweepTempFiles('objects/cd')).toBe(0);
+    expect(await root.sweepTempFiles('../outside')).toBe(0);
+  });
+
+  it('sweepTempFiles never sweeps through a symlinked folder', async () => {
+    await plant(join(fixture.outside, STALE), STALE_TEMP_AGE_MS + 60_000);
+    await symlink(fixture.outside, join(fixture.root, 'linked'));
+    expect(await root.sweepTempFiles('linked')).toBe(0);
+    expect(await exists(join(fixture.outside, STALE))).toBe(true);
+    await rm(join(fixture.outside, STALE));
+  });
 });
+
+/** A temp file name of this host whose writer (a process that ran and exited) is gone. */
+function deadWritersName(): string {
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return tempFileName().replace(
+    `-${process.pid.toString(16).padStart(8, '0')}-`,
+    `-${Number(dead.stdout).toString(16).padStart(8, '0')}-`,
+  );
+}

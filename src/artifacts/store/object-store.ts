@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { OBJECTS_DIR } from '../../project/index.js';
 import { errnoOf, openConfinedRoot, quickFs } from '../../workspace/index.js';
+import type { ConfinedRoot } from '../../workspace/index.js';
 import { contentHashOf, hexOfContentHash, objectPathOf } from '../content-hash.js';
 import { ObjectStoreError } from './object-store-error.js';
 
@@ -56,6 +57,32 @@ export interface ObjectStoreOptions {
 /** Objects written at once by `putAll`: libuv's default pool of 4 threads, so their fsyncs share journal commits. */
 const WRITES_AT_ONCE = 4;
 
+/** The object stores (by real path) this process has swept: once per process, before its first write. */
+const sweptStores = new Set<string>();
+
+/** The folders of an object store, `sha256/<2 hex>`. */
+const OBJECT_FOLDER = /^[0-9a-f]{2}$/;
+
+/**
+ * Removes the temp files killed writers left in every folder of the store (D91): the confined writer sweeps
+ * only the folder it writes into, and objects spread over 256 folders, so a killed writer's temp object could
+ * wait indefinitely for the next object of its folder. Never throws: a sweep must not fail the write after it.
+ */
+async function sweepObjectFolders(root: ConfinedRoot): Promise<void> {
+  if (sweptStores.has(root.realPath)) return;
+  sweptStores.add(root.realPath);
+  let names: string[];
+  try {
+    names = (await quickFs.readdir(join(root.realPath, 'sha256'), { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory() && OBJECT_FOLDER.test(entry.name))
+      .map((entry) => entry.name);
+  } catch {
+    return;
+  }
+  // Through the confined walk, folder by folder: a symlink in place of a folder is never followed.
+  for (const name of names) await root.sweepTempFiles(`sha256/${name}`);
+}
+
 /** Opens (creating when missing) the object store under `<projectDir>/.agent/objects`. */
 export async function openObjectStore(
   projectDir: string,
@@ -78,6 +105,10 @@ export async function openObjectStore(
   };
 
   const absolutePathOf = (hex: string): string => join(root.realPath, objectPathOf(hex));
+
+  // The first write of this process into the store sweeps it; a store only read (verify, replay) never does.
+  let swept: Promise<void> | undefined;
+  const sweepBeforeWriting = (): Promise<void> => (swept ??= sweepObjectFolders(root));
 
   /** The object's bytes, or undefined when it does not exist. */
   const readObject = async (hex: string): Promise<Uint8Array | undefined> => {
@@ -158,6 +189,7 @@ export async function openObjectStore(
     const hex = hexOf(hash);
     const relative = objectPathOf(hex);
     if (await holds(hex, bytes)) return { hash, path: `${OBJECTS_DIR}/${relative}`, stored: false };
+    await sweepBeforeWriting();
     return putResult(hash, relative, await root.write(relative, bytes, { durability, readOnly: true }));
   };
 
@@ -172,24 +204,34 @@ export async function openObjectStore(
       const batch = root.writeBatch();
       let unsynced;
       try {
+        let failed = false;
         const work = async (): Promise<void> => {
-          for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
+          // After a failure no new write starts: the batch is failing, the rest would only fail the same way.
+          for (let next = pending.shift(); next !== undefined && !failed; next = pending.shift()) {
             const [hash, bytes] = next;
             const hex = hexOf(hash);
             const relative = objectPathOf(hex);
-            results.set(
-              hash,
-              (await sized(hex, bytes.byteLength))
-                ? { hash, path: `${OBJECTS_DIR}/${relative}`, stored: false }
-                : putResult(
-                    hash,
-                    relative,
-                    await batch.write(relative, bytes, { durability, readOnly: true }),
-                  ),
-            );
+            if (await sized(hex, bytes.byteLength)) {
+              results.set(hash, { hash, path: `${OBJECTS_DIR}/${relative}`, stored: false });
+              continue;
+            }
+            await sweepBeforeWriting();
+            const written = await batch.write(relative, bytes, { durability, readOnly: true });
+            results.set(hash, putResult(hash, relative, written));
           }
         };
-        await Promise.all(Array.from({ length: Math.min(WRITES_AT_ONCE, pending.length) }, work));
+        // Every write settles before the batch ends: one failing (ENOSPC) must not leave the others' temp files
+        // behind a process that exits on the error, nor their renames unsynced.
+        const settled = await Promise.allSettled(
+          Array.from({ length: Math.min(WRITES_AT_ONCE, pending.length) }, () =>
+            work().catch((error: unknown) => {
+              failed = true;
+              throw error;
+            }),
+          ),
+        );
+        const rejected = settled.find((outcome) => outcome.status === 'rejected');
+        if (rejected !== undefined) throw rejected.reason;
       } finally {
         // Each folder a new object was renamed into is synced once, here, before any result is returned.
         unsynced = await batch.finish();
@@ -205,6 +247,7 @@ export async function openObjectStore(
     putStream: async (hash, chunks) => {
       const hex = hexOf(hash);
       const relative = objectPathOf(hex);
+      await sweepBeforeWriting();
       const outcome = await root.writeStream(relative, chunks, {
         durability,
         expectedSha256: hex,

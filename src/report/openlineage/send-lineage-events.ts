@@ -1,3 +1,4 @@
+import { redactLiteralSecrets } from '../../project/index.js';
 import { parseRetryAfter, retryDelayMs } from '../../runtime/index.js';
 import type { RetryDelayOptions } from '../../runtime/index.js';
 import type { RunEvent } from './run-event-schema.js';
@@ -38,7 +39,11 @@ export type LineageSendProgress =
 /** Where and how to send: the endpoint (see lineageEndpoint), an API key, the timeout and the retry policy. */
 export interface SendLineageOptions {
   readonly endpoint: URL;
-  /** Sent as `Authorization: Bearer <key>`; never part of a message. */
+  /**
+   * Sent as `Authorization: Bearer <key>`; never part of a message: removed by value from every message and
+   * progress reason, whatever its shape, when it has at least MIN_LITERAL_SECRET_LENGTH characters (a server may
+   * echo it back).
+   */
   readonly apiKey?: string;
   /** Per request, the answer's body included (default 10 s). */
   readonly timeoutMs?: number;
@@ -110,7 +115,22 @@ export async function sendLineageEvents(
   return { accepted: total, total, failure: null };
 }
 
+/** One POST; every message it returns has the key removed by value, whatever its shape. */
 async function postOnce(body: string, options: SendLineageOptions): Promise<Attempt> {
+  // An answer (its body, a Location, an error naming the header) may echo the key in a shape no credential
+  // pattern knows: it is removed by value, before any cut.
+  const secrets = options.apiKey === undefined ? [] : [options.apiKey];
+  const attempt = await postUnredacted(body, options, secrets);
+  return attempt.kind === 'accepted'
+    ? attempt
+    : { ...attempt, message: redactLiteralSecrets(attempt.message, secrets) };
+}
+
+async function postUnredacted(
+  body: string,
+  options: SendLineageOptions,
+  secrets: readonly string[],
+): Promise<Attempt> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (options.apiKey !== undefined) headers['authorization'] = `Bearer ${options.apiKey}`;
   const signal = AbortSignal.timeout(options.timeoutMs ?? 10_000);
@@ -128,7 +148,7 @@ async function postOnce(body: string, options: SendLineageOptions): Promise<Atte
   }
   let firstLine: string;
   try {
-    firstLine = await firstLineOf(response);
+    firstLine = await firstLineOf(response, secrets);
   } catch (error) {
     return noAnswer(error, options);
   }
@@ -185,20 +205,31 @@ function noAnswer(error: unknown, options: SendLineageOptions): Attempt {
   };
 }
 
-/** The first non-empty line of an answer's body, read no further than {@link MAX_ERROR_BODY_BYTES}. */
-async function firstLineOf(response: Response): Promise<string> {
+/**
+ * The first non-empty line of an answer's body, read no further than {@link MAX_ERROR_BODY_BYTES}, with the
+ * `secrets` removed before either cut: one that straddles a cut is not left half-printed.
+ */
+async function firstLineOf(response: Response, secrets: readonly string[]): Promise<string> {
   if (response.body === null) return '';
   const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let cutAtEnd = true;
   while (size < MAX_ERROR_BODY_BYTES) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) {
+      cutAtEnd = false;
+      break;
+    }
     chunks.push(value);
     size += value.byteLength;
   }
   await reader.cancel().catch(() => undefined);
-  const text = Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
+  const read = Buffer.concat(chunks);
+  const cut = cutAtEnd || read.byteLength > MAX_ERROR_BODY_BYTES;
+  const text = redactLiteralSecrets(read.subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8'), secrets, {
+    cutAtEnd: cut,
+  });
   const line = text.split(/\r?\n/).find((candidate) => candidate.trim() !== '') ?? '';
   return line.trim().slice(0, 300);
 }

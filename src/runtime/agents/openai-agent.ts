@@ -1,6 +1,6 @@
-import { describeError } from '../../project/index.js';
+import { describeError, redactLiteralSecrets } from '../../project/index.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { REDACTED, redactSecrets } from '../../events/index.js';
+import { redactSecrets } from '../../events/index.js';
 import { AgentError, type Agent, type AgentConfig, type AgentRequest } from './agent.js';
 import { parseRetryAfter, retryDelayMs } from './retry-delay.js';
 
@@ -282,9 +282,7 @@ function fail(
 
 /** Redacts known credential shapes and, by value, the configured key. */
 function scrub(text: string, secrets: readonly string[]): string {
-  let scrubbed = text;
   // First by value: a server may echo the key back in a shape no pattern knows, and a pattern that
   // matched only part of it first would leave the rest unmatchable.
-  for (const secret of secrets) scrubbed = scrubbed.replaceAll(secret, REDACTED);
-  return redactSecrets(scrubbed);
+  return redactSecrets(redactLiteralSecrets(text, secrets));
 }

@@ -11,6 +11,8 @@ export {
   resolveRunState,
 } from './run-state.js';
 export { listRuns, readRun } from './list-runs.js';
+export { findGraphEventGaps, findNodeEventGaps } from './find-node-event-gaps.js';
+export type { NodeEventGap } from './find-node-event-gaps.js';
 export type { NodeCounts, RunDetails, RunManifestSummary, RunSummary } from './list-runs.js';
 export { defaultRunId } from './default-run-id.js';
 export type {

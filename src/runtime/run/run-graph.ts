@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { openEventLog, redactSecrets } from '../../events/index.js';
-import type { EventLog } from '../../events/index.js';
+import type { EventEntry, EventLog } from '../../events/index.js';
 import { openIngestRoots } from '../../ingest/index.js';
 import type { SharedIngestRoots } from '../../ingest/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';
@@ -16,6 +16,7 @@ import {
 } from './check-run-options.js';
 import { defaultRunId } from './default-run-id.js';
 import { endRun } from './end-run.js';
+import { findNodeEventGaps } from './find-node-event-gaps.js';
 import { effectiveBudgets, startRunBudget } from './run-budget.js';
 import { DEFAULT_MAX_RUN_DOCUMENT_BYTES, startRunOutputLimit } from './run-output-limit.js';
 import type { RunBudget } from './run-budget.js';
@@ -42,6 +43,8 @@ interface RunStart {
   readonly plan: StartPlan;
   /** Agent calls made by earlier invocations of the run (max_agent_calls counts the whole run). */
   readonly agentCallsBefore: number;
+  /** Ending events of nodes a killed invocation ended without appending them, derived from its state (D89). */
+  readonly lostEvents: readonly EventEntry[];
 }
 
 /**
@@ -77,6 +80,8 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     const unresolved = new Set([...nodesToRun(start.plan)].filter((id) => !agents.has(id)));
     const allAgents = new Map<string, Agent>([...agents, ...resolveAgents(options, unresolved)]);
     eventLog = openEventLog(path.join(projectDir, runEventsPath(runId)));
+    // What the killed invocation's state says ended goes into the events first, marked recovered.
+    eventLog.child({ run_id: runId }).writeAll(start.lostEvents);
     // One recorder per run: its calls are serialized, so `previous` links between this run's nodes are exact.
     recorder = openRunRecorder({
       projectDir,
@@ -117,6 +122,7 @@ async function planStart(
       createdAt: earlier.created_at,
       plan: await planResume(projectDir, options.graph, earlier),
       agentCallsBefore: earlier.budgets?.agent_calls ?? 0,
+      lostEvents: (await findNodeEventGaps(projectDir, earlier)).map((gap) => gap.derived),
     };
   }
   checkNewRunInputs(options.graph, options.inputs);
@@ -132,6 +138,7 @@ async function planStart(
     createdAt: now().toISOString(),
     plan: planNewRun(options.graph),
     agentCallsBefore: 0,
+    lostEvents: [],
   };
 }
 

@@ -1,7 +1,7 @@
 import { updateWorkflowState } from '../state/index.js';
 import { passOf, passField } from './step-position.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
-import { appendWorkflowEvents } from './workflow-events.js';
+import { revisionEventOf } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { WorkflowError } from './workflow-error.js';
 import { workflowStatusOf } from './workflow-status-response.js';
@@ -42,19 +42,19 @@ export async function abortWorkflow(
       durability: deps.durability ?? deps.config?.ingest.durability ?? 'fsync',
       now,
       ...(deps.lockWaitMs === undefined ? {} : { lockWaitMs: deps.lockWaitMs }),
+      events: (next) => [
+        revisionEventOf({
+          level: 'INFO',
+          event: 'workflow.aborted',
+          fields: {
+            workflow: next.workflow,
+            step: next.step,
+            ...passField(passOf(next)),
+            ...(next.reason === undefined ? {} : { reason: next.reason }),
+          },
+        }),
+      ],
     },
   );
-  await appendWorkflowEvents(projectDir, state.run_id, [
-    {
-      level: 'INFO',
-      event: 'workflow.aborted',
-      fields: {
-        workflow: aborted.workflow,
-        step: aborted.step,
-        ...passField(passOf(aborted)),
-        ...(aborted.reason === undefined ? {} : { reason: aborted.reason }),
-      },
-    },
-  ]);
   return workflowStatusOf(aborted, definition);
 }

@@ -5,7 +5,12 @@ import type { DocumentIngestSummary } from '../../ingest/index.js';
 import type { WorkflowStep } from '../definition/index.js';
 import { updateWorkflowState } from '../state/index.js';
 import type { WorkflowContractState, WorkflowState } from '../state/index.js';
-import { engineObserver, observedPassOf, publicReconciliation } from './create-workflow-observer.js';
+import {
+  engineObserver,
+  observedPassOf,
+  observePassStart,
+  publicReconciliation,
+} from './create-workflow-observer.js';
 import { maxFixAttemptsOf } from './judge-step-contract.js';
 import { planAdvance } from './plan-advance.js';
 import type { WorkflowFailure } from './judge-step-contract.js';
@@ -14,13 +19,13 @@ import { recordStepTrace } from './record-step-trace.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
 import { stepStartedEvent } from './step-events.js';
 import { currentStep, passField, passNodeId, passOf, stepDocumentPath } from './step-position.js';
-import { appendWorkflowEvents, openWorkflowEvents } from './workflow-events.js';
+import { openWorkflowEvents, revisionEventOf } from './workflow-events.js';
 import type { WorkflowEvent } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { WorkflowError } from './workflow-error.js';
 import { workflowStatusOf } from './workflow-status-response.js';
 import type { WorkflowCompletion, WorkflowStatusResponse } from './workflow-status-response.js';
-import { declareWorkflowTerminal, workflowTerminalOf } from './workflow-terminal.js';
+import { declareWorkflowTerminal, terminalEvent, workflowTerminalOf } from './workflow-terminal.js';
 import { writeStepDocument } from './write-step-document.js';
 
 /** `workflow_advance`'s input (spec workflow-mcp.md). */
@@ -89,6 +94,57 @@ export async function advanceWorkflow(
   let ingest: DocumentIngestSummary | undefined;
   let documentPath: string | undefined;
   let terminal: TerminalState | undefined;
+  const passDone =
+    plan.kind === 'moved' || plan.kind === 'complete' || (plan.kind === 'failed' && plan.passDone);
+  // The events of the state this advance writes: kept in it and appended right after it, under the lock (D89).
+  const eventsOf = (written: WorkflowState): WorkflowEvent[] => {
+    const passFields = {
+      step: step.id,
+      step_type: step.type,
+      ...passField(pass),
+      ...(documentPath === undefined ? {} : { document: documentPath }),
+    };
+    const contractFields = plan.contract === undefined ? {} : { contract: contractEventField(plan.contract) };
+    const completed: WorkflowEvent = {
+      level: 'INFO',
+      event: 'step.completed',
+      fields: {
+        ...passFields,
+        ...(ingest === undefined ? {} : { ingest }),
+        ...(reconciliation === undefined ? {} : { reconciliation }),
+        ...contractFields,
+      },
+    };
+    const declared = terminal === undefined ? [] : [terminalEvent(terminal)];
+    switch (plan.kind) {
+      case 'moved':
+        return [completed, stepStartedEvent(written)];
+      case 'fix_needed':
+        return [
+          {
+            level: 'WARNING',
+            event: 'step.fix_needed',
+            fields: {
+              ...passFields,
+              ...contractFields,
+              max_fix_attempts: maxFixAttemptsOf(definition.budgets),
+            },
+          },
+        ];
+      case 'complete':
+        return [completed, completedEvent(written), ...declared];
+      case 'failed': {
+        const ending: WorkflowEvent = plan.passDone
+          ? completed
+          : {
+              level: 'WARNING',
+              event: 'step.failed',
+              fields: { ...passFields, ...contractFields, reason: plan.failure.reason },
+            };
+        return [ending, failedEvent(written, plan.failure), ...declared];
+      }
+    }
+  };
   try {
     const written = await updateWorkflowState(
       projectDir,
@@ -119,6 +175,10 @@ export async function advanceWorkflow(
           },
           blocks.accepted,
         );
+        if (plan.kind === 'moved') {
+          // The next pass's start snapshot before the state that starts it: a kill never leaves a pass unobserved.
+          await observePassStart(observer, projectDir, plan.proposed);
+        }
         if (plan.kind !== 'complete' && plan.kind !== 'failed') return plan.proposed;
         terminal = await workflowTerminalOf(
           projectDir,
@@ -128,10 +188,13 @@ export async function advanceWorkflow(
         );
         return { ...plan.proposed, terminal };
       },
-      { durability, now, ...(deps.lockWaitMs === undefined ? {} : { lockWaitMs: deps.lockWaitMs }) },
+      {
+        durability,
+        now,
+        ...(deps.lockWaitMs === undefined ? {} : { lockWaitMs: deps.lockWaitMs }),
+        events: (next) => eventsOf(next).map(revisionEventOf),
+      },
     );
-    const passDone =
-      plan.kind === 'moved' || plan.kind === 'complete' || (plan.kind === 'failed' && plan.passDone);
     const contractError =
       passDone || plan.contract === undefined
         ? undefined
@@ -155,78 +218,17 @@ export async function advanceWorkflow(
       ...(deps.now === undefined ? {} : { now: deps.now }),
       events,
     });
-    const passFields = {
-      step: step.id,
-      step_type: step.type,
-      ...passField(pass),
-      ...(documentPath === undefined ? {} : { document: documentPath }),
-    };
-    const contractFields = plan.contract === undefined ? {} : { contract: contractEventField(plan.contract) };
-    const completed: WorkflowEvent = {
-      level: 'INFO',
-      event: 'step.completed',
-      fields: {
-        ...passFields,
-        ...(ingest === undefined ? {} : { ingest }),
-        ...(reconciliation === undefined ? {} : { reconciliation }),
-        ...contractFields,
-      },
-    };
-    switch (plan.kind) {
-      case 'moved':
-        await appendWorkflowEvents(projectDir, state.run_id, [completed, stepStartedEvent(written)], events);
-        await observer?.stepStarted?.(observedPassOf(projectDir, written));
-        return workflowStatusOf(written, definition);
-      case 'fix_needed':
-        await appendWorkflowEvents(
-          projectDir,
-          state.run_id,
-          [
-            {
-              level: 'WARNING',
-              event: 'step.fix_needed',
-              fields: {
-                ...passFields,
-                ...contractFields,
-                max_fix_attempts: maxFixAttemptsOf(definition.budgets),
-              },
-            },
-          ],
-          events,
-        );
-        return workflowStatusOf(written, definition);
-      case 'complete':
-        await appendWorkflowEvents(projectDir, state.run_id, [completed, completedEvent(written)], events);
-        if (terminal !== undefined) {
-          await declareWorkflowTerminal(projectDir, state.run_id, events, terminal, durability);
-        }
-        return {
-          run_id: written.run_id,
-          status: 'complete',
-          // The schema requires a summary once complete; completedState always sets one.
-          summary: written.summary ?? completionSummaryMissing(),
-          ...(terminal === undefined ? {} : { terminal }),
-        };
-      case 'failed': {
-        const ending: WorkflowEvent = plan.passDone
-          ? completed
-          : {
-              level: 'WARNING',
-              event: 'step.failed',
-              fields: { ...passFields, ...contractFields, reason: plan.failure.reason },
-            };
-        await appendWorkflowEvents(
-          projectDir,
-          state.run_id,
-          [ending, failedEvent(written, plan.failure)],
-          events,
-        );
-        if (terminal !== undefined) {
-          await declareWorkflowTerminal(projectDir, state.run_id, events, terminal, durability);
-        }
-        return workflowStatusOf(written, definition);
-      }
+    if (terminal !== undefined) await declareWorkflowTerminal(projectDir, state.run_id, terminal, durability);
+    if (plan.kind === 'complete') {
+      return {
+        run_id: written.run_id,
+        status: 'complete',
+        // The schema requires a summary once complete; completedState always sets one.
+        summary: written.summary ?? completionSummaryMissing(),
+        ...(terminal === undefined ? {} : { terminal }),
+      };
     }
+    return workflowStatusOf(written, definition);
   } finally {
     await events.close().catch(() => undefined);
   }

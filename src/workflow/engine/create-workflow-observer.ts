@@ -49,7 +49,7 @@ export function createWorkflowObserver(options: WorkflowObserverOptions = {}): W
           ...(durability === undefined ? {} : { durability }),
         });
       } catch (error) {
-        // The state is already written: a failed snapshot costs this pass its reconciliation, never the call.
+        // A failed snapshot costs this pass its reconciliation, never the call.
         process.stderr.write(
           `artifact-ingest: the start of ${pass.step} in run ${pass.runId} was not snapshotted, so it has no reconciliation: ${describeError(error)}\n`,
         );
@@ -107,6 +107,25 @@ export function engineObserver(
   if (deps.snapshots === false) return undefined;
   const durability = deps.durability ?? deps.config?.ingest.durability;
   return createWorkflowObserver(durability === undefined ? {} : { durability });
+}
+
+/**
+ * Takes the start snapshot of the pass `state` is in, before that state is written (under the run's state lock),
+ * so no state names a pass whose start a kill left unobserved; a failing observer costs the pass its
+ * reconciliation, never the call.
+ */
+export async function observePassStart(
+  observer: WorkflowObserver | undefined,
+  projectDir: string,
+  state: WorkflowState,
+): Promise<void> {
+  try {
+    await observer?.stepStarted?.(observedPassOf(projectDir, state));
+  } catch (error) {
+    process.stderr.write(
+      `artifact-ingest: the start of ${state.step} in run ${state.run_id} was not observed, so it has no reconciliation: ${describeError(error)}\n`,
+    );
+  }
 }
 
 /** The pass `state` is in, as an observer sees it. */

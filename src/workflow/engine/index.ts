@@ -32,3 +32,5 @@ export type {
   RegisterWorkflowArtefactsRequest,
   RegisterWorkflowArtefactsResult,
 } from './register-workflow-artefacts.js';
+export { findWorkflowEventGaps } from './find-workflow-event-gaps.js';
+export type { WorkflowEventGap } from './find-workflow-event-gaps.js';

@@ -4,7 +4,8 @@ import { updateWorkflowState } from '../state/index.js';
 import type { WorkflowState } from '../state/index.js';
 import { currentStep, passField, passOf } from './step-position.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
-import { appendWorkflowEvents } from './workflow-events.js';
+import { appendWorkflowEvents, revisionEventOf } from './workflow-events.js';
+import type { WorkflowEvent } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { WorkflowError } from './workflow-error.js';
 
@@ -52,6 +53,18 @@ export async function registerWorkflowArtefacts(
   const durability = deps.durability ?? deps.config?.ingest.durability ?? 'fsync';
   const options = { durability, ...(deps.now === undefined ? {} : { now: deps.now }) };
   let result: RegisterArtefactsResult | undefined;
+  const registeredEvent = (found: RegisterArtefactsResult): WorkflowEvent => ({
+    level: found.invalid.length > 0 ? 'WARNING' : 'INFO',
+    event: 'artefacts.registered',
+    fields: {
+      step: step.id,
+      ...passField(pass),
+      registered: found.registered,
+      duplicates: found.duplicates,
+      invalid: found.invalid.map(({ path, code }) => ({ path, code })),
+      records: found.records.map((record) => record.artifactId),
+    },
+  });
   try {
     await updateWorkflowState(
       projectDir,
@@ -77,30 +90,26 @@ export async function registerWorkflowArtefacts(
         }
         return claimedState(current, found.registered, claimed);
       },
-      { durability, ...lockOptions(deps) },
+      {
+        durability,
+        ...lockOptions(deps),
+        // Kept in the state it writes and appended right after it (D89).
+        events: () => (result === undefined ? [] : [revisionEventOf(registeredEvent(result))]),
+      },
     );
   } catch (error) {
-    if (error instanceof NothingClaimed) result = error.result;
-    else if (error instanceof ObserveError && error.code === 'invalid_paths') {
-      throw new WorkflowError('invalid_request', error.message, { cause: error });
-    } else throw error;
+    if (!(error instanceof NothingClaimed)) {
+      if (error instanceof ObserveError && error.code === 'invalid_paths') {
+        throw new WorkflowError('invalid_request', error.message, { cause: error });
+      }
+      throw error;
+    }
+    // No state was written: the call is still reported.
+    result = error.result;
+    await appendWorkflowEvents(projectDir, state.run_id, [registeredEvent(result)]);
   }
   // The change ran (the state was written or NothingClaimed carried it): only a bug leaves it unset.
   if (result === undefined) throw new Error('register_artefacts finished without a result');
-  await appendWorkflowEvents(projectDir, state.run_id, [
-    {
-      level: result.invalid.length > 0 ? 'WARNING' : 'INFO',
-      event: 'artefacts.registered',
-      fields: {
-        step: step.id,
-        ...passField(pass),
-        registered: result.registered,
-        duplicates: result.duplicates,
-        invalid: result.invalid.map(({ path, code }) => ({ path, code })),
-        records: result.records.map((record) => record.artifactId),
-      },
-    },
-  ]);
   return {
     run_id: state.run_id,
     registered: result.registered,

@@ -1,9 +1,15 @@
 import { parseRunId } from '../../project/index.js';
 import { parseWorkflow } from '../definition/index.js';
 import type { WorkflowDefinition } from '../definition/index.js';
-import { listRunningWorkflows, readPinnedDefinition, readWorkflowState } from '../state/index.js';
+import {
+  listRunningWorkflows,
+  readPinnedDefinition,
+  readWorkflowState,
+  recoverRevisionEvents,
+} from '../state/index.js';
 import type { WorkflowState } from '../state/index.js';
 import { asRequestError, NOT_STARTED_MESSAGE, WorkflowError } from './workflow-error.js';
+import { recoverWorkflowTerminal } from './workflow-terminal.js';
 
 /** A run read from disk with the definition pinned in it. */
 export interface SelectedRun {
@@ -13,7 +19,8 @@ export interface SelectedRun {
 
 /**
  * The run a call is about: `runId` when given (any status), else the one running workflow of the project;
- * none is `not_started` (the spec's sentence), several is `several_running` listing them.
+ * none is `not_started` (the spec's sentence), several is `several_running` listing them. What a process killed
+ * after writing the run's state left undone (its events, terminal.json) is done first (D89).
  */
 export async function selectWorkflowRun(projectDir: string, runId: string | undefined): Promise<SelectedRun> {
   let state: WorkflowState;
@@ -38,6 +45,8 @@ export async function selectWorkflowRun(projectDir: string, runId: string | unde
     }
     state = only;
   }
+  state = await recoverRevisionEvents(projectDir, state);
+  await recoverWorkflowTerminal(projectDir, state);
   const pinned = await readPinnedDefinition(projectDir, state);
   return { state, definition: parseWorkflow(pinned.text, state.definition_path) };
 }

@@ -6,10 +6,10 @@ import { assembleInstructions, loadWorkflow, WorkflowReferenceError } from '../d
 import type { WorkflowDefinition } from '../definition/index.js';
 import { createWorkflowState } from '../state/index.js';
 import type { WorkflowState } from '../state/index.js';
-import { engineObserver, observedPassOf } from './create-workflow-observer.js';
+import { engineObserver, observePassStart } from './create-workflow-observer.js';
 import { enterStep, passValues } from './step-position.js';
 import type { StepPosition } from './step-position.js';
-import { appendWorkflowEvents } from './workflow-events.js';
+import { revisionEventOf } from './workflow-events.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { asRequestError, WorkflowError } from './workflow-error.js';
 import { workflowStatusOf } from './workflow-status-response.js';
@@ -30,8 +30,9 @@ export interface StartWorkflowRequest {
 }
 
 /**
- * Starts a workflow: loads and pins its definition, checks the inputs, writes the run's first state at the
- * first step, appends `workflow.started` and `step.started`, and returns the status.
+ * Starts a workflow: loads and pins its definition, checks the inputs, snapshots the project for the first
+ * pass, writes the run's first state at the first step, appends `workflow.started` and `step.started` (kept in
+ * that state, so a kill never loses them: D89), and returns the status.
  */
 export async function startWorkflow(
   projectDir: string,
@@ -51,6 +52,7 @@ export async function startWorkflow(
     );
   }
   checkRenders(runId, definition, first, inputs);
+  const observer = engineObserver(deps);
   const state = await createWorkflowState(
     projectDir,
     {
@@ -64,23 +66,27 @@ export async function startWorkflow(
       ...(first.task === undefined ? {} : { task: first.task }),
       ...(first.ralphIteration === undefined ? {} : { ralphIteration: first.ralphIteration }),
     },
-    { durability: deps.durability ?? deps.config?.ingest.durability ?? 'fsync', now },
-  );
-  await appendWorkflowEvents(projectDir, runId, [
     {
-      level: 'INFO',
-      event: 'workflow.started',
-      fields: {
-        workflow: definition.name,
-        version: definition.version,
-        definition_hash: definition.hash,
-        source: definition.source,
-        inputs: Object.keys(inputs),
-      },
+      durability: deps.durability ?? deps.config?.ingest.durability ?? 'fsync',
+      now,
+      beforeFirstState: (firstState) => observePassStart(observer, projectDir, firstState),
+      events: (firstState) =>
+        [
+          {
+            level: 'INFO' as const,
+            event: 'workflow.started',
+            fields: {
+              workflow: definition.name,
+              version: definition.version,
+              definition_hash: definition.hash,
+              source: definition.source,
+              inputs: Object.keys(inputs),
+            },
+          },
+          stepStartedEvent(firstState),
+        ].map(revisionEventOf),
     },
-    stepStartedEvent(state),
-  ]);
-  await engineObserver(deps)?.stepStarted?.(observedPassOf(projectDir, state));
+  );
   return workflowStatusOf(state, definition);
 }
 

@@ -41,7 +41,10 @@ export interface EndedPass extends WorkflowReconciliation {
  * observer. By default the engine uses `createWorkflowObserver()` (snapshots in the run folder).
  */
 export interface WorkflowObserver {
-  /** A pass started (after its state was written): take the snapshot its window starts from. */
+  /**
+   * A pass starts (under the run's state lock, just before the state that starts it is written): take the
+   * snapshot its window starts from. A failure is reported on stderr; the pass then has no reconciliation.
+   */
   stepStarted?(pass: ObservedPass): Promise<void>;
   /**
    * The agent is ending the pass (`workflow_advance`, before anything is written): compare with the

@@ -3,8 +3,9 @@ import { openEventLog } from '../../events/index.js';
 import type { EventFields, EventLevel, EventLog } from '../../events/index.js';
 import { describeError, runEventsPath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import type { RevisionEvent } from '../state/index.js';
 
-/** One event of the engine: `workflow.started`, `step.started`, `step.completed`, `workflow.completed`, `workflow.aborted`. */
+/** One event of the engine: `workflow.started`, `step.started`, `step.completed`, `workflow.completed`, `workflow.aborted`, ... */
 export interface WorkflowEvent {
   readonly level: EventLevel;
   readonly event: string;
@@ -16,8 +17,13 @@ export function openWorkflowEvents(projectDir: string, runId: RunId): EventLog {
   return openEventLog(path.join(projectDir, runEventsPath(runId)), { run_id: runId });
 }
 
+/** An event as a state revision keeps it (JSON only: what state.json can hold). */
+export function revisionEventOf({ level, event, fields }: WorkflowEvent): RevisionEvent {
+  return { level, event, fields: JSON.parse(JSON.stringify(fields)) as RevisionEvent['fields'] };
+}
+
 /**
- * Appends the events of a call that succeeded, after its state was written; fail-open, as every event sink
+ * Appends the events of a call that changed no state (a registration that claimed nothing); fail-open, as every event sink
  * (spec ingest.md section 6): a broken log never undoes a state change, it is reported on stderr.
  */
 export async function appendWorkflowEvents(

@@ -1,10 +1,12 @@
-import { chooseTerminal, declareTerminal, readSubmissions } from '../../contracts/index.js';
+import { chooseTerminal, declareTerminal, readSubmissions, readTerminal } from '../../contracts/index.js';
 import type { TerminalState } from '../../contracts/index.js';
-import type { EventLog } from '../../events/index.js';
+import { memoryEventLog } from '../../events/index.js';
 import { describeError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';
+import type { WorkflowState } from '../state/index.js';
 import type { WorkflowFailure } from './judge-step-contract.js';
+import type { WorkflowEvent } from './workflow-events.js';
 
 /**
  * The one terminal state of a workflow that is ending (spec contracts.md): `budget_exceeded` or `blocked` from
@@ -39,27 +41,49 @@ export async function workflowTerminalOf(
   return terminal;
 }
 
+/** The `run.terminal` event of an ending: one of the events of the state revision that declares it. */
+export function terminalEvent(terminal: TerminalState): WorkflowEvent {
+  return {
+    level: terminal.state === 'done' ? 'INFO' : 'WARNING',
+    event: 'run.terminal',
+    fields: { ...terminal },
+  };
+}
+
 /**
- * Writes the run's terminal.json and the `run.terminal` event once its ending state is written; fail-open, as
- * the run's events are: the state already says how it ended, a failure to declare it is reported on stderr.
+ * Writes the run's terminal.json once its ending state (and the `run.terminal` event among that state's
+ * events) is written; fail-open, as the run's events are: the state already says how it ended, a failure is
+ * reported on stderr and the next call on the run writes it ({@link recoverWorkflowTerminal}).
  */
 export async function declareWorkflowTerminal(
   projectDir: string,
   runId: RunId,
-  events: EventLog,
   terminal: TerminalState,
   durability: 'fsync' | 'none',
 ): Promise<void> {
   try {
     const root = await openConfinedRoot(projectDir);
     try {
-      await declareTerminal(root, runId, events, terminal, { durability });
+      // The run.terminal event went with the state's events; the one declareTerminal writes is not kept.
+      await declareTerminal(root, runId, memoryEventLog(), terminal, { durability });
     } finally {
       await root.close();
     }
   } catch (error) {
     process.stderr.write(
-      `artifact-ingest: terminal.json of run ${runId} was not written: ${describeError(error)}\n`,
+      `artifact-ingest: terminal.json of run ${runId} was not written: ${describeError(error)}; the next call on the run writes it\n`,
     );
   }
+}
+
+/** Writes terminal.json of an ended run whose state declares a terminal state that terminal.json lacks (a kill). */
+export async function recoverWorkflowTerminal(projectDir: string, state: WorkflowState): Promise<void> {
+  if (state.terminal === undefined) return;
+  try {
+    if ((await readTerminal(projectDir, state.run_id)) !== undefined) return;
+  } catch {
+    // Unreadable (a planted FIFO or symlink, not JSON): left as it is for a person to look at.
+    return;
+  }
+  await declareWorkflowTerminal(projectDir, state.run_id, state.terminal, 'fsync');
 }

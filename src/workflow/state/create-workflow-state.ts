@@ -4,6 +4,9 @@ import { describeSchemaIssues } from '../../config/index.js';
 import { runDir, RUNS_DIR, runStatePath, sha256Hex } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';
+import { acquireStateLock } from './acquire-state-lock.js';
+import { appendRevisionEvents } from './append-revision-events.js';
+import type { RevisionEvent } from './revision-event.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import { workflowDefinitionPath } from './workflow-state-paths.js';
 import { workflowStateSchema } from './workflow-state-schema.js';
@@ -38,11 +41,19 @@ export interface CreateOptions {
   readonly durability?: StateDurability;
   /** The clock of `started_at` (tests). */
   readonly now?: () => Date;
+  /** The events of the start, kept in the first state's `revision_events` and appended right after it (D89). */
+  readonly events?: (first: WorkflowState) => readonly RevisionEvent[];
+  /**
+   * Runs once the run folder and the definition copy are in place, before state.json: the start snapshot, so a
+   * state is never written without the snapshot its first pass compares with.
+   */
+  readonly beforeFirstState?: (first: WorkflowState) => Promise<void>;
 }
 
 /**
- * Creates `.agent/runs/<run_id>/` with the pinned definition (`workflow.yaml`) and state.json at revision 0;
- * throws {@link WorkflowStateError} `run_exists` when the run's folder already exists (any kind of run).
+ * Creates `.agent/runs/<run_id>/` with the pinned definition (`workflow.yaml`) and state.json at revision 0,
+ * then appends the start's events, all under the run's state lock; throws {@link WorkflowStateError}
+ * `run_exists` when the run's folder already exists (any kind of run).
  */
 export async function createWorkflowState(
   projectDir: string,
@@ -57,7 +68,7 @@ export async function createWorkflowState(
       `the hash given for workflow ${definition.name} is not the sha256 of its text; pin the definition as it was loaded`,
     );
   }
-  const state = firstState(initial, (options.now ?? (() => new Date()))());
+  const state = withEvents(firstState(initial, (options.now ?? (() => new Date()))()), options.events);
   const durability = options.durability ?? 'fsync';
   const root = await openConfinedRoot(projectDir);
   try {
@@ -76,19 +87,43 @@ export async function createWorkflowState(
         `run ${runId} already exists (${runDir(runId)}); continue it with workflow_status, or start with another run_id`,
       );
     }
+    let written = false;
     try {
-      // The copy first: a state.json never names a definition that is not there.
-      await writeRunFile(root, workflowDefinitionPath(runId), definition.text, durability);
-      await writeWorkflowStateFile(root, state, durability);
+      // Held until the events are appended: a reader that finds them missing waits, then finds them there.
+      const lock = await acquireStateLock(projectDir, runId);
+      try {
+        // The copy first: a state.json never names a definition that is not there.
+        await writeRunFile(root, workflowDefinitionPath(runId), definition.text, durability);
+        await options.beforeFirstState?.(state);
+        await writeWorkflowStateFile(root, state, durability);
+        written = true;
+        await appendRevisionEvents(projectDir, state, state.revision_events ?? []);
+      } finally {
+        await lock.release();
+      }
     } catch (error) {
       // The folder is this call's own: removing it frees the run id for a retry.
-      await rm(folder, { recursive: true, force: true });
+      if (!written) await rm(folder, { recursive: true, force: true });
       throw error;
     }
     return state;
   } finally {
     await root.close();
   }
+}
+
+/** The first state with the start's events, checked by the schema as every state is. */
+function withEvents(state: WorkflowState, eventsOf: CreateOptions['events']): WorkflowState {
+  const events = eventsOf?.(state) ?? [];
+  if (events.length === 0) return state;
+  const checked = workflowStateSchema.safeParse({ ...state, revision_events: events });
+  if (!checked.success) {
+    throw new WorkflowStateError(
+      'state_invalid',
+      `the start events of run ${state.run_id} are invalid (${describeSchemaIssues(checked.error.issues)}); nothing was written`,
+    );
+  }
+  return checked.data;
 }
 
 function firstState(initial: NewWorkflowState, now: Date): WorkflowState {

@@ -24,4 +24,9 @@ export { transactWorkflowState, updateWorkflowState } from './transact-workflow-
 export type { TransactOptions, WorkflowStateChange } from './transact-workflow-state.js';
 export { listRunningWorkflows } from './list-running-workflows.js';
 export { readPinnedDefinition } from './read-pinned-definition.js';
+export { revisionEventSchema, STATE_REVISION_FIELD } from './revision-event.js';
+export type { RevisionEvent } from './revision-event.js';
+export { findMissingRevisionEvents } from './find-missing-revision-events.js';
+export { recoverRevisionEvents } from './recover-revision-events.js';
+export type { RecoverOptions } from './recover-revision-events.js';
 export type { StateDurability } from './write-workflow-state.js';

@@ -2,7 +2,10 @@ import { describeSchemaIssues } from '../../config/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';
 import type { RunId } from '../../project/index.js';
 import { acquireStateLock } from './acquire-state-lock.js';
+import { appendRevisionEvents } from './append-revision-events.js';
 import { readWorkflowState } from './read-workflow-state.js';
+import { appendMissingRevisionEvents } from './recover-revision-events.js';
+import type { RevisionEvent } from './revision-event.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import { FIXED_STATE_FIELDS, workflowStateSchema } from './workflow-state-schema.js';
 import type { WorkflowState } from './workflow-state-schema.js';
@@ -19,11 +22,17 @@ export interface TransactOptions {
   readonly durability?: StateDurability;
   /** The clock of `updated_at` (tests). */
   readonly now?: () => Date;
+  /**
+   * The events of this change, made from the checked next state (after `change` ran): kept in its
+   * `revision_events` and appended to events.jsonl right after state.json is written, under the lock (D89).
+   */
+  readonly events?: (next: WorkflowState) => readonly RevisionEvent[];
 }
 
 /**
- * Under the run's state lock, reads state.json, applies `change`, checks the result and writes it with
- * `revision + 1`; a change that throws or yields an invalid state writes nothing.
+ * Under the run's state lock, reads state.json (appending the events of its revision that events.jsonl lacks),
+ * applies `change`, checks the result and writes it with `revision + 1`, then appends the change's events; a
+ * change that throws or yields an invalid state writes nothing.
  */
 export async function transactWorkflowState(
   projectDir: string,
@@ -38,7 +47,14 @@ export async function transactWorkflowState(
   );
   try {
     const current = await readWorkflowState(projectDir, runId);
-    const next = checkNext(current, await change(current), (options.now ?? (() => new Date()))());
+    // A writer killed between its state and its events: its events go first, the state says they happened.
+    await appendMissingRevisionEvents(projectDir, current);
+    const next = checkNext(
+      current,
+      await change(current),
+      (options.now ?? (() => new Date()))(),
+      options.events,
+    );
     // The lock is only taken from a holder whose process is gone: still holding it means no one else wrote.
     if (!(await lock.isHeld())) {
       throw new WorkflowStateError(
@@ -52,6 +68,8 @@ export async function transactWorkflowState(
     } finally {
       await root.close();
     }
+    // Still under the lock: whoever finds them missing takes the lock first, so they are never appended twice.
+    await appendRevisionEvents(projectDir, next, next.revision_events ?? []);
     return next;
   } finally {
     await lock.release();
@@ -85,8 +103,16 @@ export async function updateWorkflowState(
   );
 }
 
-/** The checked next state: fixed fields unchanged, revision + 1, updated_at now, valid by the schema. */
-function checkNext(current: WorkflowState, proposed: WorkflowState, now: Date): WorkflowState {
+/**
+ * The checked next state: fixed fields unchanged, revision + 1, updated_at now, valid by the schema, carrying
+ * the events `eventsOf` makes of it (never the previous revision's).
+ */
+function checkNext(
+  current: WorkflowState,
+  proposed: WorkflowState,
+  now: Date,
+  eventsOf: TransactOptions['events'],
+): WorkflowState {
   for (const field of FIXED_STATE_FIELDS) {
     if (proposed[field] !== current[field]) {
       throw new WorkflowStateError(
@@ -95,17 +121,28 @@ function checkNext(current: WorkflowState, proposed: WorkflowState, now: Date): 
       );
     }
   }
-  const checked = workflowStateSchema.safeParse({
+  // A change spreads the current state: the events of its revision are not this one's.
+  const candidate: Record<string, unknown> = {
     ...proposed,
     revision: current.revision + 1,
     updated_at: now.toISOString(),
-  });
-  if (!checked.success) {
-    const issues = describeSchemaIssues(checked.error.issues);
-    throw new WorkflowStateError(
-      'state_invalid',
-      `the change to workflow run ${current.run_id} would make an invalid state (${issues}); nothing was written`,
-    );
-  }
-  return checked.data;
+  };
+  delete candidate['revision_events'];
+  const checked = workflowStateSchema.safeParse(candidate);
+  if (!checked.success) throw invalidChange(current, checked.error.issues);
+  const events = eventsOf?.(checked.data) ?? [];
+  if (events.length === 0) return checked.data;
+  const withEvents = workflowStateSchema.safeParse({ ...candidate, revision_events: events });
+  if (!withEvents.success) throw invalidChange(current, withEvents.error.issues);
+  return withEvents.data;
+}
+
+function invalidChange(
+  current: WorkflowState,
+  issues: Parameters<typeof describeSchemaIssues>[0],
+): WorkflowStateError {
+  return new WorkflowStateError(
+    'state_invalid',
+    `the change to workflow run ${current.run_id} would make an invalid state (${describeSchemaIssues(issues)}); nothing was written`,
+  );
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CONTRACT_TYPES, terminalStateSchema } from '../../contracts/index.js';
 import { ID_PATTERN, ID_RULE, nodeIdSchema, runIdSchema } from '../../project/index.js';
 import { WORKFLOW_STEP_TYPES } from '../definition/index.js';
+import { revisionEventSchema } from './revision-event.js';
 import { workflowDefinitionPath } from './workflow-state-paths.js';
 
 const count = z.number().int().nonnegative();
@@ -123,6 +124,11 @@ export const workflowStateSchema = z
     finished_at: timestamp.exactOptional(),
     /** Incremented by every write; the compare-and-swap of `updateWorkflowState` checks it. */
     revision: count,
+    /**
+     * The events of the change that wrote this revision, appended to events.jsonl (with `state_revision`) right
+     * after the write; whoever finds them missing there appends them, marked `recovered` (D89). Absent: none.
+     */
+    revision_events: z.array(revisionEventSchema).readonly().exactOptional(),
   })
   .strict()
   .superRefine((state, context) => {

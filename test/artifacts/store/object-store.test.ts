@@ -1,4 +1,5 @@
-import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contentHashOf } from '../../../src/artifacts/content-hash.js';
@@ -6,6 +7,8 @@ import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
 import type { ObjectStore } from '../../../src/artifacts/store/object-store.js';
 import { ObjectStoreError } from '../../../src/artifacts/store/object-store-error.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { tempFileName } from '../../../src/workspace/temp-file-name.js';
+import { mountSmallTmpfs } from '../../helpers/read-only-mount.js';
 import { findTempFiles } from '../../helpers/workspace-fixture.js';
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -130,6 +133,61 @@ describe('openObjectStore', () => {
     expect((await store.putAll([bytesOf('b')]))[0]?.stored).toBe(false);
   });
 
+  it('putAll on a disk that fills up waits for every write of the batch: it fails, leaving whole objects and no temp file', async ({
+    skip,
+  }) => {
+    const project = await tempProject();
+    const agent = join(project, '.agent');
+    await mkdir(agent);
+    const mount = mountSmallTmpfs(agent, '256k');
+    if (mount.kind === 'skipped') {
+      skip(mount.skip);
+      return;
+    }
+    try {
+      const store = await openObjectStore(project);
+      try {
+        // 40 KB to 320 KB, four written at once: the first fit, a later one fails with ENOSPC mid-batch.
+        const contents = Array.from({ length: 8 }, (_, index) =>
+          new Uint8Array(40_000 * (index + 1)).fill(index + 1),
+        );
+        await expect(store.putAll(contents)).rejects.toMatchObject({ code: 'ENOSPC' });
+        expect(await findTempFiles(join(agent, 'objects'))).toEqual([]);
+        const stored = (await objectFiles(project)).length;
+        expect(stored).toBeGreaterThan(0);
+        const verdicts = await Promise.all(
+          contents.map(async (bytes) => {
+            const hash = contentHashOf(bytes);
+            return (await store.has(hash)) ? await store.verify(hash) : 'absent';
+          }),
+        );
+        expect(verdicts.filter((verdict) => verdict === 'ok')).toHaveLength(stored);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      mount.release();
+    }
+  });
+
+  it('its first write sweeps a killed writer’s temp file from any folder of the store; a store only read never sweeps', async () => {
+    const project = await tempProject();
+    const folder = join(project, '.agent/objects/sha256/ab');
+    await mkdir(folder, { recursive: true });
+    const killed = deadWritersTempName();
+    await writeFile(join(folder, killed), 'half an object', { mode: 0o444 });
+
+    const reader = await storeIn(project);
+    expect(await reader.verify(contentHashOf(bytesOf('absent')))).toBe('missing');
+    expect(await readdir(folder)).toEqual([killed]);
+
+    // Any content whose folder is not ab/: the writer's own sweep only looks where it writes.
+    let content = 'x';
+    while (contentHashOf(bytesOf(content)).startsWith('sha256:ab')) content += 'x';
+    await reader.put(bytesOf(content));
+    expect(await readdir(folder)).toEqual([]);
+  });
+
   it('putAll trusts an existing object of the right size without reading it, and rewrites one of another size', async () => {
     const project = await tempProject();
     const store = await storeIn(project);
@@ -175,3 +233,14 @@ describe('openObjectStore', () => {
     }
   });
 });
+
+/** A temp file name of this host whose writer (a process that ran and exited) is gone. */
+function deadWritersTempName(): string {
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return tempFileName().replace(
+    `-${process.pid.toString(16).padStart(8, '0')}-`,
+    `-${Number(dead.stdout).toString(16).padStart(8, '0')}-`,
+  );
+}

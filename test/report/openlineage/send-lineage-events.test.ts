@@ -161,4 +161,46 @@ describe('sendLineageEvents', () => {
     expect(result.failure?.message).toMatch(/HTTP 401 Unauthorized: unauthorized/);
     expect(JSON.stringify(result)).not.toContain('very-secret-key');
   });
+
+  it('removes a key of any shape that the answer echoes, before the body and its line are cut', async () => {
+    const key = 'hunter2xyz';
+    const bodies = [
+      // A 503 retried: the reason given to onProgress.
+      `busy ${key}`,
+      // A Location header naming the key.
+      '',
+      // The key straddling the 300 characters of the line printed, then the 4096 bytes read.
+      `${'x'.repeat(295)}${key}`,
+    ];
+    server = await startStubServer((_, number, response) => {
+      if (number === 0) response.statusCode = 503;
+      else if (number === 1) {
+        response.statusCode = 302;
+        response.setHeader('location', `http://elsewhere.test/?api=${key}`);
+      } else response.statusCode = 400;
+      response.write(bodies[number] ?? '');
+    });
+    const progress: LineageSendProgress[] = [];
+    const first = await sendLineageEvents(
+      events,
+      optionsFor(server.url, { apiKey: key, onProgress: (step) => progress.push(step) }),
+    );
+    const second = await sendLineageEvents(events, optionsFor(server.url, { apiKey: key }));
+    expect(progress).toMatchObject([
+      { kind: 'retry', reason: 'HTTP 503 Service Unavailable: busy [REDACTED]' },
+    ]);
+    expect(first.failure?.message).toContain('(a redirect to http://elsewhere.test/?api=[REDACTED])');
+    expect(second.failure?.message).toMatch(/: HTTP 400 Bad Request: x{295}\[REDA$/);
+    expect(JSON.stringify([progress, first, second])).not.toContain('hunter2');
+
+    await server.close();
+    // A long key echoed five times: the 4096 bytes read end inside the fifth, whose start would be printed.
+    const longKey = 'Q'.repeat(1000);
+    server = await startStubServer((_, __, response) => {
+      response.statusCode = 400;
+      response.write(longKey.repeat(5));
+    });
+    const cut = await sendLineageEvents(events, optionsFor(server.url, { apiKey: longKey }));
+    expect(cut.failure?.message).toMatch(/: HTTP 400 Bad Request: (\[REDACTED\]){5}$/);
+  });
 });

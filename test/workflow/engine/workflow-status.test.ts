@@ -98,4 +98,43 @@ describe('the observer seam', () => {
     ).toMatch(/step implement requires registration .*: src\/new\.ts; call register_artefacts/);
     expect(await stateBytes(projectDir, 'o')).toBe(before);
   });
+
+  it('is told a pass starts before the state that starts it is written, so a kill never leaves it unobserved', async () => {
+    const projectDir = await tempProject();
+    const seen: string[] = [];
+    const observer: WorkflowObserver = {
+      stepStarted: async (pass) => {
+        const state = await stateBytes(projectDir, pass.runId).catch(() => undefined);
+        const revision =
+          state === undefined ? 'none' : String((JSON.parse(state) as { revision: number }).revision);
+        seen.push(`${pass.step} with state.json at revision ${revision}`);
+      },
+    };
+    const deps = { ...depsOf(), observer };
+    await startWorkflow(
+      projectDir,
+      { workflow: 'chain_of_thought', inputs: { problem: 'p' }, run_id: 'o' },
+      deps,
+    );
+    await advanceWorkflow(projectDir, { output: 'a\nb' }, deps);
+    expect(seen).toEqual([
+      'decompose with state.json at revision none',
+      'analyze_first with state.json at revision 0',
+    ]);
+  });
+
+  it('a failing stepStarted costs the pass its reconciliation, never the call', async () => {
+    const projectDir = await tempProject();
+    const observer: WorkflowObserver = { stepStarted: () => Promise.reject(new Error('disk on fire')) };
+    const deps = { ...depsOf(), observer };
+    const started = await startWorkflow(
+      projectDir,
+      { workflow: 'chain_of_thought', inputs: { problem: 'p' }, run_id: 'o' },
+      deps,
+    );
+    expect(started.step).toBe('decompose');
+    expect(await advanceWorkflow(projectDir, { output: 'a\nb' }, deps)).toMatchObject({
+      step: 'analyze_first',
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseNodeId, runStatePath } from '../../../src/project/index.js';
@@ -8,7 +8,7 @@ import {
   workflowDefinitionPath,
   WorkflowStateError,
 } from '../../../src/workflow/index.js';
-import { tempProject } from '../../helpers/temp-project.js';
+import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import { DEFINITION, DEFINITION_TEXT, newState } from './fixtures/state-fixtures.js';
 
 describe('createWorkflowState', () => {
@@ -49,6 +49,31 @@ describe('createWorkflowState', () => {
     expect(await readFile(path.join(projectDir, workflowDefinitionPath(created.run_id)), 'utf8')).toBe(
       DEFINITION_TEXT,
     );
+  });
+
+  it('keeps the start’s events in the first state and appends them after it; beforeFirstState runs before state.json exists', async () => {
+    const projectDir = await tempProject();
+    const order: string[] = [];
+    const created = await createWorkflowState(projectDir, newState('wf-1'), {
+      beforeFirstState: async (first) => {
+        order.push(`before ${first.step}`);
+        await expect(access(path.join(projectDir, runStatePath(first.run_id)))).rejects.toMatchObject({
+          code: 'ENOENT',
+        });
+        await access(path.join(projectDir, '.agent/runs/wf-1/workflow.yaml'));
+      },
+      events: (first) => [{ level: 'INFO', event: 'workflow.started', fields: { step: first.step } }],
+    });
+    expect(order).toEqual(['before scope']);
+    expect(created.revision_events).toEqual([
+      { level: 'INFO', event: 'workflow.started', fields: { step: 'scope' } },
+    ]);
+    expect(await readWorkflowState(projectDir, created.run_id)).toEqual(created);
+    expect(await readEvents(projectDir, created.run_id)).toEqual([
+      expect.objectContaining({ event: 'workflow.started', step: 'scope', state_revision: 0 }),
+    ]);
+    // The state lock was held only while the run was being created.
+    expect(await readdir(path.join(projectDir, '.agent/runs/wf-1'))).not.toContain('state.lock');
   });
 
   it('keeps the pass of a first loop or ralph step', async () => {

@@ -11,7 +11,7 @@ import {
   WorkflowStateError,
 } from '../../../src/workflow/index.js';
 import type { WorkflowState } from '../../../src/workflow/index.js';
-import { tempProject } from '../../helpers/temp-project.js';
+import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import { newState } from './fixtures/state-fixtures.js';
 
 const stateText = (projectDir: string, runId: RunId): Promise<string> =>
@@ -196,5 +196,61 @@ describe('transactWorkflowState', () => {
     await expect(transactWorkflowState(projectDir, missing, (s) => s)).rejects.toMatchObject({
       code: 'unknown_run',
     });
+  });
+
+  it('keeps the change’s events in the state it writes and appends them with state_revision right after', async () => {
+    const projectDir = await tempProject();
+    const { run_id: runId } = await createWorkflowState(projectDir, newState('wf-1'));
+    let seenAt: number | undefined;
+    const next = await transactWorkflowState(projectDir, runId, addOutput('scope', 'done'), {
+      events: (written) => {
+        seenAt = written.revision;
+        return [
+          {
+            level: 'INFO',
+            event: 'step.completed',
+            fields: { step: 'scope', output: String(written.outputs['scope']) },
+          },
+        ];
+      },
+    });
+    expect(seenAt).toBe(1);
+    expect(next.revision_events).toEqual([
+      { level: 'INFO', event: 'step.completed', fields: { step: 'scope', output: 'done' } },
+    ]);
+    expect(await readWorkflowState(projectDir, runId)).toEqual(next);
+    expect(await readEvents(projectDir, runId)).toEqual([
+      expect.objectContaining({
+        event: 'step.completed',
+        run_id: 'wf-1',
+        step: 'scope',
+        output: 'done',
+        state_revision: 1,
+      }),
+    ]);
+    expect((await readEvents(projectDir, runId))[0]).not.toHaveProperty('recovered');
+  });
+
+  it('never carries the previous revision’s events into a change that makes none', async () => {
+    const projectDir = await tempProject();
+    const { run_id: runId } = await createWorkflowState(projectDir, newState('wf-1'));
+    await transactWorkflowState(projectDir, runId, addOutput('scope', 'one'), {
+      events: () => [{ level: 'INFO', event: 'step.completed', fields: {} }],
+    });
+    const next = await transactWorkflowState(projectDir, runId, addOutput('scope', 'two'));
+    expect(next.revision_events).toBeUndefined();
+    expect((await readEvents(projectDir, runId)).map((line) => line.state_revision)).toEqual([1]);
+  });
+
+  it('refuses events that are not valid (a bad name), writing nothing', async () => {
+    const projectDir = await tempProject();
+    const { run_id: runId } = await createWorkflowState(projectDir, newState('wf-1'));
+    const before = await stateText(projectDir, runId);
+    await expect(
+      transactWorkflowState(projectDir, runId, addOutput('scope', 'x'), {
+        events: () => [{ level: 'INFO', event: 'Not An Event', fields: {} }],
+      }),
+    ).rejects.toMatchObject({ code: 'state_invalid' });
+    expect(await stateText(projectDir, runId)).toBe(before);
   });
 });

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { openEventLog } from '../../events/index.js';
+import { describeError, runEventsPath } from '../../project/index.js';
+import { STATE_REVISION_FIELD } from './revision-event.js';
+import type { RevisionEvent } from './revision-event.js';
+import type { WorkflowState } from './workflow-state-schema.js';
+
+/** How {@link appendRevisionEvents} marks what it appends. */
+export interface AppendRevisionOptions {
+  /** The events are appended late, by a later call, because their writer was killed after the state: say so. */
+  readonly recovered?: boolean;
+}
+
+/**
+ * Appends `entries`, events of `state`'s revision, to the run's events.jsonl in one write(2), each with
+ * `state_revision` (and `recovered: true` when appended late); fail-open, as every event sink (spec ingest.md
+ * section 6): a broken log never undoes a state change, it is reported on stderr and the next call retries.
+ */
+export async function appendRevisionEvents(
+  projectDir: string,
+  state: WorkflowState,
+  entries: readonly RevisionEvent[],
+  options: AppendRevisionOptions = {},
+): Promise<void> {
+  if (entries.length === 0) return;
+  const marks = {
+    [STATE_REVISION_FIELD]: state.revision,
+    ...(options.recovered === true ? { recovered: true } : {}),
+  };
+  try {
+    const log = openEventLog(path.join(projectDir, runEventsPath(state.run_id)), { run_id: state.run_id });
+    try {
+      log.writeAll(
+        entries.map(({ level, event, fields }) => ({ level, event, fields: { ...fields, ...marks } })),
+      );
+    } finally {
+      await log.close();
+    }
+  } catch (error) {
+    process.stderr.write(
+      `artifact-ingest: events of run ${state.run_id} (revision ${String(state.revision)}) were not written: ${describeError(error)}; the next call on the run appends them\n`,
+    );
+  }
+}
