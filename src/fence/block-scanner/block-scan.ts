@@ -27,12 +27,14 @@ export class BlockScan extends LineCursor {
   /** Receives each fenced block as it ends, so that the blocks a caller drops are garbage at once. */
   private readonly onFence: (fence: RawFence) => void;
 
-  // Open containers; index 0 is the document. `firstQuote[i]` is the lowest quote index at or below i.
+  // Open containers; index 0 is the document.
   depth = 1;
   readonly kinds: number[] = [0];
   readonly widths: number[] = [0];
   readonly hasChild: boolean[] = [true];
-  readonly firstQuote: number[] = [Number.POSITIVE_INFINITY];
+  /** Block quotes at or below each index; `quoteAt[n]` is the index of the n-th (from 1) on the stack. */
+  readonly quotesThrough: number[] = [0];
+  readonly quoteAt: number[] = [0];
   /** Sum of list item widths at or below each index, for what micromark leaves of a blank line. */
   readonly itemWidthTotal: number[] = [0];
 
@@ -97,12 +99,17 @@ export class BlockScan extends LineCursor {
     this.widths[index] = width;
     this.hasChild[index] = false;
     this.itemWidthTotal[index] = (this.itemWidthTotal[index - 1] ?? 0) + (kind === ITEM ? width : 0);
-    this.firstQuote[index] =
-      kind === QUOTE
-        ? Math.min(index, this.firstQuote[index - 1] ?? Number.POSITIVE_INFINITY)
-        : (this.firstQuote[index - 1] ?? Number.POSITIVE_INFINITY);
+    const quotes = (this.quotesThrough[index - 1] ?? 0) + (kind === QUOTE ? 1 : 0);
+    this.quotesThrough[index] = quotes;
+    if (kind === QUOTE) this.quoteAt[quotes] = index;
     this.depth = index + 1;
     this.matchedContainers = index;
+  }
+
+  /** The index of the first block quote above `index` on the stack, or `depth` when there is none. */
+  nextQuoteAbove(index: number): number {
+    const ordinal = (this.quotesThrough[index] ?? 0) + 1;
+    return ordinal <= (this.quotesThrough[this.depth - 1] ?? 0) ? (this.quoteAt[ordinal] ?? 0) : this.depth;
   }
 
   /** Opens a leaf block that may span lines inside the innermost open container. */
