@@ -17,6 +17,9 @@ export const HTML = 4;
 /** CommonMark 4.4: four columns of indentation make indented code. */
 export const CODE_INDENT = 4;
 
+/** Room for open containers before the stack first grows. */
+const INITIAL_CONTAINERS = 32;
+
 /**
  * The block structure of one document as the spec's appendix "A parsing strategy" (and commonmark.js) keeps
  * it: a stack of open containers with one open leaf at its top, and the line being read (one object, so that
@@ -27,16 +30,23 @@ export class BlockScan extends LineCursor {
   /** Receives each fenced block as it ends, so that the blocks a caller drops are garbage at once. */
   private readonly onFence: (fence: RawFence) => void;
 
-  // Open containers; index 0 is the document.
+  // Open containers, index 0 being the document: a kind and a width each, in typed arrays that double when
+  // full, since a hostile document opens a container per byte or two (`>>>>`, `- - -`). What a blank line needs
+  // of the items between two block quotes is kept per run of consecutive block quotes, not per container.
   depth = 1;
-  readonly kinds: number[] = [0];
-  readonly widths: number[] = [0];
-  readonly hasChild: boolean[] = [true];
-  /** Block quotes at or below each index; `quoteAt[n]` is the index of the n-th (from 1) on the stack. */
-  readonly quotesThrough: number[] = [0];
-  readonly quoteAt: number[] = [0];
-  /** Sum of list item widths at or below each index, for what micromark leaves of a blank line. */
-  readonly itemWidthTotal: number[] = [0];
+  /** QUOTE or ITEM. */
+  kinds = new Uint8Array(INITIAL_CONTAINERS);
+  /** A list item's content width in columns: at most 3 + 10 + 4 (CommonMark 5.2), 0 for a block quote. */
+  widths = new Uint8Array(INITIAL_CONTAINERS);
+  /** Whether the innermost container holds a block yet; every container below it holds the next one. */
+  topHasChild = true;
+  /** Sum of the widths of the open list items. */
+  itemWidths = 0;
+  /** Runs of consecutive block quotes on the stack; `quoteRunStart[r]` is the index where run r (from 1) starts. */
+  quoteRuns = 0;
+  quoteRunStart = new Int32Array(INITIAL_CONTAINERS);
+  /** Sum of the widths of the list items below each run of block quotes. */
+  quoteRunItemWidths = new Float64Array(INITIAL_CONTAINERS);
 
   // The open leaf at the top of the stack.
   leaf = NO_LEAF;
@@ -46,6 +56,9 @@ export class BlockScan extends LineCursor {
 
   // Per line: how far the open blocks matched.
   matchedContainers = 0;
+  /** The runs of block quotes and the sum of list item widths among the matched containers. */
+  matchedQuoteRuns = 0;
+  matchedItemWidths = 0;
   /** Whitespace columns of this line left after its list items as micromark counts them (one width each). */
   blankRemainderColumns = -1;
   onlyPrefixes = false;
@@ -73,6 +86,12 @@ export class BlockScan extends LineCursor {
     if (this.leaf === FENCED && !this.leafMatched && this.blank && this.endsInTabAround(this.prefixColumn))
       this.finishFence(false, this.lineNumber - 1, true);
     else if (this.leaf !== NO_LEAF && !this.leafMatched) this.closeLeaf(this.lineNumber - 1);
+    if (this.matchedContainers + 1 < this.depth) {
+      // A container left innermost held the one closed above it.
+      this.topHasChild = true;
+      this.quoteRuns = this.matchedQuoteRuns;
+      this.itemWidths = this.matchedItemWidths;
+    }
     this.depth = this.matchedContainers + 1;
     this.allClosed = true;
   }
@@ -94,28 +113,35 @@ export class BlockScan extends LineCursor {
   addContainer(kind: number, width: number): void {
     this.closeLeaf(this.lineNumber - 1);
     const index = this.depth;
-    this.hasChild[index - 1] = true;
+    if (index === this.kinds.length) {
+      this.kinds = doubled(this.kinds);
+      this.widths = doubled(this.widths);
+    }
     this.kinds[index] = kind;
     this.widths[index] = width;
-    this.hasChild[index] = false;
-    this.itemWidthTotal[index] = (this.itemWidthTotal[index - 1] ?? 0) + (kind === ITEM ? width : 0);
-    const quotes = (this.quotesThrough[index - 1] ?? 0) + (kind === QUOTE ? 1 : 0);
-    this.quotesThrough[index] = quotes;
-    if (kind === QUOTE) this.quoteAt[quotes] = index;
+    this.topHasChild = false;
+    if (kind === ITEM) this.itemWidths += width;
+    else if (this.kinds[index - 1] !== QUOTE) this.startQuoteRun(index);
     this.depth = index + 1;
     this.matchedContainers = index;
   }
 
-  /** The index of the first block quote above `index` on the stack, or `depth` when there is none. */
-  nextQuoteAbove(index: number): number {
-    const ordinal = (this.quotesThrough[index] ?? 0) + 1;
-    return ordinal <= (this.quotesThrough[this.depth - 1] ?? 0) ? (this.quoteAt[ordinal] ?? 0) : this.depth;
+  /** Records a run of block quotes starting at `index`, above the open list items. */
+  private startQuoteRun(index: number): void {
+    const run = this.quoteRuns + 1;
+    if (run === this.quoteRunStart.length) {
+      this.quoteRunStart = doubled(this.quoteRunStart);
+      this.quoteRunItemWidths = doubled(this.quoteRunItemWidths);
+    }
+    this.quoteRunStart[run] = index;
+    this.quoteRunItemWidths[run] = this.itemWidths;
+    this.quoteRuns = run;
   }
 
   /** Opens a leaf block that may span lines inside the innermost open container. */
   addLeaf(leaf: number): void {
     this.closeLeaf(this.lineNumber - 1);
-    this.hasChild[this.depth - 1] = true;
+    this.topHasChild = true;
     this.leaf = leaf;
     this.leafMatched = true;
   }
@@ -123,7 +149,7 @@ export class BlockScan extends LineCursor {
   /** Adds a heading or thematic break: a child that closes on its own line. */
   addSingleLineLeaf(): void {
     this.closeLeaf(this.lineNumber - 1);
-    this.hasChild[this.depth - 1] = true;
+    this.topHasChild = true;
   }
 
   /** Keeps the rest of the line as a paragraph line while the paragraph may still be definitions only. */
@@ -141,4 +167,11 @@ export class BlockScan extends LineCursor {
       paragraph += `${index === 0 ? '' : '\n'}${this.text.slice(lines[index], lines[index + 1])}`;
     return isDefinitionsOnly(paragraph);
   }
+}
+
+/** A typed array twice as long as `values`, holding them from its start. */
+function doubled<T extends Uint8Array | Int32Array | Float64Array>(values: T): T {
+  const larger = new (values.constructor as new (length: number) => T)(values.length * 2);
+  larger.set(values);
+  return larger;
 }

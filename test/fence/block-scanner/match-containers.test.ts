@@ -44,22 +44,56 @@ function matchOneByOne(scan: BlockScan): void {
   }
   scan.prefixColumn = scan.column;
   if (blankFrom !== -1) {
-    let widths = 0;
-    for (let index = blankFrom; index <= matched; index++)
-      if (scan.kinds[index] !== QUOTE) widths += scan.widths[index] ?? 0;
+    const widths = itemWidthsOf(scan, matched) - itemWidthsOf(scan, blankFrom - 1);
     scan.blankRemainderColumns = scan.nextNonspaceColumn - blankColumn - widths;
     scan.prefixColumn = blankColumn + widths;
   }
   scan.matchedContainers = matched;
+  scan.matchedQuoteRuns = quoteRunStarts(scan, matched).length;
+  scan.matchedItemWidths = itemWidthsOf(scan, matched);
+}
+
+/** Sum of the widths of the list items at or below `through`, counted one by one. */
+function itemWidthsOf(scan: BlockScan, through: number): number {
+  let sum = 0;
+  for (let index = 1; index <= through; index++)
+    if (scan.kinds[index] !== QUOTE) sum += scan.widths[index] ?? 0;
+  return sum;
+}
+
+/** Where each run of consecutive block quotes at or below `through` starts, found one container at a time. */
+function quoteRunStarts(scan: BlockScan, through: number): number[] {
+  const starts: number[] = [];
+  for (let index = 1; index <= through; index++)
+    if (scan.kinds[index] === QUOTE && (index === 1 || scan.kinds[index - 1] !== QUOTE)) starts.push(index);
+  return starts;
+}
+
+/** The sums the stack keeps for blank lines, as they must be: recounted from its containers. */
+function stackSums(scan: BlockScan): string {
+  const top = scan.depth - 1;
+  const starts = quoteRunStarts(scan, top);
+  return JSON.stringify({
+    itemWidths: itemWidthsOf(scan, top),
+    quoteRuns: starts.map((start) => [start, itemWidthsOf(scan, start)]),
+  });
+}
+
+/** The sums the stack holds. */
+function keptSums(scan: BlockScan): string {
+  const runs: [number, number][] = [];
+  for (let run = 1; run <= scan.quoteRuns; run++)
+    runs.push([scan.quoteRunStart[run] ?? -1, scan.quoteRunItemWidths[run] ?? -1]);
+  return JSON.stringify({ itemWidths: scan.itemWidths, quoteRuns: runs });
 }
 
 function isBlank(scan: BlockScan): boolean {
   return scan.blank;
 }
 
-/** Whether the container at `index` holds a block yet. */
+/** Whether the container at `index` holds a block yet: every container below the innermost holds the next. */
 function hasChild(scan: BlockScan, index: number): boolean {
-  return scan.hasChild[index] === true;
+  return index < scan.depth - 1 || scan.topHasChild;
 }
 
 /** What matching leaves for the rest of the line's reading (`indent` is found again before it is read). */
@@ -72,6 +106,8 @@ function matchResult(scan: BlockScan): Record<string, number | boolean> {
     nextNonspaceColumn: scan.nextNonspaceColumn,
     blank: scan.blank,
     matchedContainers: scan.matchedContainers,
+    matchedQuoteRuns: scan.matchedQuoteRuns,
+    matchedItemWidths: scan.matchedItemWidths,
     prefixColumn: scan.prefixColumn,
     blankRemainderColumns: scan.blankRemainderColumns,
   };
@@ -81,7 +117,10 @@ function copyOf(scan: BlockScan): BlockScan {
   return Object.assign(Object.create(BlockScan.prototype) as BlockScan, scan);
 }
 
-/** The first line of `markdown` where matchContainers and matching one container at a time differ. */
+/**
+ * The first line of `markdown` where matchContainers and matching one container at a time differ, or after
+ * which the sums the stack keeps are not those of its containers.
+ */
 function firstDifference(markdown: string): string | undefined {
   const scan = new BlockScan(markdown, () => undefined);
   let start = markdown.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -95,6 +134,8 @@ function firstDifference(markdown: string): string | undefined {
     if (JSON.stringify(actual) !== JSON.stringify(expected))
       return `line ${String(scan.lineNumber)}: ${JSON.stringify(actual)} instead of ${JSON.stringify(expected)}`;
     incorporateLine(scan);
+    if (keptSums(scan) !== stackSums(scan))
+      return `after line ${String(scan.lineNumber)}: ${keptSums(scan)} instead of ${stackSums(scan)}`;
     start = scan.nextLineStart;
   }
   return undefined;
