@@ -51,8 +51,13 @@ export class BlockScan extends LineCursor {
   // The open leaf at the top of the stack.
   leaf = NO_LEAF;
   htmlKind = 0;
-  /** Lines of the open paragraph as [start, end) pairs, kept only while it may be link reference definitions. */
-  paragraphLines: number[] | undefined;
+  /**
+   * Lines of the open paragraph as [start, end) pairs, kept only while it may be link reference definitions
+   * (`paragraphLinesEnd` is then the length used, else -1); a line that follows the one before after a line feed
+   * extends its pair, so a paragraph outside containers is one pair however long.
+   */
+  paragraphLines = new Int32Array(16);
+  paragraphLinesEnd = -1;
 
   // Per line: how far the open blocks matched.
   matchedContainers = 0;
@@ -100,7 +105,7 @@ export class BlockScan extends LineCursor {
   closeLeaf(lastLine: number): void {
     if (this.leaf === FENCED) this.finishFence(false, lastLine, false);
     this.leaf = NO_LEAF;
-    this.paragraphLines = undefined;
+    this.paragraphLinesEnd = -1;
   }
 
   /** Records the open fence as found and leaves no leaf open. */
@@ -154,16 +159,27 @@ export class BlockScan extends LineCursor {
 
   /** Keeps the rest of the line as a paragraph line while the paragraph may still be definitions only. */
   addParagraphLine(): void {
+    const end = this.paragraphLinesEnd;
+    if (end === -1) return;
+    const start = this.offset;
     const lines = this.paragraphLines;
-    if (lines !== undefined) lines.push(this.offset, this.lineEnd);
+    if (end > 0 && lines[end - 1] === start - 1 && this.text.charCodeAt(start - 1) === 0x0a) {
+      lines[end - 1] = this.lineEnd;
+      return;
+    }
+    if (end === lines.length) this.paragraphLines = doubled(lines);
+    this.paragraphLines[end] = start;
+    this.paragraphLines[end + 1] = this.lineEnd;
+    this.paragraphLinesEnd = end + 2;
   }
 
   /** CommonMark 4.3: a paragraph of link reference definitions only takes no setext underline. */
   paragraphIsDefinitionsOnly(): boolean {
     const lines = this.paragraphLines;
-    if (lines === undefined) return false;
+    const end = this.paragraphLinesEnd;
+    if (end === -1) return false;
     let paragraph = '';
-    for (let index = 0; index < lines.length; index += 2)
+    for (let index = 0; index < end; index += 2)
       paragraph += `${index === 0 ? '' : '\n'}${this.text.slice(lines[index], lines[index + 1])}`;
     return isDefinitionsOnly(paragraph);
   }
