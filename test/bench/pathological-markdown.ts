@@ -55,7 +55,7 @@ const megabytesPerSecond = (text: string, seconds: number): number => text.lengt
 
 interface ShapeTiming {
   readonly name: string;
-  readonly large: string;
+  readonly make: (bytes: number) => string;
   readonly largeSeconds: number | undefined;
   readonly row: string;
 }
@@ -67,7 +67,7 @@ function timeShape(name: string, make: (bytes: number) => string, typicalRate: n
   const large = make(LARGE) + CANDIDATE;
   if (smallSeconds >= GIVE_UP_SECONDS) {
     const row = `| ${name} | ${fmt(smallSeconds * 1000)} | not run | | | | |`;
-    return { name, large, largeSeconds: undefined, row };
+    return { name, make, largeSeconds: undefined, row };
   }
   const largeSeconds = secondsPerCall(() => parseFences(large));
   const splitSeconds = secondsPerCall(() => large.split('\n').length);
@@ -76,25 +76,36 @@ function timeShape(name: string, make: (bytes: number) => string, typicalRate: n
     `| ${name} | ${fmt(smallSeconds * 1000)} | ${fmt(largeSeconds * 1000)} | ` +
     `${fmt(largeSeconds / smallSeconds)} | ${fmt(rate)} | ${fmt(megabytesPerSecond(large, splitSeconds))} | ` +
     `${fmt(rate / typicalRate)} |`;
-  return { name, large, largeSeconds, row };
+  return { name, make, largeSeconds, row };
 }
 
-/** Milliseconds per document through the isolated parse and in-process, interleaved, after a warm-up. */
-async function isolatedRow(parser: IsolatedFenceParser, name: string, text: string): Promise<string> {
-  await parser.parse(text);
-  parseFences(text);
-  const isolated: number[] = [];
-  const inProcess: number[] = [];
+/** Median milliseconds of 5 calls of `run`, after one call as a warm-up. */
+async function medianMs(run: () => unknown): Promise<number> {
+  await run();
+  const times: number[] = [];
   for (let round = 0; round < 5; round++) {
-    let t0 = performance.now();
-    await parser.parse(text);
-    isolated.push(performance.now() - t0);
-    t0 = performance.now();
-    parseFences(text);
-    inProcess.push(performance.now() - t0);
+    const t0 = performance.now();
+    await run();
+    times.push(performance.now() - t0);
   }
-  const [ms, local] = [median(isolated), median(inProcess)];
-  return `| ${name} | ${fmt(text.length / 1e6)} | ${fmt(local)} | ${fmt(ms)} | ${fmt(ms / local)} |`;
+  return median(times);
+}
+
+/** One shape through the isolated parse at 100 KB and 1 MB, beside the in-process parse at 1 MB. */
+async function isolatedRow(
+  parser: IsolatedFenceParser,
+  name: string,
+  make: (bytes: number) => string,
+): Promise<string> {
+  const small = make(SMALL) + CANDIDATE;
+  const large = make(LARGE) + CANDIDATE;
+  const isolatedSmall = await medianMs(() => parser.parse(small));
+  const isolatedLarge = await medianMs(() => parser.parse(large));
+  const inProcess = await medianMs(() => parseFences(large));
+  return (
+    `| ${name} | ${fmt(isolatedSmall)} | ${fmt(isolatedLarge)} | ${fmt(isolatedLarge / isolatedSmall)} | ` +
+    `${fmt(inProcess)} | ${fmt(isolatedLarge / inProcess)} |`
+  );
 }
 
 /** Measures every shape and returns the markdown section (also printed row by row). */
@@ -135,7 +146,7 @@ export async function pathologicalMarkdownSection(): Promise<string> {
   const isolatedRows: string[] = [];
   try {
     for (const timing of slowest) {
-      const row = await isolatedRow(parser, timing.name, timing.large);
+      const row = await isolatedRow(parser, timing.name, timing.make);
       isolatedRows.push(row);
       console.log(row);
     }
@@ -169,11 +180,11 @@ cmark's "empty lines in deeply nested lists in blockquote" as its suite builds i
 ${suiteRows.join('\n')}
 
 The ${String(ISOLATED_SHAPES)} slowest shapes at 1 MB through the isolated parse the ingest uses (a worker thread
-with a deadline: the text copied in, the scan copied back), beside the same parse in-process (median of 5,
-interleaved, after a warm-up):
+with a deadline: the text copied in, the scan copied back) at 100 KB and 1 MB, beside the same 1 MB parse
+in-process (medians of 5 after a warm-up):
 
-| shape | MB | in-process ms | isolated ms | isolated / in-process |
-|---|---:|---:|---:|---:|
+| shape | isolated ms at 100 KB | isolated ms at 1 MB | t(1 MB)/t(100 KB) | in-process ms at 1 MB | isolated / in-process |
+|---|---:|---:|---:|---:|---:|
 ${isolatedRows.join('\n')}
 `;
 }
