@@ -59,6 +59,13 @@ export class BlockScan extends LineCursor {
   paragraphLines = new Int32Array(16);
   paragraphLinesEnd = -1;
 
+  /**
+   * The open containers matching has looked at, and at most one more per line: the work that grows with the
+   * stack's depth, for tests that check it stays linear in the document's size (a line matches at most two
+   * containers per byte of its own, a tab being two list items, and a blank line its list items in one step).
+   */
+  containerSteps = 0;
+
   // Per line: how far the open blocks matched.
   matchedContainers = 0;
   /** The runs of block quotes and the sum of list item widths among the matched containers. */

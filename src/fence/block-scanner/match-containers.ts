@@ -3,7 +3,8 @@ import { type BlockScan, CODE_INDENT, QUOTE } from './block-scan.js';
 
 /**
  * Matches the line, cursor at its start, against each open container in turn (CommonMark 5: container
- * continuation), leaving the cursor after the last one matched and `matchedContainers` set.
+ * continuation), leaving the cursor after the last one matched and `matchedContainers` set. Each container
+ * looked at is one of `containerSteps`.
  */
 export function matchContainers(scan: BlockScan): void {
   scan.findNextNonspace();
@@ -12,7 +13,8 @@ export function matchContainers(scan: BlockScan): void {
   let quoteRuns = 0;
   let itemWidths = 0;
   scan.blankRemainderColumns = -1;
-  for (let index = 1; index <= top; index++) {
+  let index = 1;
+  for (; index <= top; index++) {
     if (index > 1) scan.findNextNonspace();
     if (scan.kinds[index] === QUOTE) {
       if (scan.indent >= CODE_INDENT || scan.charAt(scan.nextNonspace) !== 0x3e /* > */) break;
@@ -25,6 +27,7 @@ export function matchContainers(scan: BlockScan): void {
       // Only the line's start or a block quote marker leaves the rest of a line blank: `index - 1` is one.
       scan.matchedQuoteRuns = quoteRuns;
       scan.matchedItemWidths = itemWidths;
+      scan.containerSteps += index;
       matchBlankItems(scan, index);
       return;
     } else {
@@ -35,6 +38,7 @@ export function matchContainers(scan: BlockScan): void {
     }
     matched = index;
   }
+  scan.containerSteps += index;
   scan.prefixColumn = scan.column;
   scan.matchedContainers = matched;
   scan.matchedQuoteRuns = quoteRuns;
