@@ -92,6 +92,15 @@ describe('scanFencedBlocks against readFencedBlocks', () => {
     ['definitions take no setext underline', '[a]: /u\n-\n2) ```\nx\n'],
     ['definition with a title takes no underline', '[a]: /u "t"\n===\n```\nx\n'],
     ['a paragraph after definitions takes an underline', '[a]: /u\nb\n---\n2) ```\nx\n'],
+    // `-` after definitions only is no underline but a paragraph line, and `2) ` cannot interrupt a paragraph:
+    // the fence exists only where the underline was taken.
+    ['a definition over LF-joined lines takes no underline', '[a]:\n/u\n"t"\n-\n2) ```\nx\n'],
+    ['a definition over CRLF lines takes no underline', '[a]:\r\n/u\r\n"t"\r\n-\r\n2) ```\r\nx\r\n'],
+    ['a definition over CR lines takes no underline', '[a]:\r/u\r"t"\r-\r2) ```\rx\r'],
+    ['a definition over mixed endings takes no underline', '[a]:\r\n/u\n"t"\r-\n2) ```\nx\n'],
+    ['a quoted definition over lazy lines takes no underline', '> [a]:\n/u\n> "t"\n> -\n> 2) ```\n> x\n'],
+    ['an indented line in a definition', '[a]:\n   /u\n  "t"\n-\n2) ```\nx\n'],
+    ['10,000 definitions, then an underline', `${'[a]: /u\n'.repeat(10_000)}-\n2) \`\`\`\nx\n`],
     ['indented code, not a list continuation', '- a\n\n      ```\n      x\n'],
     ['list continuation, not indented code', '- a\n\n  ```\n  x\n  ```\n'],
     ['empty list item cannot interrupt a paragraph', 'para\n-\n```\nx\n```\n'],

@@ -17,6 +17,9 @@ export const HTML = 4;
 /** CommonMark 4.4: four columns of indentation make indented code. */
 export const CODE_INDENT = 4;
 
+/** Room for open containers before the stack first grows. */
+const INITIAL_CONTAINERS = 32;
+
 /**
  * The block structure of one document as the spec's appendix "A parsing strategy" (and commonmark.js) keeps
  * it: a stack of open containers with one open leaf at its top, and the line being read (one object, so that
@@ -27,23 +30,47 @@ export class BlockScan extends LineCursor {
   /** Receives each fenced block as it ends, so that the blocks a caller drops are garbage at once. */
   private readonly onFence: (fence: RawFence) => void;
 
-  // Open containers; index 0 is the document. `firstQuote[i]` is the lowest quote index at or below i.
+  // Open containers, index 0 being the document: a kind and a width each, in typed arrays that double when
+  // full, since a hostile document opens a container per byte or two (`>>>>`, `- - -`). What a blank line needs
+  // of the items between two block quotes is kept per run of consecutive block quotes, not per container.
   depth = 1;
-  readonly kinds: number[] = [0];
-  readonly widths: number[] = [0];
-  readonly hasChild: boolean[] = [true];
-  readonly firstQuote: number[] = [Number.POSITIVE_INFINITY];
-  /** Sum of list item widths at or below each index, for what micromark leaves of a blank line. */
-  readonly itemWidthTotal: number[] = [0];
+  /** QUOTE or ITEM. */
+  kinds = new Uint8Array(INITIAL_CONTAINERS);
+  /** A list item's content width in columns: at most 3 + 10 + 4 (CommonMark 5.2), 0 for a block quote. */
+  widths = new Uint8Array(INITIAL_CONTAINERS);
+  /** Whether the innermost container holds a block yet; every container below it holds the next one. */
+  topHasChild = true;
+  /** Sum of the widths of the open list items. */
+  itemWidths = 0;
+  /** Runs of consecutive block quotes on the stack; `quoteRunStart[r]` is the index where run r (from 1) starts. */
+  quoteRuns = 0;
+  quoteRunStart = new Int32Array(INITIAL_CONTAINERS);
+  /** Sum of the widths of the list items below each run of block quotes. */
+  quoteRunItemWidths = new Float64Array(INITIAL_CONTAINERS);
 
   // The open leaf at the top of the stack.
   leaf = NO_LEAF;
   htmlKind = 0;
-  /** Lines of the open paragraph as [start, end) pairs, kept only while it may be link reference definitions. */
-  paragraphLines: number[] | undefined;
+  /**
+   * Lines of the open paragraph as [start, end) pairs, kept only while it may be link reference definitions
+   * (`paragraphLinesEnd` is then the length used, else -1); a line that follows the one before after a line feed
+   * extends its pair, so a paragraph outside containers is one pair however long.
+   */
+  paragraphLines = new Int32Array(16);
+  paragraphLinesEnd = -1;
+
+  /**
+   * The open containers matching has looked at, and at most one more per line: the work that grows with the
+   * stack's depth, for tests that check it stays linear in the document's size (a line matches at most two
+   * containers per byte of its own, a tab being two list items, and a blank line its list items in one step).
+   */
+  containerSteps = 0;
 
   // Per line: how far the open blocks matched.
   matchedContainers = 0;
+  /** The runs of block quotes and the sum of list item widths among the matched containers. */
+  matchedQuoteRuns = 0;
+  matchedItemWidths = 0;
   /** Whitespace columns of this line left after its list items as micromark counts them (one width each). */
   blankRemainderColumns = -1;
   onlyPrefixes = false;
@@ -71,6 +98,12 @@ export class BlockScan extends LineCursor {
     if (this.leaf === FENCED && !this.leafMatched && this.blank && this.endsInTabAround(this.prefixColumn))
       this.finishFence(false, this.lineNumber - 1, true);
     else if (this.leaf !== NO_LEAF && !this.leafMatched) this.closeLeaf(this.lineNumber - 1);
+    if (this.matchedContainers + 1 < this.depth) {
+      // A container left innermost held the one closed above it.
+      this.topHasChild = true;
+      this.quoteRuns = this.matchedQuoteRuns;
+      this.itemWidths = this.matchedItemWidths;
+    }
     this.depth = this.matchedContainers + 1;
     this.allClosed = true;
   }
@@ -79,7 +112,7 @@ export class BlockScan extends LineCursor {
   closeLeaf(lastLine: number): void {
     if (this.leaf === FENCED) this.finishFence(false, lastLine, false);
     this.leaf = NO_LEAF;
-    this.paragraphLines = undefined;
+    this.paragraphLinesEnd = -1;
   }
 
   /** Records the open fence as found and leaves no leaf open. */
@@ -92,23 +125,35 @@ export class BlockScan extends LineCursor {
   addContainer(kind: number, width: number): void {
     this.closeLeaf(this.lineNumber - 1);
     const index = this.depth;
-    this.hasChild[index - 1] = true;
+    if (index === this.kinds.length) {
+      this.kinds = doubled(this.kinds);
+      this.widths = doubled(this.widths);
+    }
     this.kinds[index] = kind;
     this.widths[index] = width;
-    this.hasChild[index] = false;
-    this.itemWidthTotal[index] = (this.itemWidthTotal[index - 1] ?? 0) + (kind === ITEM ? width : 0);
-    this.firstQuote[index] =
-      kind === QUOTE
-        ? Math.min(index, this.firstQuote[index - 1] ?? Number.POSITIVE_INFINITY)
-        : (this.firstQuote[index - 1] ?? Number.POSITIVE_INFINITY);
+    this.topHasChild = false;
+    if (kind === ITEM) this.itemWidths += width;
+    else if (this.kinds[index - 1] !== QUOTE) this.startQuoteRun(index);
     this.depth = index + 1;
     this.matchedContainers = index;
+  }
+
+  /** Records a run of block quotes starting at `index`, above the open list items. */
+  private startQuoteRun(index: number): void {
+    const run = this.quoteRuns + 1;
+    if (run === this.quoteRunStart.length) {
+      this.quoteRunStart = doubled(this.quoteRunStart);
+      this.quoteRunItemWidths = doubled(this.quoteRunItemWidths);
+    }
+    this.quoteRunStart[run] = index;
+    this.quoteRunItemWidths[run] = this.itemWidths;
+    this.quoteRuns = run;
   }
 
   /** Opens a leaf block that may span lines inside the innermost open container. */
   addLeaf(leaf: number): void {
     this.closeLeaf(this.lineNumber - 1);
-    this.hasChild[this.depth - 1] = true;
+    this.topHasChild = true;
     this.leaf = leaf;
     this.leafMatched = true;
   }
@@ -116,22 +161,40 @@ export class BlockScan extends LineCursor {
   /** Adds a heading or thematic break: a child that closes on its own line. */
   addSingleLineLeaf(): void {
     this.closeLeaf(this.lineNumber - 1);
-    this.hasChild[this.depth - 1] = true;
+    this.topHasChild = true;
   }
 
   /** Keeps the rest of the line as a paragraph line while the paragraph may still be definitions only. */
   addParagraphLine(): void {
+    const end = this.paragraphLinesEnd;
+    if (end === -1) return;
+    const start = this.offset;
     const lines = this.paragraphLines;
-    if (lines !== undefined) lines.push(this.offset, this.lineEnd);
+    if (end > 0 && lines[end - 1] === start - 1 && this.text.charCodeAt(start - 1) === 0x0a) {
+      lines[end - 1] = this.lineEnd;
+      return;
+    }
+    if (end === lines.length) this.paragraphLines = doubled(lines);
+    this.paragraphLines[end] = start;
+    this.paragraphLines[end + 1] = this.lineEnd;
+    this.paragraphLinesEnd = end + 2;
   }
 
   /** CommonMark 4.3: a paragraph of link reference definitions only takes no setext underline. */
   paragraphIsDefinitionsOnly(): boolean {
     const lines = this.paragraphLines;
-    if (lines === undefined) return false;
+    const end = this.paragraphLinesEnd;
+    if (end === -1) return false;
     let paragraph = '';
-    for (let index = 0; index < lines.length; index += 2)
+    for (let index = 0; index < end; index += 2)
       paragraph += `${index === 0 ? '' : '\n'}${this.text.slice(lines[index], lines[index + 1])}`;
     return isDefinitionsOnly(paragraph);
   }
+}
+
+/** A typed array twice as long as `values`, holding them from its start. */
+function doubled<T extends Uint8Array | Int32Array | Float64Array>(values: T): T {
+  const larger = new (values.constructor as new (length: number) => T)(values.length * 2);
+  larger.set(values);
+  return larger;
 }

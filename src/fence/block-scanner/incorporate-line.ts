@@ -55,7 +55,7 @@ function addLineRest(scan: BlockScan): void {
         scan.addLeaf(PARAGRAPH);
         scan.advanceNextNonspace();
         // CommonMark 4.7: only a paragraph that starts with `[` may be link reference definitions.
-        scan.paragraphLines = scan.charAt(scan.offset) === 0x5b /* [ */ ? [] : undefined;
+        scan.paragraphLinesEnd = scan.charAt(scan.offset) === 0x5b /* [ */ ? 0 : -1;
         scan.addParagraphLine();
       }
       return;
