@@ -74,6 +74,7 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   corrupt_object: 1,
   malformed_hash: 1,
   not_a_bundle: 1,
+  incomplete_bundle: 1,
   too_large: 1,
   unsafe_path: 1,
   unexpected_entry: 1,

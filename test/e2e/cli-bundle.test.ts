@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,10 +8,11 @@ import { openArtifactRecorder } from '../../src/artifacts/record/record-artifact
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
 import { folderFiles, recordRun } from '../helpers/recorded-run.js';
-import { runCli, runProgram } from '../helpers/run-cli.js';
+import { runCli, runProgram, spawnCli } from '../helpers/run-cli.js';
 import { writeLargeBundle } from '../helpers/large-bundle.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { treeDigest } from '../helpers/tree-digest.js';
+import { writeWideRun } from '../helpers/wide-run.js';
 
 const RUN = 'run-cli-1';
 
@@ -119,6 +121,37 @@ describe('artifact-ingest bundle and import', () => {
     const raised = await runCli(['import', file, '--project', target, '--max-object-bytes', '1048576']);
     expect(raised.code).toBe(0);
   });
+
+  it('bundles a run of 10,000 objects through the built CLI: exit 0 only with the whole file on disk', async () => {
+    // The archive backs up in node-tar's Pack long before 10,000 entries: a writer that ignores it exits 0 with no file.
+    const source = await tempProject();
+    const records = await writeWideRun(source, 'run-wide', 10_000);
+    const out = await tempProject();
+    const bundled = await spawnCli(
+      ['bundle', 'run-wide', '-o', 'wide.tar.gz', '--project', source, '--json'],
+      {
+        cwd: out,
+      },
+    );
+    expect(bundled.stderr).toBe('');
+    expect(bundled.code).toBe(0);
+    const file = path.join(out, 'wide.tar.gz');
+    expect(JSON.parse(bundled.stdout)).toMatchObject({
+      runId: 'run-wide',
+      files: 1,
+      objects: records.length,
+    });
+    const objects = (await readTarEntries(file)).filter((entry) => entry.path.startsWith('.agent/objects/'));
+    expect(objects.map((entry) => `sha256:${entry.path.split('/').slice(-2).join('')}`)).toEqual(
+      records.map((record) => record.contentHash).sort(),
+    );
+    for (const entry of objects) {
+      const hash = createHash('sha256')
+        .update(entry.body as Uint8Array)
+        .digest('hex');
+      expect(entry.path.endsWith(`${hash.slice(0, 2)}/${hash.slice(2)}`)).toBe(true);
+    }
+  }, 300_000);
 
   it('refuses to bundle an unknown run or overwrite a file without --force, with exit 2', async () => {
     const source = await recordedProject();

@@ -5,6 +5,7 @@ export type BundleErrorCode =
   | 'output_exists'
   | 'output_unwritable'
   | 'corrupt_object'
+  | 'incomplete_bundle'
   | 'not_a_bundle'
   | 'too_large'
   | 'unsafe_path'

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BundleError } from '../../../src/artifacts/bundle/bundle-error.js';
 import { bundleManifestSchema } from '../../../src/artifacts/bundle/bundle-manifest.js';
 import { bundleRun } from '../../../src/artifacts/bundle/bundle-run.js';
+import { patchFileHandleWrite } from '../../helpers/patch-file-handle-write.js';
 import { readTarEntries } from '../../helpers/raw-tar.js';
 import { recordRun } from '../../helpers/recorded-run.js';
 import { tempProject } from '../../helpers/temp-project.js';
@@ -202,6 +203,29 @@ describe('bundleRun', () => {
     await expect(bundleRun(project, RUN, path.join(out, 'a.tar.gz'))).resolves.toMatchObject({ runId: RUN });
     await writeFile(records, `not json\n${await readFile(records, 'utf8')}`);
     expect((await refusal(bundleRun(project, RUN, path.join(out, 'b.tar.gz')))).code).toBe('invalid_records');
+  });
+
+  it('refuses with incomplete_bundle, leaving no output and the old file, when the file does not read back whole', async () => {
+    const { project, out } = await recordedProject();
+    const file = path.join(out, 'run.tar.gz');
+    await writeFile(file, 'keep me');
+    // A disk that acknowledges every write and keeps only the first half of it.
+    const restore = await patchFileHandleWrite(
+      (original) =>
+        async function (buffer, offset = 0, length = buffer.length - offset) {
+          await original.call(this, buffer, offset, Math.ceil(length / 2));
+          return { bytesWritten: length, buffer };
+        },
+    );
+    try {
+      const error = await refusal(bundleRun(project, RUN, file, { force: true }));
+      expect(error.code).toBe('incomplete_bundle');
+      expect(error.message).toMatch(/did not read back whole.*check the disk/);
+    } finally {
+      restore();
+    }
+    expect(await readFile(file, 'utf8')).toBe('keep me');
+    expect(await readdir(out)).toEqual(['run.tar.gz']);
   });
 
   it('refuses to replace an existing file unless forced', async () => {
