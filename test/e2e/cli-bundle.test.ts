@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,13 +9,15 @@ import { openArtifactRecorder } from '../../src/artifacts/record/record-artifact
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
 import { folderFiles, recordRun } from '../helpers/recorded-run.js';
-import { runCli, runProgram, spawnCli } from '../helpers/run-cli.js';
+import { CLI, runCli, runProgram, spawnCli } from '../helpers/run-cli.js';
 import { writeLargeBundle } from '../helpers/large-bundle.js';
+import { padBundle } from '../helpers/padded-bundle.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { treeDigest } from '../helpers/tree-digest.js';
 import { writeWideRun } from '../helpers/wide-run.js';
 
 const RUN = 'run-cli-1';
+const MIB = 1024 * 1024;
 
 async function recordedProject(): Promise<string> {
   const project = await tempProject();
@@ -93,6 +96,39 @@ describe('artifact-ingest bundle and import', () => {
     );
     expect(await treeDigest(target)).toBe(before);
   });
+
+  it.each([
+    ['~17 KB', 16 * MIB],
+    ['~66 KB', 64 * MIB],
+    ['~2 MiB', 2048 * MIB],
+  ])(
+    'refuses at once, exit 1, a %s bundle padded with zeros after its tar end-of-archive marker',
+    async (_size, zeros) => {
+      const source = await recordedProject();
+      const out = await tempProject();
+      const file = path.join(out, 'run.tar.gz');
+      expect((await runCli(['bundle', RUN, '-o', file, '--project', source])).code).toBe(0);
+      const padded = path.join(out, 'padded.tar.gz');
+      await padBundle(file, padded, zeros);
+      console.log(
+        `bundle padded with ${String(zeros / MIB)} MiB of zeros: ${String((await stat(padded)).size)} bytes`,
+      );
+      const target = await tempProject({ 'workspace/keep.ts': 'export {};\n' });
+      const before = await treeDigest(target);
+      // Before the fix the ~17 KB one took 16 s and the ~66 KB one 262 s: 60 s is a bound on hanging, not a speed test.
+      const result = spawnSync(process.execPath, [CLI, 'import', padded, '--project', target], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(
+        /^artifact-ingest: import refused: not_a_bundle: .* holds more than 1048576 bytes of padding after the end-of-archive marker/,
+      );
+      expect(await treeDigest(target)).toBe(before);
+    },
+    120_000,
+  );
 
   it("bounds an import by --max-object-bytes, else by the project's max_document_bytes, and checks the values", async () => {
     const source = await recordedProject();
@@ -199,7 +235,6 @@ describe('artifact-ingest bundle and import', () => {
   });
 });
 
-const MIB = 1024 * 1024;
 const DIST_INDEX = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
 /** Imports `file` into `target` in a child with a `heapMiB` heap; returns its summary and peak RSS in bytes. */
