@@ -1,6 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { Server } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -130,6 +132,50 @@ describe('artifact-ingest bundle and import', () => {
     120_000,
   );
 
+  it.each([
+    ['a FIFO', 'fifo'],
+    ['a symlink to a FIFO', 'link-to-fifo'],
+    ['a folder', 'folder'],
+    ['a socket', 'socket'],
+    ['/dev/zero', 'dev-zero'],
+  ] as const)('refuses at once, exit 1, to import %s', async (_name, kind) => {
+    const dir = await tempProject();
+    const fifo = path.join(dir, 'pipe.tar.gz');
+    let file = fifo;
+    let server: Server | undefined;
+    if (kind === 'fifo' || kind === 'link-to-fifo') {
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      if (kind === 'link-to-fifo') {
+        file = path.join(dir, 'link.tar.gz');
+        await symlink(fifo, file);
+      }
+    } else if (kind === 'folder') {
+      file = path.join(dir, 'folder.tar.gz');
+      await mkdir(file);
+    } else if (kind === 'socket') {
+      file = path.join(dir, 'socket.tar.gz');
+      const listening = createServer();
+      server = listening;
+      await new Promise<void>((resolve) => listening.listen(file, resolve));
+    } else file = '/dev/zero';
+    const target = await tempProject({ 'workspace/keep.ts': 'export {};\n' });
+    const before = await treeDigest(target);
+    try {
+      // A FIFO with no writer holds a plain open forever: 60 s bounds the hang, it is not a speed test.
+      const result = await runProgramWithin(60_000, [CLI, 'import', file, '--project', target]);
+      expect(result.signal).toBeNull();
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^artifact-ingest: import refused: not_a_bundle: ${file.replaceAll('.', '\\.')} is not a bundle: it is (a FIFO, socket or device|a folder), not a regular file`,
+        ),
+      );
+      expect(result.code).toBe(1);
+    } finally {
+      server?.close();
+    }
+    expect(await treeDigest(target)).toBe(before);
+  });
+
   it("bounds an import by --max-object-bytes, else by the project's max_document_bytes, and checks the values", async () => {
     const source = await recordedProject();
     const file = path.join(await tempProject(), 'run.tar.gz');
@@ -234,6 +280,24 @@ describe('artifact-ingest bundle and import', () => {
     expect(result.stderr).toMatch(/Run 'artifact-ingest (bundle|import) --help'/);
   });
 });
+
+/** Runs node with `args` in a child, killed after `ms`: its exit code, or the signal that stopped it. */
+function runProgramWithin(
+  ms: number,
+  args: readonly string[],
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stderr });
+    });
+  });
+}
 
 const DIST_INDEX = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
