@@ -88,6 +88,7 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   hash_mismatch: 1,
   invalid_records: 1,
   foreign_record: 1,
+  unsafe_record_path: 1,
   project_unusable: 1,
   replay_missing: 1,
   timeout: 1,

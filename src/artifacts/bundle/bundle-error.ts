@@ -21,6 +21,7 @@ export type BundleErrorCode =
   | 'missing_object'
   | 'invalid_records'
   | 'foreign_record'
+  | 'unsafe_record_path'
   | 'run_exists'
   | 'project_unusable';
 

@@ -3,7 +3,15 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errnoOf, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
-import { isRunId, OBJECTS_DIR, objectPath, runDir, sha256Hex, UnknownRunError } from '../../project/index.js';
+import {
+  artifactRecordsPath,
+  isRunId,
+  OBJECTS_DIR,
+  objectPath,
+  runDir,
+  sha256Hex,
+  UnknownRunError,
+} from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { isRunRecordFile, RUN_RECORD_FILES_SHOWN } from './is-run-record-file.js';
 import { BUNDLE_MANIFEST_PATH } from './bundle-manifest.js';
@@ -11,6 +19,8 @@ import type { BundleManifest } from './bundle-manifest.js';
 import { hexOfContentHash } from '../content-hash.js';
 import { writeBundleArchive } from './write-bundle-archive.js';
 import { checkWrittenBundle } from './check-written-bundle.js';
+import { checkRecordPaths } from './check-record-paths.js';
+import { parseTrace } from './read-bundle-archive.js';
 import type { ArchiveEntry } from './write-bundle-archive.js';
 import { whyPathUnsafe } from './judge-bundle-entry.js';
 import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
@@ -54,7 +64,15 @@ export async function bundleRun(
     runId,
     folder.files.map((file) => file.path),
   );
-  const objects = referencedObjects(recordsOfRun(runId, folder.files));
+  const records = recordsOfRun(runId, folder.files);
+  const objects = referencedObjects(records);
+  // A path an import would refuse refuses the bundle: none is made that no project could import.
+  await checkRecordPaths(
+    runId,
+    records,
+    async (hash) => parseTrace(await readVerifiedObject(projectDir, hash)),
+    `no project would import the run: correct or remove that line of ${artifactRecordsPath(runId)} and bundle again`,
+  );
   await checkOutput(target, options.force === true);
   // Verified before packing, so a missing or corrupt object refuses the bundle instead of shipping it.
   for (const hash of objects) await readVerifiedObject(projectDir, hash);

@@ -56,6 +56,11 @@ export interface ScanOptions {
   ) => ((body: AsyncIterable<Buffer>) => Promise<void>) | undefined;
   /** Called once per file entry, in archive order; the scan reads no further until it settles. */
   readonly onFile: (file: ScannedFile) => void | Promise<void>;
+  /**
+   * Called synchronously as each file entry ends, before the next entry is judged (`onFile` runs later, after the
+   * files before it settled): for what `keep` must know about the entries that follow.
+   */
+  readonly inspect?: (file: ScannedFile) => void;
 }
 
 /** The manifest and folders of a scanned archive. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ReadEntry } from 'tar';
 import { pathCollisionKey } from '../../workspace/index.js';
+import { artifactRecordsPath } from '../../project/index.js';
 import { BundleError } from './bundle-error.js';
 import { BUNDLE_MANIFEST_PATH, bundleManifestSchema } from './bundle-manifest.js';
 import type { BundleManifest } from './bundle-manifest.js';
@@ -17,6 +18,8 @@ export class ScanState {
   private fault: { readonly error: unknown } | undefined;
   private count = 0;
   private declared = 0;
+  /** The run's artifacts.jsonl went by. */
+  private sawRecords = false;
   private manifest: BundleManifest | undefined;
   private readonly runDirectories: string[] = [];
   private readonly kinds = new Map<string, 'file' | 'folder'>();
@@ -102,6 +105,19 @@ export class ScanState {
       this.refuse(entry, verdict);
       return;
     }
+    if (verdict.kind === 'runFile' && verdict.path === this.recordsPath()) this.sawRecords = true;
+    if (verdict.kind === 'object' && !this.sawRecords && this.listsRecords()) {
+      // The records come first: they say which objects are traces, whose content is judged as it streams by.
+      this.refuse(
+        entry,
+        new BundleError({
+          code: 'unexpected_entry',
+          entry: raw,
+          message: `object ${JSON.stringify(raw)} comes before the run's artifacts.jsonl; a bundle holds its run folder before its objects, so get a fresh copy`,
+        }),
+      );
+      return;
+    }
     if (verdict.kind !== 'manifest') {
       const clash = this.claim(verdict.path, verdict.kind === 'runDirectory' ? 'folder' : 'file', raw);
       if (clash !== undefined) {
@@ -177,12 +193,30 @@ export class ScanState {
         );
         return;
       }
+      try {
+        this.options.inspect?.({ verdict, sha256, size, bytes });
+      } catch (error) {
+        if (!(error instanceof BundleError)) throw error;
+        this.fail(error);
+        return;
+      }
       // One call at a time, in archive order; none after a refusal or fault.
       if (consumed !== undefined && this.streaming?.consumed === consumed) this.streaming = undefined;
       this.chain = this.after(consumed ?? this.chain, () =>
         Promise.resolve(this.options.onFile({ verdict, sha256, size, bytes })),
       );
     });
+  }
+
+  /** The path of the run's artifacts.jsonl, once the manifest named the run. */
+  private recordsPath(): string | undefined {
+    return this.manifest === undefined ? undefined : artifactRecordsPath(this.manifest.runId);
+  }
+
+  /** Whether the manifest lists the run's artifacts.jsonl. */
+  private listsRecords(): boolean {
+    const path = this.recordsPath();
+    return this.manifest?.files.some((file) => file.path === path) === true;
   }
 
   finish(): ScannedArchive {

@@ -228,6 +228,24 @@ describe('bundleRun', () => {
     expect(await readdir(out)).toEqual(['run.tar.gz']);
   });
 
+  it.each([
+    ['workspace/../../../../etc/hostname', /traversal/],
+    ['/etc/passwd', /is not below workspace\//],
+    ['workspace/.git/hooks/pre-commit', /git_dir/],
+  ])('refuses a run whose records hold the path %s, which no import would accept', async (bad, why) => {
+    const { project, out } = await recordedProject();
+    const records = path.join(project, '.agent', 'runs', RUN, 'artifacts.jsonl');
+    const lines = (await readFile(records, 'utf8')).trimEnd().split('\n');
+    const index = lines.findIndex((line) => line.includes('"type":"file"'));
+    lines[index] = JSON.stringify({ ...(JSON.parse(lines[index]!) as object), path: bad });
+    await writeFile(records, `${lines.join('\n')}\n`);
+    const error = await refusal(bundleRun(project, RUN, path.join(out, 'run.tar.gz')));
+    expect(error).toMatchObject({ code: 'unsafe_record_path', entry: `.agent/runs/${RUN}/artifacts.jsonl` });
+    expect(error.message).toMatch(why);
+    expect(error.message).toContain('bundle again');
+    expect(await readdir(out)).toEqual([]);
+  });
+
   it('refuses to replace an existing file unless forced', async () => {
     const { project, out } = await recordedProject();
     const file = path.join(out, 'run.tar.gz');
