@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentHashOf } from '../../src/artifacts/content-hash.js';
+import { openObjectStore } from '../../src/artifacts/store/object-store.js';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
 import type { RawEntry } from '../helpers/raw-tar.js';
 import { recordRun } from '../helpers/recorded-run.js';
@@ -23,6 +24,34 @@ async function pointOutside(text: string, recorded: string): Promise<string> {
   const record = JSON.parse(lines[index] ?? '') as Record<string, unknown>;
   lines[index] = JSON.stringify({ ...record, path: recorded, contentHash: contentHashOf(guess) });
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A project whose run verifies clean (its workspace checked out of its own records), then one record pointed at
+ * `recorded` with the outside file's hash, the guessed object stored and the indexes rebuilt: what an import of
+ * such a bundle left before imports judged record paths.
+ */
+async function plantedProject(
+  recorded: string,
+  before?: (project: string) => Promise<void>,
+): Promise<string> {
+  const project = await tempProject();
+  await recordRun(project, RUN);
+  const out = path.join(await tempProject(), 'ws');
+  expect(
+    (await spawnCli(['checkout', '--at', '2030-01-01T00:00:00Z', '--to', out, '--project', project])).code,
+  ).toBe(0);
+  await cp(out, path.join(project, 'workspace'), { recursive: true });
+  // Clean before the plant, so the exit 1 below is the hostile record's alone.
+  expect((await spawnCli(['verify', RUN, '--project', project])).code).toBe(0);
+  await before?.(project);
+  const file = path.join(project, RECORDS);
+  await writeFile(file, await pointOutside(await readFile(file, 'utf8'), recorded));
+  const store = await openObjectStore(project);
+  await store.put(await readFile('/etc/hostname').catch(() => Buffer.from('localhost\n')));
+  await store.close();
+  expect((await spawnCli(['reindex', '--project', project])).code).toBe(0);
+  return project;
 }
 
 describe('records that point outside the project', () => {
@@ -88,5 +117,44 @@ describe('records that point outside the project', () => {
     expect(result.stderr).toContain('traversal');
     expect(result.code).toBe(1);
     expect(await treeDigest(target)).toBe(before);
+  });
+
+  it('verify and checkout refuse such a record already on disk, exit 1, without reading the outside file', async () => {
+    const project = await plantedProject(OUTSIDE);
+    const verify = await spawnCli(['verify', RUN, '--project', project, '--json']);
+    // Before: the guessed hash matched the outside file and verify passed, exit 0 (an oracle).
+    expect(verify.code).toBe(1);
+    const report = JSON.parse(verify.stdout) as { problems: { code: string; path?: string }[] };
+    expect(report.problems).toContainEqual(
+      expect.objectContaining({ code: 'unsafe_record_path', path: OUTSIDE }),
+    );
+    // --step reads the run's own records; --at reads the indexes, which reindex (or an old import) filled from them.
+    for (const cut of [
+      ['--step', '2', '--run', RUN],
+      ['--at', '2030-01-01T00:00:00Z'],
+    ]) {
+      const to = path.join(await tempProject(), 'out');
+      const checkout = await spawnCli(['checkout', ...cut, '--to', to, '--project', project]);
+      expect(checkout.stderr).not.toMatch(/internal error/);
+      expect(checkout.stderr).toMatch(
+        /^artifact-ingest: unsafe_record_path: record art-[0-9a-f]{12} \(file of run run-hostile, node build\) has the path/,
+      );
+      expect(checkout.stderr).toContain('nothing was written');
+      expect(checkout.code).toBe(1);
+      await expect(readFile(to)).rejects.toMatchObject({ code: 'ENOENT' });
+    }
+  });
+
+  it('verify never hashes an outside file through a real symlink below workspace/, a path the rules accept', async () => {
+    const project = await plantedProject('workspace/linked/hostname', (dir) =>
+      symlink('/etc', path.join(dir, 'workspace/linked')),
+    );
+    const verify = await spawnCli(['verify', RUN, '--project', project, '--json']);
+    const report = JSON.parse(verify.stdout) as { problems: { code: string; path?: string }[] };
+    // Were the link followed, the guessed hash would match /etc/hostname and verify would pass (an oracle).
+    expect(report.problems).toContainEqual(
+      expect.objectContaining({ code: 'workspace_not_a_file', path: 'workspace/linked/hostname' }),
+    );
+    expect(verify.code).toBe(1);
   });
 });
