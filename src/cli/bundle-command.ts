@@ -12,7 +12,8 @@ export const BUNDLE_HELP = `Usage: artifact-ingest bundle RUN_ID -o FILE.tar.gz 
 Pack a run into one gzip tar: the run folder (.agent/runs/RUN_ID/, without its lock) and every object its
 artifact records reference (.agent/objects/sha256/...), listed with their hashes in .agent/bundle.json.
 Every object is verified first; a symlink or special file in the run folder refuses the bundle. The file
-is written atomically and never half-written. Move it to another project with 'artifact-ingest import'.
+is written atomically and read back (every entry hashed) before it is moved into place: it is never
+half-written. Move it to another project with 'artifact-ingest import'.
 
 Options:
   -o, --output FILE   where to write the bundle (required); relative to the current directory
@@ -21,8 +22,8 @@ Options:
   --json              print the summary (file, runId, files, objects, bytes) as JSON
   -h, --help          show this help
 
-Exit codes: 0 bundled; 1 refused, nothing written (a missing or corrupt object); 2 usage (unknown run,
-FILE exists without --force, FILE not writable).
+Exit codes: 0 bundled; 1 refused, nothing written (a missing or corrupt object, a file that did not read
+back whole); 2 usage (unknown run, FILE exists without --force, FILE not writable).
 `;
 
 /** Runs `artifact-ingest bundle`; returns the exit code. */

@@ -18,6 +18,8 @@ the run folder moved into place as a whole, and its versions added to the path i
 Importing the same bundle again writes nothing, unless the project lost some of the run's objects or
 index lines, which it restores. Any refusal writes nothing. Every entry's size is checked from its header
 before its body is read, and the archive is streamed twice (check, then write), one entry in memory at a time.
+Reading stops at the tar's end-of-archive marker: data after it, or more than 1 MiB of zero padding, refuses
+the bundle.
 
 Options:
   --project DIR   project root (default: current directory)

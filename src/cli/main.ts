@@ -37,6 +37,18 @@ const io = {
   stdin: process.stdin,
 };
 
+let finished = false;
 void runCli(process.argv.slice(2), io).then((code) => {
+  finished = true;
   process.exitCode = code === 0 && outputFailed ? 1 : code;
+});
+
+// A command waiting on a stream event that never comes leaves the event loop empty with its work unfinished, and
+// Node would exit 0 having done nothing: that is a bug, and it must not look like success.
+process.once('beforeExit', () => {
+  if (finished) return;
+  process.exitCode = 1;
+  process.stderr.write(
+    'artifact-ingest: internal error: the command stopped before it finished (it waited on work that never came), so its output may be missing or incomplete; run it again, and report this as a bug if it repeats\n',
+  );
 });

@@ -22,6 +22,8 @@ Problems:
   workspace_modified     a workspace file differs from its newest recorded version
   workspace_missing      a recorded workspace file is gone
   workspace_not_a_file   a symlink, folder or special file stands where a recorded file was
+  unsafe_record_path     a record's path is one no writer records (.., absolute, .git/, outside
+                         workspace/): it is never read; remove that line, then reindex
   invalid_record_line    a line of artifacts.jsonl (or of the index) cannot be read
   index_missing_record   a run's record is not in the path index (run 'artifact-ingest reindex')
   index_unknown_record   the path index holds a record no run has (run 'artifact-ingest reindex')

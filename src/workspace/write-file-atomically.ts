@@ -12,6 +12,11 @@ export interface AtomicFileOptions {
   readonly replace?: boolean;
   /** `fsync` (default) flushes the file before the rename and its folder after. */
   readonly durability?: 'fsync' | 'none';
+  /**
+   * Reads the finished temp file back (by its path) before it is moved into place; a throw removes it and leaves
+   * the target as it was, so only a file that passed the check ever appears at the target.
+   */
+  readonly check?: (tempPath: string) => Promise<void>;
 }
 
 /** What {@link writeFileAtomically} did: the file is in place with `bytes` bytes, or the target already existed. */
@@ -44,6 +49,7 @@ export async function writeFileAtomically(
     } finally {
       await handle.close();
     }
+    await options.check?.(temp);
     const placed = await moveIntoPlace(temp, target, options.replace === true);
     if (placed === 'exists') return { status: 'exists', path: target };
     if (durable) await syncFolder(folder);

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, the parser contenders (parser-contenders.ts), pathological markdown (pathological-markdown.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), recording (recording.ts), lineage queries at 10, 100 and 1,000 runs (lineage-scale.ts), project snapshots (observe-snapshot.ts), CLI start-up (cli-load.ts), memory per byte of hostile documents (document-memory.ts), and graph runs at 50 and 200 nodes (graph-runs.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, the parser contenders (parser-contenders.ts), pathological markdown (pathological-markdown.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), recording (recording.ts), lineage queries at 10, 100 and 1,000 runs (lineage-scale.ts), padded bundles (bundle-padding.ts), project snapshots (observe-snapshot.ts), CLI start-up (cli-load.ts), memory per byte of hostile documents (document-memory.ts), and graph runs at 50 and 200 nodes (graph-runs.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { micromark } from 'micromark';
 import { parseFences } from '../../src/fence/index.js';
 import { runIngest } from '../../src/ingest/index.js';
 import { artifactScaleSection } from './artifacts-scale.js';
+import { bundlePaddingSection } from './bundle-padding.js';
 import { cliLoadSection } from './cli-load.js';
 import { recordingSection } from './recording.js';
 import { differentialSection } from './differential.js';
@@ -269,8 +270,8 @@ const cliLoad = await cliLoadSection();
 const graphRuns = await graphRunsSection();
 const hostile = hostileInputSection();
 const documentMemory = await documentMemorySection();
-
 const pathological = await pathologicalMarkdownSection();
+const bundlePadding = await bundlePaddingSection();
 const isolated = await isolatedParseSection(typicalDocument(20_000));
 const contenders = await parserContendersSection();
 const differential = await differentialSection();
@@ -367,6 +368,8 @@ ${hostile}
 ${documentMemory}
 
 ${pathological}
+
+${bundlePadding}
 ${graphRuns}`;
 await writeFile(new URL('../../docs/benchmarks.md', import.meta.url), report);
 console.log('\nwrote docs/benchmarks.md');

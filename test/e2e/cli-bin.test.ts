@@ -51,6 +51,26 @@ describe('the artifact-ingest binary', () => {
     expect(code).toBe(0);
   });
 
+  it('exits 1 with an internal error, never 0, when a command stalls with nothing left to run', async () => {
+    // A disk write that never answers and holds no handle: the event loop empties with the command unfinished,
+    // which is how a stalled stream looks (the bundle writer's lost back-pressure once exited 0 this way).
+    const dir = await tempProject({ '.agent/runs/run-stall/state.json': '{}\n' });
+    const stall = path.join(dir, 'stall.mjs');
+    await writeFile(
+      stall,
+      "import { open } from 'node:fs/promises';\nconst probe = await open(process.execPath, 'r');\nObject.getPrototypeOf(probe).write = () => new Promise(() => {});\nawait probe.close();\n",
+    );
+    const result = spawnSync(
+      process.execPath,
+      ['--import', stall, CLI, 'bundle', 'run-stall', '-o', 'out.tar.gz', '--project', dir],
+      { cwd: dir, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^artifact-ingest: internal error: the command stopped before it finished/);
+    expect(result.status).toBe(1);
+    expect(existsSync(path.join(dir, 'out.tar.gz'))).toBe(false);
+  });
+
   it('exits 130 on SIGINT, leaving a run that --resume finishes', async () => {
     const tsx = createRequire(import.meta.url).resolve('tsx');
     const agentScript = fileURLToPath(new URL('./fixtures/wait-for-release.ts', import.meta.url));

@@ -1,4 +1,8 @@
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { Server } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,12 +11,15 @@ import { openArtifactRecorder } from '../../src/artifacts/record/record-artifact
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
 import { folderFiles, recordRun } from '../helpers/recorded-run.js';
-import { runCli, runProgram } from '../helpers/run-cli.js';
+import { CLI, runCli, runProgram, spawnCli } from '../helpers/run-cli.js';
 import { writeLargeBundle } from '../helpers/large-bundle.js';
+import { padBundle } from '../helpers/padded-bundle.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { treeDigest } from '../helpers/tree-digest.js';
+import { writeWideRun } from '../helpers/wide-run.js';
 
 const RUN = 'run-cli-1';
+const MIB = 1024 * 1024;
 
 async function recordedProject(): Promise<string> {
   const project = await tempProject();
@@ -92,6 +99,83 @@ describe('artifact-ingest bundle and import', () => {
     expect(await treeDigest(target)).toBe(before);
   });
 
+  it.each([
+    ['~17 KB', 16 * MIB],
+    ['~66 KB', 64 * MIB],
+    ['~2 MiB', 2048 * MIB],
+  ])(
+    'refuses at once, exit 1, a %s bundle padded with zeros after its tar end-of-archive marker',
+    async (_size, zeros) => {
+      const source = await recordedProject();
+      const out = await tempProject();
+      const file = path.join(out, 'run.tar.gz');
+      expect((await runCli(['bundle', RUN, '-o', file, '--project', source])).code).toBe(0);
+      const padded = path.join(out, 'padded.tar.gz');
+      await padBundle(file, padded, zeros);
+      console.log(
+        `bundle padded with ${String(zeros / MIB)} MiB of zeros: ${String((await stat(padded)).size)} bytes`,
+      );
+      const target = await tempProject({ 'workspace/keep.ts': 'export {};\n' });
+      const before = await treeDigest(target);
+      // Before the fix the ~17 KB one took 16 s and the ~66 KB one 262 s: 60 s is a bound on hanging, not a speed test.
+      const result = spawnSync(process.execPath, [CLI, 'import', padded, '--project', target], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(
+        /^artifact-ingest: import refused: not_a_bundle: .* holds more than 1048576 bytes of padding after the end-of-archive marker/,
+      );
+      expect(await treeDigest(target)).toBe(before);
+    },
+    120_000,
+  );
+
+  it.each([
+    ['a FIFO', 'fifo'],
+    ['a symlink to a FIFO', 'link-to-fifo'],
+    ['a folder', 'folder'],
+    ['a socket', 'socket'],
+    ['/dev/zero', 'dev-zero'],
+  ] as const)('refuses at once, exit 1, to import %s', async (_name, kind) => {
+    const dir = await tempProject();
+    const fifo = path.join(dir, 'pipe.tar.gz');
+    let file = fifo;
+    let server: Server | undefined;
+    if (kind === 'fifo' || kind === 'link-to-fifo') {
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      if (kind === 'link-to-fifo') {
+        file = path.join(dir, 'link.tar.gz');
+        await symlink(fifo, file);
+      }
+    } else if (kind === 'folder') {
+      file = path.join(dir, 'folder.tar.gz');
+      await mkdir(file);
+    } else if (kind === 'socket') {
+      file = path.join(dir, 'socket.tar.gz');
+      const listening = createServer();
+      server = listening;
+      await new Promise<void>((resolve) => listening.listen(file, resolve));
+    } else file = '/dev/zero';
+    const target = await tempProject({ 'workspace/keep.ts': 'export {};\n' });
+    const before = await treeDigest(target);
+    try {
+      // A FIFO with no writer holds a plain open forever: 60 s bounds the hang, it is not a speed test.
+      const result = await runProgramWithin(60_000, [CLI, 'import', file, '--project', target]);
+      expect(result.signal).toBeNull();
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^artifact-ingest: import refused: not_a_bundle: ${file.replaceAll('.', '\\.')} is not a bundle: it is (a FIFO, socket or device|a folder), not a regular file`,
+        ),
+      );
+      expect(result.code).toBe(1);
+    } finally {
+      server?.close();
+    }
+    expect(await treeDigest(target)).toBe(before);
+  });
+
   it("bounds an import by --max-object-bytes, else by the project's max_document_bytes, and checks the values", async () => {
     const source = await recordedProject();
     const file = path.join(await tempProject(), 'run.tar.gz');
@@ -119,6 +203,37 @@ describe('artifact-ingest bundle and import', () => {
     const raised = await runCli(['import', file, '--project', target, '--max-object-bytes', '1048576']);
     expect(raised.code).toBe(0);
   });
+
+  it('bundles a run of 10,000 objects through the built CLI: exit 0 only with the whole file on disk', async () => {
+    // The archive backs up in node-tar's Pack long before 10,000 entries: a writer that ignores it exits 0 with no file.
+    const source = await tempProject();
+    const records = await writeWideRun(source, 'run-wide', 10_000);
+    const out = await tempProject();
+    const bundled = await spawnCli(
+      ['bundle', 'run-wide', '-o', 'wide.tar.gz', '--project', source, '--json'],
+      {
+        cwd: out,
+      },
+    );
+    expect(bundled.stderr).toBe('');
+    expect(bundled.code).toBe(0);
+    const file = path.join(out, 'wide.tar.gz');
+    expect(JSON.parse(bundled.stdout)).toMatchObject({
+      runId: 'run-wide',
+      files: 1,
+      objects: records.length,
+    });
+    const objects = (await readTarEntries(file)).filter((entry) => entry.path.startsWith('.agent/objects/'));
+    expect(objects.map((entry) => `sha256:${entry.path.split('/').slice(-2).join('')}`)).toEqual(
+      records.map((record) => record.contentHash).sort(),
+    );
+    for (const entry of objects) {
+      const hash = createHash('sha256')
+        .update(entry.body as Uint8Array)
+        .digest('hex');
+      expect(entry.path.endsWith(`${hash.slice(0, 2)}/${hash.slice(2)}`)).toBe(true);
+    }
+  }, 300_000);
 
   it('refuses to bundle an unknown run or overwrite a file without --force, with exit 2', async () => {
     const source = await recordedProject();
@@ -166,7 +281,24 @@ describe('artifact-ingest bundle and import', () => {
   });
 });
 
-const MIB = 1024 * 1024;
+/** Runs node with `args` in a child, killed after `ms`: its exit code, or the signal that stopped it. */
+function runProgramWithin(
+  ms: number,
+  args: readonly string[],
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stderr });
+    });
+  });
+}
+
 const DIST_INDEX = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
 /** Imports `file` into `target` in a child with a `heapMiB` heap; returns its summary and peak RSS in bytes. */

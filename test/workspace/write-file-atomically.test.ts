@@ -74,6 +74,24 @@ describe('writeFileAtomically', () => {
     expect(await readdir(base)).toEqual([]);
   });
 
+  it('moves the file into place only after the check read it back, and keeps the old file when the check throws', async () => {
+    const target = join(base, 'out');
+    await writeFile(target, 'old');
+    const seen: string[] = [];
+    const refusing = async (temp: string): Promise<void> => {
+      seen.push(await readFile(temp, 'utf8'));
+      throw new Error('does not read back');
+    };
+    await expect(
+      writeFileAtomically(target, fillWith('new'), { replace: true, check: refusing }),
+    ).rejects.toThrow('does not read back');
+    expect(seen).toEqual(['new']);
+    expect(await readFile(target, 'utf8')).toBe('old');
+    expect(await tempFiles()).toEqual([]);
+    await writeFileAtomically(target, fillWith('new'), { replace: true, check: () => Promise.resolve() });
+    expect(await readFile(target, 'utf8')).toBe('new');
+  });
+
   it('throws a WorkspaceError naming open when the folder does not exist', async () => {
     const error: unknown = await writeFileAtomically(join(base, 'missing', 'out'), fillWith('x')).catch(
       (caught: unknown) => caught,

@@ -5,6 +5,7 @@ export type BundleErrorCode =
   | 'output_exists'
   | 'output_unwritable'
   | 'corrupt_object'
+  | 'incomplete_bundle'
   | 'not_a_bundle'
   | 'too_large'
   | 'unsafe_path'
@@ -20,6 +21,7 @@ export type BundleErrorCode =
   | 'missing_object'
   | 'invalid_records'
   | 'foreign_record'
+  | 'unsafe_record_path'
   | 'run_exists'
   | 'project_unusable';
 

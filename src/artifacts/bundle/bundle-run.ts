@@ -1,17 +1,27 @@
 import { lstat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Writable } from 'node:stream';
-import type { Pack } from 'tar';
 import { errnoOf, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
-import { isRunId, OBJECTS_DIR, objectPath, runDir, sha256Hex, UnknownRunError } from '../../project/index.js';
+import {
+  artifactRecordsPath,
+  isRunId,
+  OBJECTS_DIR,
+  objectPath,
+  runDir,
+  sha256Hex,
+  UnknownRunError,
+} from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { isRunRecordFile, RUN_RECORD_FILES_SHOWN } from './is-run-record-file.js';
 import { BUNDLE_MANIFEST_PATH } from './bundle-manifest.js';
 import type { BundleManifest } from './bundle-manifest.js';
 import { hexOfContentHash } from '../content-hash.js';
-import { tarModule } from './tar-module.js';
+import { writeBundleArchive } from './write-bundle-archive.js';
+import { checkWrittenBundle } from './check-written-bundle.js';
+import { checkRecordPaths } from './check-record-paths.js';
+import { parseTrace } from './read-bundle-archive.js';
+import type { ArchiveEntry } from './write-bundle-archive.js';
 import { whyPathUnsafe } from './judge-bundle-entry.js';
 import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
 
@@ -36,15 +46,6 @@ export interface BundleSummary {
   readonly bytes: number;
 }
 
-/** One archive entry: a folder, or a file with its bytes (read lazily for objects). */
-type ArchiveEntry =
-  | { readonly type: 'Directory'; readonly path: string }
-  | { readonly type: 'File'; readonly path: string; readonly bytes: () => Promise<Uint8Array> };
-
-// Every entry gets this mtime and `portable` drops owner, times and host modes: the same run and objects
-// give the same archive bytes (with the same zlib), whoever bundles them and whenever.
-const FIXED_MTIME = new Date(0);
-
 /**
  * Packs run `runId` and every object its records reference into a gzip tar at `outFile`, written atomically
  * (a temp file beside it, then a rename); refuses with a {@link BundleError} before anything is written.
@@ -63,7 +64,15 @@ export async function bundleRun(
     runId,
     folder.files.map((file) => file.path),
   );
-  const objects = referencedObjects(recordsOfRun(runId, folder.files));
+  const records = recordsOfRun(runId, folder.files);
+  const objects = referencedObjects(records);
+  // A path an import would refuse refuses the bundle: none is made that no project could import.
+  await checkRecordPaths(
+    runId,
+    records,
+    async (hash) => parseTrace(await readVerifiedObject(projectDir, hash)),
+    `no project would import the run: correct or remove that line of ${artifactRecordsPath(runId)} and bundle again`,
+  );
   await checkOutput(target, options.force === true);
   // Verified before packing, so a missing or corrupt object refuses the bundle instead of shipping it.
   for (const hash of objects) await readVerifiedObject(projectDir, hash);
@@ -95,8 +104,12 @@ export async function bundleRun(
       bytes: () => readVerifiedObject(projectDir, hash),
     })),
   ];
-  const bytes = await writeAtomically(target, options.force === true, (handle) =>
-    writeArchive(handle, entries),
+  const bytes = await writeAtomically(
+    target,
+    options.force === true,
+    (handle) => writeBundleArchive(handle, entries),
+    // Read back before it is moved into place: exit 0 means the whole bundle is on disk.
+    (temp) => checkWrittenBundle(temp, manifest),
   );
   return { file: target, runId, files: folder.files.length, objects: objects.length, bytes };
 }
@@ -172,10 +185,11 @@ async function writeAtomically(
   target: string,
   force: boolean,
   fill: (handle: FileHandle) => Promise<number>,
+  check: (temp: string) => Promise<void>,
 ): Promise<number> {
   let written;
   try {
-    written = await writeFileAtomically(target, fill, { replace: force });
+    written = await writeFileAtomically(target, fill, { replace: force, check });
   } catch (error) {
     if (error instanceof WorkspaceError && error.syscall === 'open') {
       throw new BundleError({
@@ -188,66 +202,4 @@ async function writeAtomically(
   }
   if (written.status === 'exists') throw outputExists(target);
   return written.bytes;
-}
-
-/** Streams the entries through node-tar's Pack (gzip, portable, fixed mtime) into `handle`; returns the bytes written. */
-async function writeArchive(handle: FileHandle, entries: readonly ArchiveEntry[]): Promise<number> {
-  const { Pack } = tarModule();
-  const pack = new Pack({ portable: true, gzip: true, mtime: FIXED_MTIME });
-  let written = 0;
-  // A plain Writable over the handle: the caller keeps the descriptor, to fsync it before the rename.
-  const output = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      handle.write(chunk).then(({ bytesWritten }) => {
-        written += bytesWritten;
-        done();
-      }, done);
-    },
-  });
-  const flushed = new Promise<void>((resolveFlushed, rejectFlushed) => {
-    output.once('finish', resolveFlushed);
-    output.once('error', rejectFlushed);
-  });
-  // Observed here, reported by the await below: a failed write must not also surface as an unhandled rejection.
-  flushed.catch(() => undefined);
-  pack.pipe(output);
-  // A failed write stops the stream; racing it keeps the producer from waiting forever on an entry.
-  const writeFailed = flushed.then(() => new Promise<never>(() => undefined));
-  writeFailed.catch(() => undefined);
-  let failure: { readonly error: unknown } | undefined;
-  try {
-    for (const entry of entries) await Promise.race([addEntry(pack, entry), writeFailed]);
-  } catch (error) {
-    failure = { error };
-  }
-  pack.end();
-  // The stream must finish before the caller closes the handle, whether or not packing failed.
-  await flushed.catch((error: unknown) => {
-    failure ??= { error };
-  });
-  if (failure !== undefined) throw failure.error;
-  return written;
-}
-
-/** Adds one in-memory entry to the pack and resolves when the pack has consumed it. */
-async function addEntry(pack: Pack, entry: ArchiveEntry): Promise<void> {
-  const bytes = entry.type === 'File' ? Buffer.from(await entry.bytes()) : Buffer.alloc(0);
-  const { Header, ReadEntry } = tarModule();
-  const header = new Header({
-    path: entry.path,
-    type: entry.type,
-    size: bytes.length,
-    mode: entry.type === 'File' ? 0o644 : 0o755,
-    mtime: FIXED_MTIME,
-  });
-  const readEntry = new ReadEntry(header);
-  const consumed = new Promise<void>((resolveConsumed) =>
-    readEntry.once('end', () => {
-      resolveConsumed();
-    }),
-  );
-  if (bytes.length > 0) readEntry.write(bytes);
-  readEntry.end();
-  pack.write(readEntry);
-  await consumed;
 }

@@ -10,7 +10,8 @@ import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from
 import type { RunFolder } from './bundle-sources.js';
 import { ObjectStoreError, openObjectStore } from '../store/index.js';
 import type { ObjectStore } from '../store/index.js';
-import { readBundleArchive } from './read-bundle-archive.js';
+import { parseTrace, readBundleArchive } from './read-bundle-archive.js';
+import { checkRecordPaths } from './check-record-paths.js';
 import type { BundleArchive } from './read-bundle-archive.js';
 import { DEFAULT_BUNDLE_LIMITS, scanBundleArchive } from './scan-bundle-archive.js';
 import type { BundleLimits } from './scan-bundle-archive.js';
@@ -66,6 +67,17 @@ export async function importBundle(
       : [{ path: artifactRecordsPath(manifest.runId), bytes: archive.records }],
   );
   await checkObjects(projectDir, archive, referencedObjects(records));
+  await checkRecordPaths(
+    manifest.runId,
+    records,
+    async (hash) => {
+      if (archive.objects.has(hash)) return archive.traces.get(hash);
+      // Not in the bundle: checkObjects found it intact in this project's store.
+      const stored = await readStoredObject(projectDir, hash);
+      return stored.status === 'ok' ? parseTrace(stored.bytes) : undefined;
+    },
+    'the bundle was made or changed by hand: nothing was imported',
+  );
   await checkProjectFolders(projectDir);
   const alreadyImported = await isAlreadyImported(projectDir, manifest);
 

@@ -1,8 +1,9 @@
-import { isRunId, UnknownRunError, WORKSPACE_DIR } from '../../project/index.js';
+import { artifactRecordsPath, isRunId, UnknownRunError, WORKSPACE_DIR } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import path from 'node:path';
 import { z } from 'zod';
-import { checkDeclaredPath, openConfinedRoot } from '../../workspace/index.js';
+import { openConfinedRoot } from '../../workspace/index.js';
+import { judgeRecordPath } from '../judge-record-path.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { checkCheckoutTarget } from './check-checkout-target.js';
 import { LineageError } from './lineage-error.js';
@@ -90,10 +91,15 @@ export async function checkoutWorkspace(projectDir: string, options: CheckoutOpt
       : await selectAtStep(projectDir, records, step ?? 0, runId);
   const winners = latestByPath(selection.other, selection.own);
   for (const record of winners) {
-    // Recorded paths passed these rules when ingested; one that fails now was edited by hand: stop before writing.
-    const verdict = checkDeclaredPath(record.path.slice(WORKSPACE_PREFIX.length));
-    if (!verdict.ok)
-      throw new Error(`recorded path ${record.path} (${record.artifactId}) is refused: ${verdict.message}`);
+    // Recorded paths passed these rules when written; one that fails now was edited by hand or imported by a
+    // version that did not check it: stop before reading an object or writing a file.
+    const refused = judgeRecordPath(record);
+    if (refused !== undefined) {
+      throw new LineageError({
+        code: 'unsafe_record_path',
+        message: `record ${record.artifactId} (${record.type} of run ${record.runId}, node ${record.taskId}) ${refused.message} (rule ${refused.rule}); no writer of artifact-ingest records such a path, so nothing was written: remove that line from ${artifactRecordsPath(record.runId)} (or the run), run 'artifact-ingest reindex', and check out again`,
+      });
+    }
   }
   const contents = await readContents(projectDir, winners);
 

@@ -7,6 +7,7 @@ export type LineageErrorCode =
   | 'target_inside_project'
   | 'missing_object'
   | 'corrupt_object'
+  | 'unsafe_record_path'
   | 'unknown_path';
 
 /** An expected refusal of a lineage call, with a `code` and a message that says what to do; the CLI exits 1 on it. */

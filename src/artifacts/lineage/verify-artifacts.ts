@@ -14,6 +14,7 @@ import {
 import type { RunId } from '../../project/index.js';
 import { errnoOf, readLiveShortLockOwner, tempFileWriter } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
+import { judgeRecordPath } from '../judge-record-path.js';
 import {
   indexFileOf,
   isVersionRecord,
@@ -42,6 +43,7 @@ export type VerifyProblemCode =
   | 'workspace_modified'
   | 'workspace_missing'
   | 'workspace_not_a_file'
+  | 'unsafe_record_path'
   | 'invalid_record_line'
   | 'index_missing_record'
   | 'index_unknown_record'
@@ -51,7 +53,8 @@ export type VerifyProblemCode =
 
 /**
  * How bad a problem is: `error` for corruption and drift (a missing or corrupt object, a workspace file that is
- * not its last recorded version, an unreadable line of a run's artifacts.jsonl, an interrupted ingest whose files
+ * not its last recorded version, an unreadable line of a run's artifacts.jsonl, a record whose path no writer
+ * records (never turned into a filesystem path), an interrupted ingest whose files
  * may be on disk unrecorded), `warning` for drift of the path index, which `reindex` rebuilds from the runs, and
  * for a stale temp file (harmless bytes that the next write into its folder removes). The CLI exits 1 on an error, and with `--strict` on a warning.
  */
@@ -125,12 +128,16 @@ export async function verifyArtifacts(
       ...runOfRecordsFile(problem.file),
     }));
 
-  const objects = await verifyObjects(projectDir, scoped);
+  // A record whose path no writer records (hand-edited, or imported by a version that did not check) is reported
+  // and left out: its path is never joined onto the project, so no outside file is read or hashed.
+  problems.push(...scoped.flatMap(unsafeRecordProblem));
+  const safe = scoped.filter(hasSafePath);
+  const objects = await verifyObjects(projectDir, safe);
   problems.push(...objects.problems);
-  const allRecords = project.runs.flatMap((run) => project.byRun.get(run) ?? []);
+  const allRecords = project.runs.flatMap((run) => project.byRun.get(run) ?? []).filter(hasSafePath);
   const workspace = await verifyWorkspace(
     projectDir,
-    scoped,
+    safe,
     runId === undefined ? latestIn(allRecords) : (path) => latestPathVersion(projectDir, path),
   );
   problems.push(...workspace.problems);
@@ -281,6 +288,8 @@ async function checkWorkspaceFile(
   projectDir: string,
   record: ArtifactRecord,
 ): Promise<VerifyProblem | undefined> {
+  // The path index may name a newest version whose path breaks its rule: it is its run's finding, never a read.
+  if (!hasSafePath(record)) return undefined;
   const state = await inspectWorkspaceFile(projectDir, record.path, record.contentHash);
   const fields = recordFields(record);
   const recorded = `${record.artifactId} (run ${record.runId}, node ${record.taskId})`;
@@ -313,6 +322,23 @@ async function checkWorkspaceFile(
       };
     }
   }
+}
+
+function hasSafePath(record: ArtifactRecord): boolean {
+  return judgeRecordPath(record) === undefined;
+}
+
+function unsafeRecordProblem(record: ArtifactRecord): VerifyProblem[] {
+  const refused = judgeRecordPath(record);
+  if (refused === undefined) return [];
+  return [
+    {
+      code: 'unsafe_record_path',
+      severity: 'error',
+      message: `record ${record.artifactId} (${record.type} of run ${record.runId}, node ${record.taskId}) ${refused.message} (rule ${refused.rule}); no writer of artifact-ingest records such a path, so ${artifactRecordsPath(record.runId)} was edited by hand or imported by a version that did not check it. It was not read: remove that line (or the run), then ${REINDEX}`,
+      ...recordFields(record),
+    },
+  ];
 }
 
 /** When the live holder of the workspace lock took it (epoch ms), or undefined when no live process holds it. */

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { ingestManifestSchema } from '../../ingest/index.js';
 import type { IngestManifest } from '../../ingest/index.js';
-import { describeError } from '../../project/index.js';
+import {
+  describeError,
+  isNodeId,
+  isRunId,
+  manifestPath as manifestPathOf,
+  RUNS_DIR,
+} from '../../project/index.js';
 import type { ReportBlock, ReportProblem } from './run-report.js';
 import { readRegularFile } from '../../workspace/index.js';
 
@@ -16,6 +22,21 @@ export type StepBlocks =
  */
 export async function readStepBlocks(projectDir: string, manifestPath: string): Promise<StepBlocks> {
   const problem = (code: string, message: string): StepBlocks => ({ blocks: [], problem: { code, message } });
+  // An ingest that failed before writing its manifest records an empty path: nothing to read, nothing unsafe.
+  if (manifestPath === '') {
+    return problem(
+      'missing_manifest',
+      'the ingest of this step wrote no manifest (it failed first), so its blocks are not shown; re-run the ingest of its document',
+    );
+  }
+  // The path comes from a trace or state.json, which an import or a hand edit may have filled: only a node's
+  // manifest in its run's manifests/ folder is ever read, never a path joined blindly onto the project.
+  if (!isManifestPath(manifestPath)) {
+    return problem(
+      'unsafe_manifest_path',
+      `the manifest path ${JSON.stringify(manifestPath)} is not .agent/runs/<run_id>/manifests/<node_id>.json, where every ingest writes its manifest, so it was not read; the run's records or state were edited by hand`,
+    );
+  }
   let text: string;
   try {
     text = await readRegularFile(path.join(projectDir, manifestPath), 'utf8');
@@ -53,6 +74,15 @@ export async function readStepBlocks(projectDir: string, manifestPath: string): 
   }
   const manifest = checked.data;
   return { manifest, blocks: manifest.artifacts.map(reportBlock) };
+}
+
+/** Whether `path` is `.agent/runs/<run_id>/manifests/<node_id>.json`, ids by their pattern (no '/', no '..'). */
+function isManifestPath(path: string): boolean {
+  const [agent, runs, runId = '', manifests, file = '', ...rest] = path.split('/');
+  const nodeId = file.endsWith('.json') ? file.slice(0, -'.json'.length) : '';
+  if (rest.length > 0 || `${agent ?? ''}/${runs ?? ''}` !== RUNS_DIR || manifests !== 'manifests')
+    return false;
+  return isRunId(runId) && isNodeId(nodeId) && manifestPathOf(runId, nodeId) === path;
 }
 
 function reportBlock(entry: IngestManifest['artifacts'][number]): ReportBlock {

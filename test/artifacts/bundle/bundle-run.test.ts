@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BundleError } from '../../../src/artifacts/bundle/bundle-error.js';
 import { bundleManifestSchema } from '../../../src/artifacts/bundle/bundle-manifest.js';
 import { bundleRun } from '../../../src/artifacts/bundle/bundle-run.js';
+import { patchFileHandleWrite } from '../../helpers/patch-file-handle-write.js';
 import { readTarEntries } from '../../helpers/raw-tar.js';
 import { recordRun } from '../../helpers/recorded-run.js';
 import { tempProject } from '../../helpers/temp-project.js';
@@ -202,6 +203,47 @@ describe('bundleRun', () => {
     await expect(bundleRun(project, RUN, path.join(out, 'a.tar.gz'))).resolves.toMatchObject({ runId: RUN });
     await writeFile(records, `not json\n${await readFile(records, 'utf8')}`);
     expect((await refusal(bundleRun(project, RUN, path.join(out, 'b.tar.gz')))).code).toBe('invalid_records');
+  });
+
+  it('refuses with incomplete_bundle, leaving no output and the old file, when the file does not read back whole', async () => {
+    const { project, out } = await recordedProject();
+    const file = path.join(out, 'run.tar.gz');
+    await writeFile(file, 'keep me');
+    // A disk that acknowledges every write and keeps only the first half of it.
+    const restore = await patchFileHandleWrite(
+      (original) =>
+        async function (buffer, offset = 0, length = buffer.length - offset) {
+          await original.call(this, buffer, offset, Math.ceil(length / 2));
+          return { bytesWritten: length, buffer };
+        },
+    );
+    try {
+      const error = await refusal(bundleRun(project, RUN, file, { force: true }));
+      expect(error.code).toBe('incomplete_bundle');
+      expect(error.message).toMatch(/did not read back whole.*check the disk/);
+    } finally {
+      restore();
+    }
+    expect(await readFile(file, 'utf8')).toBe('keep me');
+    expect(await readdir(out)).toEqual(['run.tar.gz']);
+  });
+
+  it.each([
+    ['workspace/../../../../etc/hostname', /traversal/],
+    ['/etc/passwd', /is not below workspace\//],
+    ['workspace/.git/hooks/pre-commit', /git_dir/],
+  ])('refuses a run whose records hold the path %s, which no import would accept', async (bad, why) => {
+    const { project, out } = await recordedProject();
+    const records = path.join(project, '.agent', 'runs', RUN, 'artifacts.jsonl');
+    const lines = (await readFile(records, 'utf8')).trimEnd().split('\n');
+    const index = lines.findIndex((line) => line.includes('"type":"file"'));
+    lines[index] = JSON.stringify({ ...(JSON.parse(lines[index]!) as object), path: bad });
+    await writeFile(records, `${lines.join('\n')}\n`);
+    const error = await refusal(bundleRun(project, RUN, path.join(out, 'run.tar.gz')));
+    expect(error).toMatchObject({ code: 'unsafe_record_path', entry: `.agent/runs/${RUN}/artifacts.jsonl` });
+    expect(error.message).toMatch(why);
+    expect(error.message).toContain('bundle again');
+    expect(await readdir(out)).toEqual([]);
   });
 
   it('refuses to replace an existing file unless forced', async () => {

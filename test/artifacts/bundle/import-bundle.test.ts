@@ -13,6 +13,8 @@ import { importBundle } from '../../../src/artifacts/bundle/import-bundle.js';
 import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
 import { gzipTar, rawTar, readTarEntries } from '../../helpers/raw-tar.js';
 import type { RawEntry } from '../../helpers/raw-tar.js';
+import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
+import type { TraceContent } from '../../../src/artifacts/trace-content.js';
 import { folderFiles, recordRun } from '../../helpers/recorded-run.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { treeDigest } from '../../helpers/tree-digest.js';
@@ -204,6 +206,7 @@ const append =
   (...extra: RawEntry[]) =>
   (entries: RawEntry[]) => [...entries, ...extra];
 const isObject = (entry: RawEntry): boolean => entry.path.startsWith('.agent/objects/');
+const objectPathOf = (hex: string): string => `.agent/objects/sha256/${hex.slice(0, 2)}/${hex.slice(2)}`;
 
 /** Rewrites bundle.json so its file list matches the (changed) run files: only the change under test is wrong. */
 function relist(entries: RawEntry[]): RawEntry[] {
@@ -216,6 +219,47 @@ function relist(entries: RawEntry[]): RawEntry[] {
     });
   return replaceBody(entries, '.agent/bundle.json', JSON.stringify(manifest));
 }
+
+/** Rewrites the first record of artifacts.jsonl that `pick` selects with `change`, and relists the run files. */
+const rewriteRecord =
+  (pick: (record: ArtifactRecord) => boolean, change: Partial<ArtifactRecord>) =>
+  (entries: RawEntry[]): RawEntry[] => {
+    const recordsPath = `${RUN_DIR}/artifacts.jsonl`;
+    const lines = body(entries, recordsPath).trimEnd().split('\n');
+    const index = lines.findIndex((line) => pick(JSON.parse(line) as ArtifactRecord));
+    lines[index] = JSON.stringify({ ...(JSON.parse(lines[index] ?? '') as ArtifactRecord), ...change });
+    return relist(replaceBody(entries, recordsPath, `${lines.join('\n')}\n`));
+  };
+const isFileRecord = (record: ArtifactRecord): boolean => record.type === 'file';
+
+/**
+ * Rewrites the content of the first trace with `change`: the trace object gets the new bytes under their new
+ * hash, the record and bundle.json's objects follow, so only the trace's content is wrong.
+ */
+const rewriteTrace =
+  (change: (trace: TraceContent) => TraceContent) =>
+  (entries: RawEntry[]): RawEntry[] => {
+    const recordsPath = `${RUN_DIR}/artifacts.jsonl`;
+    const lines = body(entries, recordsPath).trimEnd().split('\n');
+    const index = lines.findIndex((line) => (JSON.parse(line) as ArtifactRecord).type === 'trace');
+    const record = JSON.parse(lines[index] ?? '') as ArtifactRecord;
+    const oldHex = record.contentHash.slice('sha256:'.length);
+    const oldPath = objectPathOf(oldHex);
+    const trace = JSON.parse(body(entries, oldPath)) as TraceContent;
+    const bytes = `${JSON.stringify(change(trace), null, 2)}\n`;
+    const hex = sha256(bytes);
+    lines[index] = JSON.stringify({ ...record, contentHash: `sha256:${hex}` });
+    const others = lines.some((line) => line.includes(oldHex));
+    const rewritten = entries
+      .filter((entry) => others || entry.path !== oldPath)
+      .concat([{ path: objectPathOf(hex), body: bytes }]);
+    const manifest = JSON.parse(body(rewritten, '.agent/bundle.json')) as { objects: string[] };
+    manifest.objects = [
+      ...new Set(lines.map((line) => (JSON.parse(line) as ArtifactRecord).contentHash)),
+    ].sort();
+    const withManifest = replaceBody(rewritten, '.agent/bundle.json', JSON.stringify(manifest));
+    return relist(replaceBody(withManifest, recordsPath, `${lines.join('\n')}\n`));
+  };
 
 const hostile: readonly HostileCase[] = [
   {
@@ -283,6 +327,52 @@ const hostile: readonly HostileCase[] = [
     name: 'a run file that does not match bundle.json',
     code: 'hash_mismatch',
     make: (entries) => replaceBody(entries, `${RUN_DIR}/state.json`, '{"status":"completed"}\n'),
+  },
+  ...(
+    [
+      ['out of workspace/ by ..', 'workspace/../../../../etc/hostname'],
+      ['absolute', '/etc/passwd'],
+      ['into .git', 'workspace/.git/hooks/pre-commit'],
+      ['with a NUL', 'workspace/a\u0000b.ts'],
+      ['with a backslash', 'workspace/a\\b.ts'],
+      ['with a bidi control', 'workspace/a\u202eb.ts'],
+    ] as const
+  ).map(([what, recorded]): HostileCase => ({
+    name: `a file record whose path is ${what}`,
+    code: 'unsafe_record_path',
+    make: rewriteRecord(isFileRecord, { path: recorded }),
+  })),
+  {
+    name: 'a message record whose document is outside docs/ and audits/',
+    code: 'unsafe_record_path',
+    make: rewriteRecord((record) => record.type === 'message', { path: 'workspace/../../notes.md' }),
+  },
+  {
+    name: 'a trace record at another path',
+    code: 'unsafe_record_path',
+    make: rewriteRecord((record) => record.type === 'trace', { path: '/etc/passwd' }),
+  },
+  {
+    name: 'a trace whose document path is outside the project',
+    code: 'unsafe_record_path',
+    make: rewriteTrace((trace) => ({ ...trace, document: { ...trace.document!, path: '../../etc/passwd' } })),
+  },
+  {
+    name: 'a trace whose manifest path is outside the run',
+    code: 'unsafe_record_path',
+    make: rewriteTrace((trace) => ({
+      ...trace,
+      ingest: { ...trace.ingest!, manifest_path: '../../../etc/secret.json' },
+    })),
+  },
+  {
+    name: 'an object before the run records',
+    code: 'unexpected_entry',
+    make: (entries) => {
+      const objects = entries.filter(isObject);
+      const [manifest, ...rest] = entries.filter((entry) => !isObject(entry));
+      return [manifest!, ...objects, ...rest];
+    },
   },
   {
     name: 'a run file not listed in bundle.json',
@@ -446,7 +536,6 @@ describe('importBundle refuses hostile bundles and writes nothing', () => {
 });
 
 const MIB = 1024 * 1024;
-const objectPathOf = (hex: string): string => `.agent/objects/sha256/${hex.slice(0, 2)}/${hex.slice(2)}`;
 
 describe('importBundle bounds what a bundle expands to', () => {
   /** Imports `entries` into a project with a run of its own; expects a refusal that changed no byte of it. */

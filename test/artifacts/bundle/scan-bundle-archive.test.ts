@@ -6,10 +6,14 @@ import { BundleError } from '../../../src/artifacts/bundle/bundle-error.js';
 import { bundleRun } from '../../../src/artifacts/bundle/bundle-run.js';
 import {
   DEFAULT_BUNDLE_LIMITS,
+  MAX_TRAILING_BYTES,
   scanBundleArchive,
 } from '../../../src/artifacts/bundle/scan-bundle-archive.js';
 import type { ScannedFile } from '../../../src/artifacts/bundle/scan-bundle-archive.js';
-import { gzipTar, readTarEntries } from '../../helpers/raw-tar.js';
+import { gzipSync } from 'node:zlib';
+import { Pax } from 'tar';
+import { padBundle } from '../../helpers/padded-bundle.js';
+import { gzipTar, rawTar, readTarEntries } from '../../helpers/raw-tar.js';
 import { recordRun } from '../../helpers/recorded-run.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { openConfinedRoot } from '../../../src/workspace/index.js';
@@ -142,5 +146,81 @@ describe('scanBundleArchive', () => {
         { keep: () => false, onFile: () => undefined },
       ),
     ).rejects.toMatchObject({ code: 'too_large', entry: '.agent/bundle.json' });
+  });
+});
+
+/** The tar of a real bundle with its end-of-archive marker (the last 1024 bytes) cut off. */
+async function tarWithoutEnd(file: string): Promise<Buffer> {
+  const tar = rawTar(await readTarEntries(file));
+  return tar.subarray(0, tar.length - 1024);
+}
+
+async function scanOutcome(file: string): Promise<string> {
+  return scanBundleArchive(file, DEFAULT_BUNDLE_LIMITS, { keep: () => false, onFile: () => undefined }).then(
+    () => 'accepted',
+    (error: unknown) => (error instanceof BundleError ? `${error.code}: ${error.message}` : String(error)),
+  );
+}
+
+describe("scanBundleArchive at the archive's end", () => {
+  it.each([
+    ['no padding', 0],
+    ['padding to a 10 KiB tar record', 10 * 1024 - 1024],
+    ['exactly MAX_TRAILING_BYTES of zeros', MAX_TRAILING_BYTES],
+  ])('accepts %s after the end-of-archive marker', async (_name, zeros) => {
+    const file = await bundled();
+    const padded = path.join(path.dirname(file), 'padded.tar.gz');
+    await padBundle(file, padded, zeros);
+    expect(await scanOutcome(padded)).toBe('accepted');
+  });
+
+  it.each([
+    [
+      'one byte past MAX_TRAILING_BYTES of zeros',
+      MAX_TRAILING_BYTES + 1,
+      0,
+      /more than 1048576 bytes of padding after the end-of-archive marker/,
+    ],
+    ['16 MiB of zeros (a 16 KB file)', 16 * 1024 * 1024, 0, /more than 1048576 bytes of padding/],
+    ['a byte of data after the marker', 1, 0x41, /holds data after the end-of-archive marker/],
+  ])('refuses %s as not_a_bundle', async (_name, bytes, byte, message) => {
+    const file = await bundled();
+    const padded = path.join(path.dirname(file), 'padded.tar.gz');
+    await padBundle(file, padded, bytes, { byte });
+    const outcome = await scanOutcome(padded);
+    expect(outcome).toMatch(/^not_a_bundle: /);
+    expect(outcome).toMatch(message);
+  });
+
+  it('refuses a tar that stops without its end-of-archive marker', async () => {
+    const file = await bundled();
+    await writeFile(file, gzipSync(await tarWithoutEnd(file)));
+    expect(await scanOutcome(file)).toMatch(/^not_a_bundle: .*stops without its end-of-archive marker/);
+  });
+
+  it('refuses a zero block between two entries', async () => {
+    const file = await bundled();
+    const [manifest, ...rest] = await readTarEntries(file);
+    const tar = Buffer.concat([rawTar([manifest!]).subarray(0, -1024), Buffer.alloc(512), rawTar(rest)]);
+    await writeFile(file, gzipSync(tar));
+    expect(await scanOutcome(file)).toMatch(/^not_a_bundle: .*a zero block between two entries/);
+  });
+
+  it('refuses an archive whose extended header gives an entry another size than its own header', async () => {
+    const file = await bundled();
+    const entries = await readTarEntries(file);
+    // A file whose header says 1024 bytes of body (two zero blocks) and whose pax header says 0: node-tar reads
+    // the body as the end-of-archive marker, where the headers' sizes lead past it.
+    const extra = `.agent/runs/${RUN}/traces/extra.json`;
+    const pax = new Pax({ path: extra, size: 0 }).encode();
+    const tar = Buffer.concat([
+      rawTar(entries).subarray(0, -1024),
+      pax,
+      rawTar([{ path: extra, body: Buffer.alloc(1024) }]),
+    ]);
+    await writeFile(file, gzipSync(tar));
+    expect(await scanOutcome(file)).toMatch(
+      /^not_a_bundle: .*end-of-archive marker is not where its headers' sizes lead/,
+    );
   });
 });

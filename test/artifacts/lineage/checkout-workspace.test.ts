@@ -5,6 +5,7 @@ import { checkoutWorkspace } from '../../../src/artifacts/lineage/checkout-works
 import { LineageError } from '../../../src/artifacts/lineage/lineage-error.js';
 import { UnknownRunError } from '../../../src/project/index.js';
 import { readRunTimeline } from '../../../src/artifacts/lineage/read-run-timeline.js';
+import { rebuildArtifactIndex } from '../../../src/artifacts/store/artifact-index.js';
 import {
   LOGO_PNG,
   TEXT,
@@ -455,6 +456,36 @@ describe('checkoutWorkspace with damaged objects', () => {
     );
     expect(error.code).toBe('corrupt_object');
     expect(error.message).toContain('--at');
+  });
+});
+
+describe('checkoutWorkspace with a record whose path no writer records', () => {
+  it.each([
+    ['out of the workspace by ..', 'workspace/../../../../../../tmp/planted'],
+    ['into .git', 'workspace/.git/hooks/pre-commit'],
+    ['with a NUL', 'workspace/a\u0000b.ts'],
+    ['with a backslash', 'workspace/..\\evil.ts'],
+    ['with a bidi control', 'workspace/a\u202eb.ts'],
+  ])('refuses one %s with unsafe_record_path, naming it, and writes nothing', async (_what, bad) => {
+    const { projectDir } = await twoRunProject();
+    const recordsFile = path.join(projectDir, '.agent/runs/run-002/artifacts.jsonl');
+    const lines = (await readFile(recordsFile, 'utf8')).trimEnd().split('\n');
+    const index = lines.findIndex((line) => line.includes('"path":"workspace/'));
+    const original = JSON.parse(lines[index]!) as { artifactId: string };
+    lines[index] = JSON.stringify({ ...original, path: bad });
+    await writeFile(recordsFile, `${lines.join('\n')}\n`);
+    await rebuildArtifactIndex(projectDir);
+    for (const useIndexes of [true, false]) {
+      const to = await outsideDir();
+      const error = await refusal(
+        checkoutWorkspace(projectDir, { to, at: '2030-01-01T00:00:00Z', useIndexes }),
+      );
+      expect(error.code).toBe('unsafe_record_path');
+      expect(error.message).toContain(original.artifactId);
+      expect(error.message).toMatch(/rule workspace_file/);
+      expect(error.message).toContain('nothing was written');
+      await expect(readFile(to)).rejects.toMatchObject({ code: 'ENOENT' });
+    }
   });
 });
 

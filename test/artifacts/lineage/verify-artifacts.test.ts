@@ -326,6 +326,53 @@ describe('verifyArtifacts', () => {
     );
   });
 
+  it.each([
+    ['out of the project by ..', 'workspace/../../../../../../etc/hostname'],
+    ['absolute', '/etc/hostname'],
+    ['into .git', 'workspace/.git/hooks/pre-commit'],
+    ['with a NUL', 'workspace/a\u0000b.ts'],
+    ['with a backslash', 'workspace/..\\..\\etc\\hostname'],
+    ['with a bidi control', 'workspace/a\u202eb.ts'],
+  ])(
+    'reports a record whose path is %s as unsafe_record_path, in either scope, and never reads that path',
+    async (_what, path) => {
+      const project = await twoRunProject();
+      await mkdir(join(project, 'workspace/.git/hooks'), { recursive: true });
+      await writeFile(join(project, 'workspace/.git/hooks/pre-commit'), 'guessed\n');
+      // The content a hostile record guesses: were the path read, a right guess would verify clean (an oracle).
+      const guessed = await readFile('/etc/hostname').catch(() => Buffer.from('guessed\n'));
+      const contentHash = contentHashOf(path.includes('hostname') ? guessed : text('guessed\n'));
+      const run = parseRunId('run-002');
+      const record: ArtifactRecord = {
+        artifactId: artifactIdOf({ runId: run, taskId: parseNodeId('build'), path, contentHash }),
+        runId: run,
+        taskId: parseNodeId('build'),
+        agentId: 'builder-01',
+        type: 'file',
+        path,
+        contentHash,
+        createdAt: '2026-03-01T11:00:00.000Z',
+        metadata: { bytes: 9, linesAdded: 1, linesRemoved: 0, source: 'ingest' },
+      };
+      await appendArtifactRecords(project, run, [record]);
+      const before = await treeDigest(project);
+      for (const scope of [{}, { runId: 'run-002' }]) {
+        const report = await verifyArtifacts(project, scope);
+        // Errors only: the run indexes do not list the hand-appended line, which is index drift (a warning).
+        const own = report.problems.filter(
+          (problem) => problem.artifactId === record.artifactId && problem.severity === 'error',
+        );
+        expect(own.map((problem) => problem.code)).toEqual(['unsafe_record_path']);
+        expect(own[0]).toMatchObject({ severity: 'error', runId: 'run-002', path });
+        expect(own[0]?.message).toMatch(/was not read: remove that line \(or the run\)/);
+        expect(report.errors).toBeGreaterThan(0);
+        // Only the two runs' own workspace paths were compared with the disk.
+        expect(report.workspaceFiles.checked).toBe('runId' in scope ? 1 : 2);
+      }
+      expect(await treeDigest(project)).toBe(before);
+    },
+  );
+
   it('reports index records of a deleted run as index_unknown_record', async () => {
     const project = await twoRunProject();
     await rm(join(project, '.agent/runs/run-002'), { recursive: true });
