@@ -1,4 +1,4 @@
-import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -336,6 +336,54 @@ describe('resuming a run', () => {
       ['n4', 'dependency_rerun', 'WARNING'],
       ['n5', 'document_changed', 'WARNING'],
     ]);
+  });
+
+  it.each([
+    ['its recorded output_path edited to lead outside the project', 'path'],
+    ['a symlink to an outside file with the same bytes in place of its document', 'symlink'],
+  ])('reruns a completed node with %s, never reading the outside file as its document', async (_, kind) => {
+    const projectDir = await tempProject();
+    const outsideDir = await tempProject();
+    const worker = testAgent('worker', (request) => blockReply(request.nodeId, request.prompt));
+    await runGraph({ projectDir, graph: resumeGraph(), inputs, agentFor: agentsOf(worker), runId: 'd2' });
+    const document = path.join(projectDir, 'docs/tasks/n3.md');
+    // The outside file holds the node's very document plus nothing else, so only its place can give it away.
+    const outsideFile = path.join(outsideDir, 'secret.md');
+    await writeFile(outsideFile, await readFile(document));
+    const outsideBefore = await readFile(outsideFile);
+    if (kind === 'symlink') {
+      await rm(document);
+      await symlink(outsideFile, document);
+    } else {
+      const stateFile = path.join(projectDir, '.agent/runs/d2/state.json');
+      const state = JSON.parse(await readFile(stateFile, 'utf8')) as RunState;
+      const n3 = state.nodes.n3 as { output_path?: string };
+      n3.output_path = path.relative(projectDir, outsideFile);
+      await writeFile(stateFile, JSON.stringify(state));
+      await rm(path.join(projectDir, '.agent/runs/d2/transitions.jsonl'), { force: true });
+      await rm(document);
+    }
+
+    const resumed = await runGraph({
+      projectDir,
+      graph: resumeGraph(),
+      inputs: {},
+      agentFor: agentsOf(worker),
+      runId: 'd2',
+      resume: true,
+    });
+
+    const reruns = (await readEvents(projectDir, 'd2')).filter((event) => event.event === 'node.rerun');
+    expect(reruns.map((event) => [event.node_id, event.reason])).toContainEqual(['n3', 'document_missing']);
+    expect(await readFile(outsideFile)).toEqual(outsideBefore);
+    if (kind === 'path') {
+      expect(resumed.status).toBe('completed');
+      expect(resumed.state.nodes.n3?.output_path).toBe('docs/tasks/n3.md');
+    } else {
+      // The writer does not write through the symlink either: the node fails, saying why.
+      expect(resumed.state.nodes.n3).toMatchObject({ status: 'failed' });
+      expect(JSON.stringify(resumed.state.nodes.n3)).toMatch(/symlink|symbolic link/);
+    }
   });
 
   it('refuses a resume when the graph changed, the inputs differ or the run does not exist', async () => {
