@@ -89,10 +89,13 @@ describe('artifact-ingest mcp over stdio: malformed lines', () => {
     ],
   ];
 
+  // One server takes every row in turn: each must leave it serving the next (a child per row cost 1.5 s each).
+  let shared: Promise<RawMcpChild> | undefined;
   it.each(cases)(
     'answers %s with a JSON-RPC error and keeps serving',
     async (_name, line, code, id, message) => {
-      const server = await spawnRawMcp(await tempProject());
+      shared ??= tempProject().then((projectDir) => spawnRawMcp(projectDir, [], { keepAcrossTests: true }));
+      const server = await shared;
       await server.sendLine(line);
       const reply = await server.nextReply();
       expect(reply).toMatchObject({ jsonrpc: '2.0', id });

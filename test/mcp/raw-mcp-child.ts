@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { CLI } from '../helpers/run-cli.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
 
+const kept: ChildProcessWithoutNullStreams[] = [];
+afterAll(() => {
+  for (const child of kept.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
@@ -39,11 +43,14 @@ export interface RawMcpChild {
 export async function spawnRawMcp(
   projectDir: string,
   nodeArgs: readonly string[] = [],
+  options: { readonly keepAcrossTests?: boolean } = {},
 ): Promise<RawMcpChild> {
   const child = spawn(process.execPath, [...nodeArgs, CLI, 'mcp', '--project', projectDir], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  children.push(child);
+  // A child kept across tests is the caller's to end (afterAll); every other one ends with its test.
+  if (options.keepAcrossTests === true) kept.push(child);
+  else children.push(child);
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => (stderr += text));
