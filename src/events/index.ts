@@ -7,4 +7,4 @@ export { openEventLog } from './open-event-log.js';
 export { redactFields } from './redact-fields.js';
 // The patterns live in project/ so every layer can use them; events keeps its public names.
 export { REDACTED, SECRET_PATTERN_NAMES, redactSecrets } from '../project/index.js';
-export { readRunEvents } from './read-run-events.js';
+export { openRunEventsFile, readRunEvents } from './read-run-events.js';

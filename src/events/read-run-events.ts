@@ -1,12 +1,37 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { runEventsPath } from '../project/index.js';
 import type { RunId } from '../project/index.js';
 
-/** What stands where a log was looked for but is no log to read: nothing there, or a symlink, FIFO or device. */
-const NO_LOG = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'ENXIO']);
+/** What stands where a log was looked for but is no log to read: nothing there, a symlink, a FIFO, a folder. */
+const NO_LOG = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'ENXIO', 'EISDIR']);
+
+/**
+ * A run's events.jsonl opened for reading, or undefined where there is no log to read: nothing there, or a
+ * symlink, FIFO, device or folder planted in its place (never followed, never blocking); other I/O errors are
+ * thrown. The caller closes the handle.
+ */
+export async function openRunEventsFile(projectDir: string, runId: RunId): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
+  try {
+    // O_NOFOLLOW: never through a symlink; O_NONBLOCK: a FIFO opened here cannot block the reader.
+    handle = await open(
+      path.join(projectDir, runEventsPath(runId)),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+  } catch (error) {
+    if (NO_LOG.has((error as NodeJS.ErrnoException).code ?? '')) return undefined;
+    throw error;
+  }
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    return undefined;
+  }
+  return handle;
+}
 
 /**
  * The events of a run's events.jsonl whose line contains `marker` (an event name in quotes, say), parsed, in
@@ -18,19 +43,9 @@ export async function* readRunEvents(
   runId: RunId,
   marker: string,
 ): AsyncGenerator<Readonly<Record<string, unknown>>> {
-  let handle;
+  const handle = await openRunEventsFile(projectDir, runId);
+  if (handle === undefined) return;
   try {
-    // O_NOFOLLOW: never through a symlink; O_NONBLOCK: a FIFO opened here cannot block the reader.
-    handle = await open(
-      path.join(projectDir, runEventsPath(runId)),
-      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    );
-  } catch (error) {
-    if (NO_LOG.has((error as NodeJS.ErrnoException).code ?? '')) return;
-    throw error;
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return;
     const lines = createInterface({
       input: handle.createReadStream({ autoClose: false }),
       crlfDelay: Infinity,

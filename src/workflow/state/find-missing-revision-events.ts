@@ -1,18 +1,11 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import path from 'node:path';
-import { runEventsPath } from '../../project/index.js';
+import { openRunEventsFile } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
 import { STATE_REVISION_FIELD } from './revision-event.js';
 import type { RevisionEvent } from './revision-event.js';
 import type { WorkflowState } from './workflow-state-schema.js';
 
 /** How much of events.jsonl is read at a time, from its end backwards. */
 const CHUNK_BYTES = 64 * 1024;
-
-/** What stands where events.jsonl was looked for but holds no events: nothing, a symlink, a FIFO, a folder. */
-const NO_LOG = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'ENXIO', 'EISDIR']);
 
 const MARKER = `"${STATE_REVISION_FIELD}":`;
 
@@ -39,20 +32,10 @@ export async function findMissingRevisionEvents(
 
 /** The names of the events appended for `revision`, newest first. */
 async function appendedEventNames(projectDir: string, runId: RunId, revision: number): Promise<string[]> {
-  let handle;
-  try {
-    // O_NOFOLLOW: never through a symlink; O_NONBLOCK: a FIFO planted here cannot block the reader.
-    handle = await open(
-      path.join(projectDir, runEventsPath(runId)),
-      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    );
-  } catch (error) {
-    if (NO_LOG.has(errnoOf(error) ?? '')) return [];
-    throw error;
-  }
+  const handle = await openRunEventsFile(projectDir, runId);
+  if (handle === undefined) return [];
   try {
     const info = await handle.stat();
-    if (!info.isFile()) return [];
     const names: string[] = [];
     // Bytes of a line cut by the chunk's start, completed by the next (earlier) chunk.
     let carry = Buffer.alloc(0);
