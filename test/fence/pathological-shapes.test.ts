@@ -5,7 +5,7 @@ import { DIFFERENTIAL_PARSERS } from './corpus/differential-parsers.js';
 import { findDisagreements } from './corpus/find-disagreements.js';
 
 /** Small enough for micromark, which is superlinear on several of these shapes; the bench times 1 MB. */
-const BYTES = 3_000;
+const BYTES = 1_500;
 
 /** The block quote markers (each with its optional space) the last line of `markdown` starts with. */
 function lastLinePrefix(markdown: string): string {
