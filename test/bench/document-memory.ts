@@ -194,11 +194,11 @@ the same way on 2026-11-27 (kept for the comparison; \`npm run bench\` does not 
 | MCP \`workflow_advance\` over stdio | near-miss openers | 1 | 483 | 20.2 MB | 58,258 | 29 |
 | MCP \`workflow_advance\` over stdio | near-miss openers | 7 | 1,853 | | | 401 |
 
-After: the MCP server over stdio takes the 7 MiB output in 25 s at 200 MB peak; most of those seconds are
-the SDK's stdio read buffer, which concatenates its whole buffer for every chunk of one long line (quadratic), and
-closes the connection without an answer for a line over 10 MiB. \`advanceWorkflow\` in process, and the same
-server over an in-memory transport, take the 16 MiB output at 265 MB peak (142 MB above the process before the
-call, 8.5 bytes per byte).
+After: the MCP server over stdio (its own transport, D88) takes a 16 MiB output in 3.9 s at 336 MB peak RSS under a
+512 MiB heap cap (\`npm run stress\`, hostile documents, beside the CI suite); the SDK's stdio transport it replaced
+concatenated its whole buffer for every chunk of one long line (quadratic) and closed the connection without an
+answer past 10 MiB. \`advanceWorkflow\` in process, and the same server over an in-memory transport, take the
+16 MiB output at 265 MB peak (142 MB above the process before the call, 8.5 bytes per byte).
 `;
 }
 
