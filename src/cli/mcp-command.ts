@@ -11,8 +11,8 @@ export const MCP_HELP = `Usage: artifact-ingest mcp [--project DIR]
 
 Serve the workflow engine over MCP on stdio, for a coding assistant (Claude Code, Cursor, VS Code, any
 MCP client) to drive workflows step by step. Tools: workflow_list, workflow_start, workflow_status,
-workflow_advance, register_artefacts, workflow_abort. The server stops when stdin closes; logs go to
-stderr, stdout carries only the protocol. Setup for each assistant: docs/mcp.md.
+workflow_advance, register_artefacts, submit_artifact, workflow_abort. The server stops when stdin closes;
+logs go to stderr, stdout carries only the protocol. Setup for each assistant: docs/mcp.md.
 
 Options:
   --project DIR   project root: .agent/runs/, workflows/, docs/ (default: current directory)

@@ -41,7 +41,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     if (name === 'help') {
       const [topic, ...extra] = args;
       if (extra.length > 0) throw new UsageError(`help takes one COMMAND, got ${args.join(' ')}`, '');
-      io.stdout.write(topic === undefined ? MAIN_HELP : (await loadCommand(topic)).help);
+      const main = topic === undefined || topic === '-h' || topic === '--help';
+      io.stdout.write(main ? MAIN_HELP : (await loadCommand(topic)).help);
       return 0;
     }
     const loaded = await loadCommand(name);

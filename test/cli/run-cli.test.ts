@@ -35,6 +35,11 @@ describe('runCli: commands and typos', () => {
     expect(await runCli([])).toMatchObject({ code: 2, stdout: expect.stringMatching(/^Usage: /) as string });
     expect(await runCli(['--help'])).toMatchObject({ code: 0 });
   });
+
+  it.each([['--help'], ['-h']])('help %s prints the main help with exit 0', async (flag) => {
+    const main = await runCli(['--help']);
+    expect(await runCli(['help', flag])).toEqual({ code: 0, stdout: main.stdout, stderr: '' });
+  });
 });
 
 describe('runCli: --project before the command', () => {

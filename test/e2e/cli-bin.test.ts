@@ -30,6 +30,14 @@ describe('the artifact-ingest binary', () => {
     expect(result.stdout.trim()).toBe(pkg.version);
   });
 
+  it('is executable as the build leaves it, so npx and a linked bin run it after any rebuild', () => {
+    // Run as a program (its shebang), not through node: "Permission denied" (126/127) without the execute bit.
+    const result = spawnSync(CLI, ['--version'], { encoding: 'utf8', timeout: 60_000 });
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it('stops quietly when stdout is closed early (`| head -1`): no stack trace, normal exit code', async () => {
     const dir = await bigProject();
     const command = `"${process.execPath}" "${CLI}" ingest --dry-run --json --project "${dir}" | head -1; echo "exit \${PIPESTATUS[0]}" >&2`;

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MCP_HELP } from '../../src/cli/mcp-command.js';
 import {
   OUTSIDE_MARKERS,
   outsideReferences,
@@ -49,6 +50,12 @@ describe('createWorkflowMcpServer', () => {
     const { client } = await connectServer(await buildProject());
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
+    // `artifact-ingest mcp --help` names every tool the server registers, and no other.
+    const named = /Tools: ([^.]*)\./s
+      .exec(MCP_HELP)?.[1]
+      ?.split(/,\s*/)
+      .map((name) => name.trim());
+    expect(named?.sort()).toEqual(TOOLS);
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(20);
       expect(tool.inputSchema.type).toBe('object');
