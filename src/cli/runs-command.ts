@@ -44,7 +44,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     run.kind === 'ingest' ? '(ingest)' : run.kind === 'workflow' ? `${run.graph} (workflow)` : run.graph,
     run.interrupted ? 'interrupted' : run.status,
     run.kind === 'workflow'
-      ? `${String(run.nodes.completed)} steps`
+      ? `${String(run.nodes.completed)}/${String(run.nodes.total)} steps`
       : `${run.nodes.completed}/${run.nodes.total}`,
     run.terminal ?? '-',
     run.updated_at,

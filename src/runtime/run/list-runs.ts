@@ -45,7 +45,7 @@ export interface RunSummary {
   readonly created_at: string;
   readonly updated_at: string;
   /** An ingest run's nodes are its manifests (completed when readable, failed when not); a workflow's
-   * `completed` counts its steps done and its `total` is 0 (the steps are in its pinned definition). */
+   * `completed` counts its steps done and its `total` the steps of its pinned definition (0 if unreadable). */
   readonly nodes: NodeCounts;
   /** Why the run is unreadable, naming the file. */
   readonly error?: string;
@@ -206,7 +206,7 @@ async function summarize(projectDir: string, runId: RunId): Promise<RunSummary |
         graph: workflow.workflow,
         created_at: workflow.created_at,
         updated_at: workflow.updated_at,
-        nodes: { ...NO_NODES, completed: workflow.stepsDone },
+        nodes: { ...NO_NODES, completed: workflow.stepsDone, total: workflow.stepsTotal },
       };
     }
     return {

@@ -1,6 +1,10 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { parse } from 'yaml';
 import { z } from 'zod';
-import { runStatePath } from '../../project/index.js';
+import { CONFIG_READ_FLAGS, readOpenedConfigText } from '../../config/index.js';
+import { runDir, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { readRegularFile } from '../../workspace/index.js';
 
@@ -15,11 +19,13 @@ const workflowStateHeader = z.object({
   step_index: z.number().int().nonnegative(),
 });
 
-/** What `runs` shows of a workflow run: its workflow, status, steps done and times. */
+/** What `runs` shows of a workflow run: its workflow, status, steps done (of how many) and times. */
 export interface WorkflowRunHeader {
   readonly workflow: string;
   readonly status: 'running' | 'completed' | 'failed' | 'aborted';
   readonly stepsDone: number;
+  /** The steps of the run's pinned definition; 0 when it cannot be read. */
+  readonly stepsTotal: number;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -38,12 +44,36 @@ export async function readWorkflowRunHeader(
   const parsed = workflowStateHeader.safeParse(value);
   if (!parsed.success) return null;
   const state = parsed.data;
+  const stepsTotal = await pinnedStepCount(projectDir, runId);
   return {
     workflow: state.workflow,
     status: state.status === 'complete' ? 'completed' : state.status,
-    // A complete workflow has done every step; a running one the steps before its current one.
-    stepsDone: state.step_index,
+    // A complete workflow has done every step (the engine leaves step_index on the last one); a running one
+    // the steps before its current one.
+    stepsDone: state.status === 'complete' && stepsTotal > 0 ? stepsTotal : state.step_index,
+    stepsTotal,
     created_at: state.started_at,
     updated_at: state.updated_at,
   };
+}
+
+/**
+ * The number of steps of the run's pinned definition (`.agent/runs/<run>/workflow.yaml`), read as the engine
+ * reads it (never through a symlink, at most the definition size limit) and counted leniently: 0 when it is
+ * missing, unreadable or has no list of steps.
+ */
+async function pinnedStepCount(projectDir: string, runId: RunId): Promise<number> {
+  try {
+    const file = path.join(projectDir, runDir(runId), 'workflow.yaml');
+    const handle = await open(file, CONFIG_READ_FLAGS | constants.O_NOFOLLOW);
+    try {
+      const definition: unknown = parse(await readOpenedConfigText(handle, file));
+      const steps = (definition as { steps?: unknown } | null)?.steps;
+      return Array.isArray(steps) ? steps.length : 0;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return 0;
+  }
 }

@@ -7,13 +7,20 @@ import { tempProject } from '../../helpers/temp-project.js';
 
 const RUN = parseRunId('wf-1');
 
-async function withState(state: unknown): Promise<string> {
+async function withState(state: unknown, pinned?: string): Promise<string> {
   const projectDir = await tempProject();
   await mkdir(path.join(projectDir, '.agent', 'runs', RUN), { recursive: true });
   const text = typeof state === 'string' ? state : JSON.stringify(state);
   await writeFile(path.join(projectDir, '.agent', 'runs', RUN, 'state.json'), text);
+  if (pinned !== undefined)
+    await writeFile(path.join(projectDir, '.agent', 'runs', RUN, 'workflow.yaml'), pinned);
   return projectDir;
 }
+
+/** A pinned definition of five steps. */
+const FIVE_STEPS = `name: five\nversion: '1'\nsteps:\n${['a', 'b', 'c', 'd', 'e']
+  .map((id) => `  - id: ${id}\n    instructions: do ${id}\n`)
+  .join('')}`;
 
 const header = {
   kind: 'workflow',
@@ -35,6 +42,7 @@ describe('readWorkflowRunHeader', () => {
       workflow: 'feature-dev',
       status: shown,
       stepsDone: 2,
+      stepsTotal: 0,
       created_at: header.started_at,
       updated_at: header.updated_at,
     });
@@ -51,5 +59,24 @@ describe('readWorkflowRunHeader', () => {
 
   it('returns null for a run without state.json', async () => {
     expect(await readWorkflowRunHeader(await tempProject(), RUN)).toBeNull();
+  });
+
+  it('counts every step of a complete workflow as done, out of the steps of its pinned definition', async () => {
+    // The engine leaves step_index on the last step (4 of 0..4) when the workflow completes.
+    const projectDir = await withState({ ...header, status: 'complete', step_index: 4 }, FIVE_STEPS);
+    expect(await readWorkflowRunHeader(projectDir, RUN)).toMatchObject({ stepsDone: 5, stepsTotal: 5 });
+  });
+
+  it("counts the steps before a running workflow's current one, out of its pinned steps", async () => {
+    const projectDir = await withState({ ...header, status: 'running', step_index: 2 }, FIVE_STEPS);
+    expect(await readWorkflowRunHeader(projectDir, RUN)).toMatchObject({ stepsDone: 2, stepsTotal: 5 });
+  });
+
+  it.each([
+    ['not YAML', ': : ['],
+    ['without steps', 'name: x\n'],
+  ])('gives 0 steps in all when the pinned definition is %s', async (_name, pinned) => {
+    const projectDir = await withState({ ...header, status: 'complete', step_index: 4 }, pinned);
+    expect(await readWorkflowRunHeader(projectDir, RUN)).toMatchObject({ stepsDone: 4, stepsTotal: 0 });
   });
 });
