@@ -1,4 +1,4 @@
-import type { WorkflowCompletion, WorkflowStatusResponse, WorkflowSummary } from '../workflow/index.js';
+import type { WorkflowCompletion, WorkflowListing, WorkflowStatusResponse } from '../workflow/index.js';
 import { renderTable } from './render-table.js';
 
 /**
@@ -67,16 +67,25 @@ function terminalLines(terminal: NonNullable<WorkflowStatusResponse['terminal']>
   ];
 }
 
-/** The workflows `workflow list` finds: the project's `workflows/`, then the built-ins. */
-export function renderWorkflowList(workflows: readonly WorkflowSummary[]): string {
-  const rows = workflows.map((workflow) => [
+/**
+ * The workflows `workflow list` finds: the project's `workflows/`, then the built-ins; after them, each file of
+ * `workflows/` that does not load, with its error indented below it.
+ */
+export function renderWorkflowList(listing: WorkflowListing): string {
+  const rows = listing.workflows.map((workflow) => [
     workflow.name,
     workflow.version,
     String(workflow.steps),
     workflow.inputs.length === 0 ? '-' : workflow.inputs.join(', '),
     workflow.description,
   ]);
-  return `${renderTable(['workflow', 'version', 'steps', 'inputs', 'description'], rows)}\n`;
+  const table = `${renderTable(['workflow', 'version', 'steps', 'inputs', 'description'], rows)}\n`;
+  if (listing.broken.length === 0) return table;
+  const broken = listing.broken.flatMap((entry) => [
+    `${entry.name}  ${entry.file}`,
+    ...entry.error.split('\n').map((line) => `  ${line}`),
+  ]);
+  return `${table}\nbroken workflow files (fix or remove them; they cannot be started):\n${broken.join('\n')}\n`;
 }
 
 function passLine(status: WorkflowStatusResponse): string | undefined {

@@ -39,11 +39,15 @@ export const WORKFLOW_SUBCOMMAND_HELP = {
   list: `Usage: artifact-ingest workflow list [--project DIR] [--json]
 
 List the workflows that 'workflow start' can run: the project's workflows/<name>.yaml, then the
-built-ins (chain_of_thought, feature-dev) that the project does not override.
---json prints { "workflows": [{ name, version, description, steps, inputs }] }.
+built-ins (chain_of_thought, feature-dev) that the project does not override. A file of workflows/
+that does not load is listed after them with its error (and a warning on stderr); it still hides the
+built-in of its name. --json prints { "workflows": [{ name, version, description, steps, inputs }],
+"broken": [{ name, file, error }] }.
 
 Options:
 ${COMMON_OPTIONS}
+
+Exit codes: 0 listed, broken files included; 2 workflows/ itself leads outside the project.
 `,
   start: `Usage: artifact-ingest workflow start WORKFLOW [--input KEY=VALUE ...] [--run-id ID] [options]
 

@@ -39,8 +39,14 @@ export const WORKFLOW_SUBCOMMANDS: Readonly<Record<WorkflowSubcommand, Subcomman
     if (values.help === true) return help(io, 'list');
     noMoreThan(positionals, 0, 'list');
     const projectDir = await resolveProject(values.project, 'workflow list', io.cwd);
-    const workflows = await listWorkflows(projectDir);
-    io.stdout.write(values.json === true ? json({ workflows }) : renderWorkflowList(workflows));
+    const listing = await listWorkflows(projectDir);
+    io.stdout.write(values.json === true ? json(listing) : renderWorkflowList(listing));
+    // Listed, so exit 0; the note on stderr tells a script that some file of workflows/ cannot be started.
+    for (const entry of listing.broken) {
+      io.stderr.write(
+        `artifact-ingest: warning: ${entry.file} is broken: it cannot be started until it is fixed (its error is in the listing)\n`,
+      );
+    }
     return 0;
   },
 

@@ -84,11 +84,11 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
     'workflow_list',
     {
       description:
-        "List the workflows this project can run: the project's workflows/*.yaml and the built-ins, with their inputs.",
+        "List the workflows this project can run: the project's workflows/*.yaml and the built-ins, with their inputs; each workflows/ file that does not load is in broken with its error.",
       inputSchema: workflowListInput,
       outputSchema: workflowListOutput,
     },
-    handle('workflow_list', async () => ({ workflows: await listWorkflows(projectDir) })),
+    handle('workflow_list', () => listWorkflows(projectDir)),
   );
   server.registerTool(
     'workflow_start',

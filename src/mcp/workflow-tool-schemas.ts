@@ -191,6 +191,17 @@ export const workflowListOutput = z.object({
       inputs: z.array(z.string()),
     }),
   ),
+  broken: z
+    .array(
+      z.object({
+        name: z.string(),
+        file: z.string(),
+        error: z.string(),
+      }),
+    )
+    .describe(
+      'the files of workflows/ that do not load, each with the error workflow_start would give for it; they cannot be started until fixed',
+    ),
   left_out: leftOut,
 });
 

@@ -23,6 +23,7 @@ export {
 } from './definition/index.js';
 export type {
   ActionStep,
+  BrokenWorkflow,
   BuiltinContext,
   LoadWorkflowOptions,
   LoopStep,
@@ -33,6 +34,7 @@ export type {
   TemplateValue,
   TemplateValues,
   WorkflowDefinition,
+  WorkflowListing,
   WorkflowStep,
   WorkflowStepType,
   WorkflowSummary,

@@ -154,7 +154,8 @@ describe('artifact-ingest workflow: a full feature-dev run', () => {
     const projectDir = await tempProject();
     const listed = await workflowJson<unknown>(projectDir, ['list']);
     expect(listed.code).toBe(0);
-    expect(listed.json).toEqual({ workflows: await listWorkflows(projectDir) });
+    expect(listed.json).toEqual(await listWorkflows(projectDir));
+    expect(listed.stderr).toBe('');
     const table = await runCli(['workflow', 'list'], { cwd: projectDir });
     expect(table.stdout).toMatch(/feature-dev\s+1\s+5\s+feature\s+Scope, plan/);
   });

@@ -8,6 +8,7 @@ import {
   outsideWorkflowFixture,
 } from '../helpers/outside-workflow-fixture.js';
 import { spawnCli } from '../helpers/run-cli.js';
+import { tempProject } from '../helpers/temp-project.js';
 
 // Generous: the point is "answers instead of waiting forever for a writer", not speed.
 const ANSWER_WITHIN_MS = 30_000;
@@ -42,5 +43,51 @@ describe('artifact-ingest workflow start (the built CLI in a child process): ref
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('x.yaml: is not a regular file');
+  });
+});
+
+describe('artifact-ingest workflow list (the built CLI in a child process): a broken file beside good ones (issue 24)', () => {
+  async function brokenProject(): Promise<{ projectDir: string; badFile: string }> {
+    const projectDir = await tempProject({
+      'workflows/bad.yaml': 'name: x\nsteps: oops\n',
+      'workflows/good.yaml': 'name: good\nversion: "1"\nsteps:\n  - id: only\n    instructions: "Do it."\n',
+    });
+    return { projectDir, badFile: path.join(projectDir, 'workflows', 'bad.yaml') };
+  }
+  const note =
+    'artifact-ingest: warning: workflows/bad.yaml is broken: it cannot be started until it is fixed (its error is in the listing)\n';
+
+  it('lists the good ones, the built-ins and the broken one with its error, and exits 0 with a note', async () => {
+    const { projectDir, badFile } = await brokenProject();
+    const result = await spawnCli(['workflow', 'list'], { cwd: projectDir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(note);
+    for (const name of ['good', 'chain_of_thought', 'feature-dev'])
+      expect(result.stdout).toMatch(new RegExp(`^${name}\\s`, 'm'));
+    expect(result.stdout).toContain('broken workflow files (fix or remove them; they cannot be started):');
+    expect(result.stdout).toMatch(/^bad\s+workflows\/bad\.yaml$/m);
+    expect(result.stdout).toContain(`    ${badFile}:2:`);
+  });
+
+  it('--json gives the workflows and the broken ones with the error workflow start gives', async () => {
+    const { projectDir } = await brokenProject();
+    const result = await spawnCli(['workflow', 'list', '--json'], { cwd: projectDir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(note);
+    const listed = JSON.parse(result.stdout) as {
+      workflows: { name: string }[];
+      broken: { name: string; file: string; error: string }[];
+    };
+    expect(listed.workflows.map((workflow) => workflow.name)).toEqual([
+      'good',
+      'chain_of_thought',
+      'feature-dev',
+    ]);
+    expect(listed.broken).toEqual([
+      { name: 'bad', file: 'workflows/bad.yaml', error: expect.any(String) as unknown },
+    ]);
+    const started = await spawnCli(['workflow', 'start', 'bad', '--json'], { cwd: projectDir });
+    expect(started.code).toBe(2);
+    expect(started.stdout).toContain(JSON.stringify(listed.broken[0]?.error).slice(1, -1));
   });
 });

@@ -92,6 +92,35 @@ describe('createWorkflowMcpServer', () => {
     );
   });
 
+  it('workflow_list lists the good workflows and the built-ins beside each broken file and its error (issue 24)', async () => {
+    const projectDir = await tempProject({
+      'workflows/build.yaml': BUILD_WORKFLOW,
+      'workflows/bad.yaml': 'name: x\nsteps: oops\n',
+    });
+    const { client, call } = await connectServer(projectDir);
+    // Listing the tools first makes the SDK client validate each result against the tool's output schema.
+    await client.listTools();
+    const result = await call('workflow_list');
+    expect(result.isError).toBeUndefined();
+    const list = structuredOf(result);
+    expect((list.workflows as { name: string }[]).map((workflow) => workflow.name)).toEqual([
+      'build',
+      'chain_of_thought',
+      'feature-dev',
+    ]);
+    expect(list.broken).toEqual([
+      {
+        name: 'bad',
+        file: 'workflows/bad.yaml',
+        error: expect.stringContaining(`${path.join(projectDir, 'workflows', 'bad.yaml')}:2:`) as unknown,
+      },
+    ]);
+    // The same text workflow_start gives for it.
+    const started = await call('workflow_start', { workflow: 'bad' });
+    expect(started.isError).toBe(true);
+    expect(textOf(started)).toContain((list.broken as { error: string }[])[0]?.error);
+  });
+
   it('workflow_start, workflow_status, workflow_advance and workflow_abort drive a run', async () => {
     const projectDir = await buildProject();
     const { call } = await connectServer(projectDir);

@@ -15,11 +15,21 @@ const requireFromSdk = createRequire(
 );
 const { default: Ajv } = requireFromSdk('ajv') as { default: new (options: object) => AjvLike };
 
-async function listedTools(): Promise<
-  { name: string; inputSchema: object; outputSchema?: object | undefined }[]
-> {
-  const { client } = await connectServer(await tempProject());
+async function listedTools(
+  projectDir?: string,
+): Promise<{ name: string; inputSchema: object; outputSchema?: object | undefined }[]> {
+  const { client } = await connectServer(projectDir ?? (await tempProject()));
   return (await client.listTools()).tools;
+}
+
+/** A copy of a JSON schema where every object schema allows no property it does not name. */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
+  return copy.type === 'object' && copy.properties !== undefined && copy.additionalProperties === undefined
+    ? { ...copy, additionalProperties: false }
+    : copy;
 }
 
 describe('the tool schemas as a client sees them', () => {
@@ -44,6 +54,20 @@ describe('the tool schemas as a client sees them', () => {
     const result = toolResult({ run_id: 'r', registered: [], duplicates: [], invalid });
     expect(result.structuredContent).toMatchObject({ left_out: { invalid: 7 } });
     const validate = ajv.compile(register?.outputSchema ?? {});
+    expect(validate(result.structuredContent), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("accept workflow_list's broken files even with additionalProperties: false everywhere (issue 24)", async () => {
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    const projectDir = await tempProject({
+      'workflows/good.yaml': 'name: good\nversion: "1"\nsteps:\n  - id: only\n    instructions: "Do it."\n',
+      'workflows/bad.yaml': 'name: x\nsteps: oops\n',
+    });
+    const list = (await listedTools(projectDir)).find((tool) => tool.name === 'workflow_list');
+    const { call } = await connectServer(projectDir);
+    const result = await call('workflow_list');
+    expect(result.structuredContent).toMatchObject({ broken: [{ name: 'bad', file: 'workflows/bad.yaml' }] });
+    const validate = ajv.compile(closed(list?.outputSchema ?? {}) as object);
     expect(validate(result.structuredContent), JSON.stringify(validate.errors)).toBe(true);
   });
 });

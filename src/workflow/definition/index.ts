@@ -11,7 +11,12 @@ export type {
   WorkflowStepType,
 } from './workflow-definition.js';
 export { listWorkflows, loadWorkflow, parseWorkflow } from './load-workflow.js';
-export type { LoadWorkflowOptions, WorkflowSummary } from './load-workflow.js';
+export type {
+  BrokenWorkflow,
+  LoadWorkflowOptions,
+  WorkflowListing,
+  WorkflowSummary,
+} from './load-workflow.js';
 export { resolveWorkflowReference } from './resolve-workflow-reference.js';
 export type {
   ProjectWorkflowFile,

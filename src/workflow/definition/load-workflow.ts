@@ -85,41 +85,75 @@ export async function loadWorkflow(ref: string, options: LoadWorkflowOptions): P
   }
 }
 
+/** A file of the project's `workflows/` that `workflow_list` shows but cannot offer: it does not load. */
+export interface BrokenWorkflow {
+  /** The name it would be started by (its file name without `.yaml`). */
+  readonly name: string;
+  /** The file, relative to the project root: `workflows/<name>.yaml`. */
+  readonly file: string;
+  /** The text of the `ConfigError` loading it gives, word for word (the lines it names, each quoted redacted). */
+  readonly error: string;
+}
+
+/** What `workflow_list` returns: the workflows that load, and each project file that does not. */
+export interface WorkflowListing {
+  readonly workflows: WorkflowSummary[];
+  readonly broken: BrokenWorkflow[];
+}
+
 /**
  * The project's workflows (`workflows/*.yaml`) and the built-ins it does not override, as `workflow_list`
- * shows them; a broken project definition is thrown as its `ConfigError`, and so is an entry (or the
- * workflows/ folder) that leads outside the project, unread.
+ * shows them; a project file that does not load (invalid, misnamed, a FIFO, too big, or a symlink leading
+ * outside, which is never read) is in `broken` with its `ConfigError`'s text instead, and still overrides the
+ * built-in of its name, as loading does. Only `workflows/` itself leading outside is thrown, unread: then
+ * nothing, not even a built-in, can be loaded.
  */
-export async function listWorkflows(projectDir: string): Promise<WorkflowSummary[]> {
+export async function listWorkflows(projectDir: string): Promise<WorkflowListing> {
   const names = await projectWorkflowNames(projectDir);
   if (names === 'away')
     throw leadsOutside(path.join(projectDir, WORKFLOWS_DIR), 'make workflows/ a folder of the project');
-  const summaries: WorkflowSummary[] = [];
+  const workflows: WorkflowSummary[] = [];
+  const broken: BrokenWorkflow[] = [];
+  const overridden = new Set<string>();
   for (const name of names) {
-    const found = await resolveWorkflowReference(name, { projectDir, cwd: projectDir });
-    const shownAs = path.join(projectDir, WORKFLOWS_DIR, `${name}.yaml`);
-    switch (found.kind) {
-      case 'project_file': {
-        const text = await readProjectWorkflow(found.file);
-        if (text === undefined) throw leadsOutside(shownAs, 'put the file itself under workflows/');
-        summaries.push(summarize(checkedName(parseWorkflow(text, found.file.shownAs), name)));
-        break;
-      }
-      case 'not_in_project':
-        throw leadsOutside(shownAs, 'put the file itself under workflows/');
-      case 'builtin':
-      case 'unknown_name':
-      case 'missing_file':
-        // Removed since the folder was read.
-        break;
+    try {
+      const summary = await projectSummary(projectDir, name);
+      if (summary === undefined) continue;
+      workflows.push(summary);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      broken.push({ name, file: `${WORKFLOWS_DIR}/${name}.yaml`, error: error.message });
     }
+    overridden.add(name);
   }
-  const overridden = new Set(summaries.map((summary) => summary.name));
   for (const name of BUILTIN_WORKFLOW_NAMES) {
     if (!overridden.has(name))
-      summaries.push(summarize(parseWorkflow(BUILTIN_WORKFLOW_YAML[name], `builtin:${name}`)));
+      workflows.push(summarize(parseWorkflow(BUILTIN_WORKFLOW_YAML[name], `builtin:${name}`)));
   }
-  return summaries;
+  return { workflows, broken };
+}
+
+/**
+ * The summary of `workflows/<name>.yaml`, or undefined when it was removed since the folder was read; its
+ * `ConfigError` when it does not load or leads outside the project (unread).
+ */
+async function projectSummary(projectDir: string, name: string): Promise<WorkflowSummary | undefined> {
+  const found = await resolveWorkflowReference(name, { projectDir, cwd: projectDir });
+  const shownAs = path.join(projectDir, WORKFLOWS_DIR, `${name}.yaml`);
+  switch (found.kind) {
+    case 'project_file': {
+      const text = await readProjectWorkflow(found.file);
+      if (text === undefined) throw leadsOutside(shownAs, 'put the file itself under workflows/');
+      return summarize(checkedName(parseWorkflow(text, found.file.shownAs), name));
+    }
+    case 'not_in_project':
+      throw leadsOutside(shownAs, 'put the file itself under workflows/');
+    case 'builtin':
+    case 'unknown_name':
+    case 'missing_file':
+      // Removed since the folder was read.
+      return undefined;
+  }
 }
 
 /** The one refusal of a reference that is not a built-in or a file under workflows/ inside the project. */

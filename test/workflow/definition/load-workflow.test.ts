@@ -144,7 +144,7 @@ describe('listWorkflows', () => {
       'workflows/feature-dev.yaml': definitionText('feature-dev'),
       'workflows/notes.txt': 'not a workflow',
     });
-    expect(await listWorkflows(projectDir)).toEqual([
+    expect((await listWorkflows(projectDir)).workflows).toEqual([
       { name: 'feature-dev', version: '2', description: 'Mine', steps: 1, inputs: ['goal'] },
       { name: 'release', version: '2', description: 'Mine', steps: 1, inputs: ['goal'] },
       {
@@ -159,16 +159,61 @@ describe('listWorkflows', () => {
 
   it('lists the built-ins in a project without workflows/', async () => {
     const projectDir = await tempProject();
-    expect((await listWorkflows(projectDir)).map((summary) => summary.name)).toEqual([
+    expect(await listWorkflows(projectDir)).toEqual({
+      workflows: [
+        expect.objectContaining({ name: 'chain_of_thought' }),
+        expect.objectContaining({ name: 'feature-dev' }),
+      ],
+      broken: [],
+    });
+  });
+
+  it('lists the good workflows and the built-ins, and each broken file with the error loading it gives (issue 24)', async () => {
+    const projectDir = await tempProject({
+      'workflows/bad.yaml': 'name: x\nsteps: oops\n',
+      'workflows/good.yaml': definitionText('good'),
+      'workflows/misnamed.yaml': definitionText('other'),
+    });
+    const listing = await listWorkflows(projectDir);
+    expect(listing.workflows.map((summary) => summary.name)).toEqual([
+      'good',
       'chain_of_thought',
       'feature-dev',
     ]);
+    const options = { projectDir, cwd: projectDir };
+    expect(listing.broken).toEqual([
+      {
+        name: 'bad',
+        file: 'workflows/bad.yaml',
+        error: (await rejection(() => loadWorkflow('bad', options))).message,
+      },
+      {
+        name: 'misnamed',
+        file: 'workflows/misnamed.yaml',
+        error: (await rejection(() => loadWorkflow('misnamed', options))).message,
+      },
+    ]);
+    expect(listing.broken[0]?.error).toContain(`${path.join(projectDir, 'workflows', 'bad.yaml')}:2:`);
   });
 
-  it('throws the ConfigError of a broken project definition', async () => {
-    const projectDir = await tempProject({ 'workflows/bad.yaml': 'name: bad\n' });
-    const error = await rejection(() => listWorkflows(projectDir));
-    expect(error.source).toBe(path.join(projectDir, 'workflows', 'bad.yaml'));
+  it('does not list a built-in that a broken workflows/<name>.yaml overrides, as loading it would fail', async () => {
+    const projectDir = await tempProject({ 'workflows/feature-dev.yaml': 'name: feature-dev\n' });
+    const listing = await listWorkflows(projectDir);
+    expect(listing.workflows.map((summary) => summary.name)).toEqual(['chain_of_thought']);
+    expect(listing.broken.map((entry) => entry.name)).toEqual(['feature-dev']);
+  });
+
+  it('quotes no more of a broken file than loading it does: one line, redacted', async () => {
+    const secret = 'ghp_ListedSecretListedSecretListedSecret1234';
+    const projectDir = await tempProject({
+      'workflows/leaky.yaml': `${definitionText('leaky')}    ? |\n      ${secret}\n      second line zq-hidden\n    : v\n`,
+    });
+    const [entry] = (await listWorkflows(projectDir)).broken;
+    expect(entry?.error).toBe(
+      (await rejection(() => loadWorkflow('leaky', { projectDir, cwd: projectDir }))).message,
+    );
+    expect(entry?.error).not.toContain(secret);
+    expect(entry?.error).not.toContain('zq-hidden');
   });
 });
 
@@ -221,6 +266,7 @@ describe('loadWorkflow: nothing outside the project is read (issue 23)', () => {
       const error = await rejection(() => loadWorkflow(reference, options));
       expect(error.issues[0]?.message, reference).toBe(outsideRefusal(reference));
     }
+    // Nothing of the project's own workflows (nor a built-in, which loading refuses too) can be listed.
     const listing = await rejection(() => listWorkflows(fixture.projectDir));
     expect(listing.source).toBe(path.join(fixture.projectDir, 'workflows'));
     expect(listing.issues[0]?.message).toBe(
@@ -246,6 +292,20 @@ describe('loadWorkflow: nothing outside the project is read (issue 23)', () => {
     }
   });
 
+  it('lists a FIFO at workflows/x.yaml as broken at once, unread', async () => {
+    const projectDir = await tempProject({ 'workflows/.keep': '' });
+    execFileSync('mkfifo', [path.join(projectDir, 'workflows', 'x.yaml')]);
+    const listing = await listWorkflows(projectDir);
+    expect(listing.broken).toEqual([
+      {
+        name: 'x',
+        file: 'workflows/x.yaml',
+        error: `invalid configuration (1 problem):\n  ${path.join(projectDir, 'workflows', 'x.yaml')}: is not a regular file; give the path of a YAML file`,
+      },
+    ]);
+    expect(listing.workflows.map((summary) => summary.name)).toEqual(['chain_of_thought', 'feature-dev']);
+  });
+
   it('refuses a workflow file over the size limit', async () => {
     const projectDir = await tempProject({
       'workflows/big.yaml': `${definitionText('big')}#${'x'.repeat(MAX_CONFIG_FILE_BYTES)}\n`,
@@ -254,14 +314,21 @@ describe('loadWorkflow: nothing outside the project is read (issue 23)', () => {
     expect(error.issues[0]?.message).toMatch(/limited to 1048576 bytes/);
   });
 
-  it('refuses to list when an entry of workflows/ leads outside, naming only the entry', async () => {
+  it('lists each entry of workflows/ that leads outside as broken, unread, naming only the entry', async () => {
     const fixture = await outsideWorkflowFixture();
-    const error = await rejection(() => listWorkflows(fixture.projectDir));
-    expect(error.source).toBe(path.join(fixture.projectDir, 'workflows', 'dangling.yaml'));
-    expect(error.issues[0]?.message).toBe(
-      'leads outside the project (a symlink); workflows are read only from inside the project: put the file itself under workflows/',
-    );
-    for (const marker of OUTSIDE_MARKERS) expect(error.message).not.toContain(marker);
+    const listing = await listWorkflows(fixture.projectDir);
+    const refusal = (name: string) =>
+      `invalid configuration (1 problem):\n  ${path.join(fixture.projectDir, 'workflows', `${name}.yaml`)}: leads outside the project (a symlink); workflows are read only from inside the project: put the file itself under workflows/`;
+    expect(listing.broken).toEqual([
+      { name: 'dangling', file: 'workflows/dangling.yaml', error: refusal('dangling') },
+      { name: 'link', file: 'workflows/link.yaml', error: refusal('link') },
+    ]);
+    expect(listing.workflows.map((summary) => summary.name)).toEqual([
+      'good',
+      'chain_of_thought',
+      'feature-dev',
+    ]);
+    for (const marker of OUTSIDE_MARKERS) expect(JSON.stringify(listing)).not.toContain(marker);
   });
 });
 
