@@ -1,18 +1,22 @@
 import { redactLiteralSecrets, redactSecrets } from '../project/index.js';
 import type { CliIo, CliWriter } from './cli-io.js';
+import { escapeTerminalText } from './escape-terminal-text.js';
 import { SECRET_ENV_NAMES } from './secret-env.js';
 
 /**
  * The same io, with every text written to stdout and stderr passed through `redactSecrets` first, after the
  * values of the configured keys ({@link SECRET_ENV_NAMES}) are removed by value, whatever their shape: the one
- * place that keeps secrets out of what any command prints (docs/security.md, "Secrets").
+ * place that keeps secrets out of what any command prints (docs/security.md, "Secrets"). Control and bidi
+ * characters are then written as `\uXXXX` escapes ({@link escapeTerminalText}), so nothing an agent wrote
+ * can move the cursor, clear the screen or reorder a line.
  */
 export function redactingIo(io: CliIo): CliIo {
   const secrets = SECRET_ENV_NAMES.flatMap((name) => {
     const value = io.env[name];
     return value === undefined || value === '' ? [] : [value];
   });
-  const redact = (text: string): string => redactSecrets(redactLiteralSecrets(text, secrets));
+  const redact = (text: string): string =>
+    escapeTerminalText(redactSecrets(redactLiteralSecrets(text, secrets)));
   return { ...io, stdout: redactingWriter(io.stdout, redact), stderr: redactingWriter(io.stderr, redact) };
 }
 

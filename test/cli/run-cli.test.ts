@@ -104,3 +104,21 @@ describe('runCli: --json errors', () => {
     expect(error.message).toMatch(/:2:.*enabeld/);
   });
 });
+
+describe('runCli: what an agent wrote is shown, never obeyed by the terminal', () => {
+  it('prints a rejected path holding U+202E, a bell or an escape sequence as \\u escapes; --json keeps the values', async () => {
+    const hostile = ['a\u202eb.ts', 'c\u0007d.ts', 'e\u001b[2Jf.ts'];
+    const dir = await tempProject({
+      'docs/x.md': hostile.map((file) => fileBlock('ts', file, 'x')).join('\n'),
+    });
+    const human = await runCli(['ingest', 'docs/x.md', '--project', dir, '--run-id', 'r1']);
+    const printed = human.stdout + human.stderr;
+    expect(printed).toMatch(/rejected\s+a\\u202eb\.ts/);
+    expect(printed).toContain('c\\u0007d.ts');
+    expect(printed).toContain('e\\u001b[2Jf.ts');
+    // eslint-disable-next-line no-control-regex -- no raw control or bidi character reaches the terminal
+    expect(printed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    const json = await runCli(['ingest', 'docs/x.md', '--project', dir, '--run-id', 'r2', '--json']);
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain(JSON.stringify(hostile[0]).slice(1, -1));
+  });
+});
