@@ -4,6 +4,7 @@ import { classifyError } from './cli-error.js';
 import { COMMANDS, MAIN_HELP } from './commands.js';
 import type { Command } from './commands.js';
 import { exitCodeFor } from './exit-codes.js';
+import { withShellCommands } from './shell-command-words.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -98,8 +99,11 @@ async function reportError(error: unknown, command: string, json: boolean, io: C
     io.stderr.write(`artifact-ingest: internal error: ${detail}\n`);
     return 1;
   }
-  if (json) writeJsonError(io, known.code, known.message);
-  io.stderr.write(`artifact-ingest: ${known.message}\n`);
+  // The workflow engine words its messages for an agent calling MCP tools; a shell user is told the commands.
+  const message =
+    command === 'workflow' || command === 'submit' ? withShellCommands(known.message) : known.message;
+  if (json) writeJsonError(io, known.code, message);
+  io.stderr.write(`artifact-ingest: ${message}\n`);
   if (known.usageOf !== undefined) {
     const hint = known.usageOf === '' ? 'artifact-ingest --help' : `artifact-ingest ${known.usageOf} --help`;
     io.stderr.write(`Run '${hint}' for usage.\n`);

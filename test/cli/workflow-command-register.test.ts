@@ -89,7 +89,9 @@ describe('artifact-ingest workflow register', () => {
     const empty = await tempProject({ 'a.md': 'a\n' });
     const none = await runCli(['workflow', 'register', 'a.md'], { cwd: empty });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('not_started: Workflow not started. Call workflow_start first.');
+    expect(none.stderr).toContain(
+      "not_started: Workflow not started. Call 'artifact-ingest workflow start' first.",
+    );
 
     const projectDir = await projectWithRun();
     expect((await runCli(['workflow', 'abort'], { cwd: projectDir })).code).toBe(0);

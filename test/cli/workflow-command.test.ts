@@ -178,9 +178,21 @@ describe('artifact-ingest workflow: errors and exit codes', () => {
   }
 
   it.each<[string, readonly string[], number, string, string]>([
-    ['no workflow started', ['status'], 2, 'not_started', 'Workflow not started. Call workflow_start first.'],
+    [
+      'no workflow started',
+      ['status'],
+      2,
+      'not_started',
+      "Workflow not started. Call 'artifact-ingest workflow start' first.",
+    ],
     ['an unknown workflow', ['start', 'nope'], 2, 'unknown_workflow', 'nope'],
-    ['a missing input', ['start', 'feature-dev'], 2, 'missing_input', 'missing input feature'],
+    [
+      'a missing input',
+      ['start', 'feature-dev'],
+      2,
+      'missing_input',
+      "missing input feature: workflow feature-dev needs feature; run 'artifact-ingest workflow start feature-dev --input feature=...'",
+    ],
     [
       'an unknown input',
       ['start', 'feature-dev', '--input', 'feature=x', '--input', 'featur=y'],
@@ -224,6 +236,9 @@ describe('artifact-ingest workflow: errors and exit codes', () => {
     const again = await runCli(['workflow', 'abort', 'c'], { cwd: projectDir });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('not_running: workflow run c is aborted');
+    // A shell user is told the command, not the MCP tool.
+    expect(again.stderr).toContain("call 'artifact-ingest workflow start' to start another");
+    expect(again.stderr).not.toMatch(/workflow_\w+|register_artefacts|submit_artifact/);
   });
 
   it('names every running run when RUN_ID is left out and several run (exit 2)', async () => {
