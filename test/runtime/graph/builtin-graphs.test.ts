@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   BUILTIN_GRAPH_NAMES,
@@ -162,5 +163,13 @@ describe('built-in graphs', () => {
     ['', false],
   ])('isBuiltinGraphName(%j) is %s', (ref, expected) => {
     expect(isBuiltinGraphName(ref)).toBe(expected);
+  });
+});
+
+describe('the built-in graphs in the docs', () => {
+  it('docs/cli.md names every built-in graph where it describes run GRAPH', async () => {
+    const cli = await readFile(new URL('../../../docs/cli.md', import.meta.url), 'utf8');
+    const paragraph = /`GRAPH` is a built-in graph \(([^)]*)\)/.exec(cli.replace(/\n/g, ' '))?.[1] ?? '';
+    for (const name of BUILTIN_GRAPH_NAMES) expect(paragraph).toContain(`\`${name}\``);
   });
 });
