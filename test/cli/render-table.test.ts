@@ -27,4 +27,21 @@ describe('renderTable', () => {
       ),
     ).toBe('a    n\nx    1\nyy  22');
   });
+
+  it('right-aligns a numeric column that holds a - for a missing value, the - with the numbers', () => {
+    expect(
+      renderTable(
+        ['run', 'blocks', 'note'],
+        [
+          ['a', 120, '-'],
+          ['b', '-', 'x'],
+          ['c', 7, 'y'],
+        ],
+      ),
+    ).toBe('run  blocks  note\na       120  -\nb         -  x\nc         7  y');
+  });
+
+  it('keeps a column of - alone left-aligned, as text', () => {
+    expect(renderTable(['a', 'b'], [['x', '-']])).toBe('a  b\nx  -');
+  });
 });
