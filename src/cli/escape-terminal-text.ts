@@ -11,11 +11,12 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a
  * `text` with every unsafe character written as a `\uXXXX` escape (what JSON.stringify would write for a
  * control), so a path holding U+202E or an escape sequence is shown, not obeyed. The escape is JSON's own, so
  * `--json` output still parses to the same values. A carriage return at the very start or end of a write is
- * kept: that is how the progress line redraws itself, and no agent's text stands there.
+ * kept (that is how the progress line redraws itself, and no agent's text stands there), and so is one before a
+ * line feed (a CRLF line ending of a file shown in a diff: it cannot rewrite what the line showed).
  */
 export function escapeTerminalText(text: string): string {
   return text.replace(UNSAFE, (character, offset: number) =>
-    character === '\r' && (offset === 0 || offset === text.length - 1)
+    character === '\r' && (offset === 0 || offset === text.length - 1 || text[offset + 1] === '\n')
       ? character
       : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

@@ -16,6 +16,7 @@ describe('escapeTerminalText', () => {
     expect(escapeTerminalText('a\tb\nc é 日本 😀')).toBe('a\tb\nc é 日本 😀');
     expect(escapeTerminalText('\r  ingesting 3/10')).toBe('\r  ingesting 3/10');
     expect(escapeTerminalText('\r          \r')).toBe('\r          \r');
+    expect(escapeTerminalText('+a\r\n+b\r\n')).toBe('+a\r\n+b\r\n');
   });
 
   it('leaves JSON parsing to the same values', () => {
