@@ -1,9 +1,12 @@
-import { loadProjectConfig } from '../config/index.js';
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError, loadProjectConfig } from '../config/index.js';
+import type { ProjectConfig } from '../config/index.js';
 import { BoundedStdioTransport, createWorkflowMcpServer } from '../mcp/index.js';
+import { describeError, PROJECT_CONFIG_FILE } from '../project/index.js';
 import type { CliIo } from './cli-io.js';
 import { packageVersion } from './package-version.js';
 import { parseCommandArgs } from './parse-command-args.js';
-import { resolveProject } from './resolve-project.js';
 import { UsageError } from './usage-error.js';
 
 /** Help text of `artifact-ingest mcp`. */
@@ -12,7 +15,8 @@ export const MCP_HELP = `Usage: artifact-ingest mcp [--project DIR]
 Serve the workflow engine over MCP on stdio, for a coding assistant (Claude Code, Cursor, VS Code, any
 MCP client) to drive workflows step by step. Tools: workflow_list, workflow_start, workflow_status,
 workflow_advance, register_artefacts, submit_artifact, workflow_abort. The server stops when stdin closes;
-logs go to stderr, stdout carries only the protocol. Setup for each assistant: docs/mcp.md.
+logs go to stderr, stdout carries only the protocol. A missing project folder or a broken config does not
+stop it: it is said on stderr and answers every tool call. Setup for each assistant: docs/mcp.md.
 
 Options:
   --project DIR   project root: .agent/runs/, workflows/, docs/ (default: current directory)
@@ -22,7 +26,12 @@ Example (Claude Code):
   claude mcp add artifact-ingest -- npx artifact-ingest mcp --project /path/to/project
 `;
 
-/** Runs `artifact-ingest mcp`: loads the project config once and serves until stdin closes; returns the exit code. */
+/**
+ * Runs `artifact-ingest mcp`: loads the project config once and serves until stdin closes; returns the exit code.
+ * A missing project folder or a broken config does not stop it (clients such as the MCP Inspector hide stderr and
+ * show only "Connection closed"): it is said once on stderr, every tool call answers with it, and the exit code
+ * is 2 as for any other command.
+ */
 export async function mcpCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('mcp', args, {
     project: { type: 'string' },
@@ -34,22 +43,59 @@ export async function mcpCommand(args: readonly string[], io: CliIo): Promise<nu
   }
   if (positionals.length > 0)
     throw new UsageError(`mcp takes no arguments, got ${positionals.join(' ')}`, 'mcp');
-  const projectDir = await resolveProject(values.project, 'mcp', io.cwd);
-  // A broken config file fails here, at startup, not in the middle of an agent's workflow.
-  const config = await loadProjectConfig(projectDir);
+  const { projectDir, config, problem } = await openProject(values.project, io.cwd);
   const log = (line: string): void => {
     io.stderr.write(`artifact-ingest mcp: ${line}\n`);
   };
-  const server = createWorkflowMcpServer({ projectDir, env: io.env, config, log }, packageVersion());
+  if (problem !== undefined)
+    log(`${problem}\nevery tool call answers with this until the server is restarted`);
+  const server = createWorkflowMcpServer(
+    { projectDir, env: io.env, log, ...(problem === undefined ? { config } : { startupProblem: problem }) },
+    packageVersion(),
+  );
   // What the SDK notices on its side (a response to no request, a failed send) goes to the log, not nowhere.
   server.server.onerror = (error) => {
     log(`protocol: ${error.message}`);
   };
   const transport = new BoundedStdioTransport({ log });
   await server.connect(transport);
-  io.stderr.write(`artifact-ingest mcp: serving ${projectDir} on stdio\n`);
+  if (problem === undefined) log(`serving ${projectDir} on stdio`);
   // Closed when stdin ends and every request read has been answered (or stdout failed): nothing else ends it.
   await transport.closed;
   await server.close();
-  return 0;
+  return problem === undefined ? 0 : 2;
+}
+
+/** The project the server works in: its real folder and config, or the problem that keeps it from serving it. */
+type OpenedProject =
+  | { readonly projectDir: string; readonly config: ProjectConfig; readonly problem?: undefined }
+  | { readonly projectDir: string; readonly config?: undefined; readonly problem: string };
+
+// Resolves `--project` (as resolveProject) and loads its config, saying what is wrong rather than throwing.
+async function openProject(project: string | undefined, cwd: string): Promise<OpenedProject> {
+  const projectDir = path.resolve(cwd, project ?? '.');
+  const startWith = 'start the server with --project pointing at your project';
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(projectDir)).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const what =
+      code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${describeError(error)})`;
+    return { projectDir, problem: `the project folder ${projectDir} ${what}; ${startWith}` };
+  }
+  if (!isDirectory)
+    return { projectDir, problem: `the project folder ${projectDir} is not a folder; ${startWith}` };
+  const realDir = await realpath(projectDir);
+  try {
+    return { projectDir: realDir, config: await loadProjectConfig(realDir) };
+  } catch (error) {
+    const file = path.join(realDir, PROJECT_CONFIG_FILE);
+    const what =
+      error instanceof ConfigError ? error.message : `cannot read ${file}: ${describeError(error)}`;
+    return {
+      projectDir: realDir,
+      problem: `${what}\nfix ${PROJECT_CONFIG_FILE}, then restart the MCP server (reconnect it in your client)`,
+    };
+  }
 }

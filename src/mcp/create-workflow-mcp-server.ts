@@ -40,6 +40,12 @@ export interface WorkflowMcpServerOptions {
   readonly log?: (line: string) => void;
   /** Extra engine dependencies (tests: `now`, `durability`). */
   readonly engine?: Omit<WorkflowEngineDeps, 'env' | 'config'>;
+  /**
+   * Why the project cannot be served (a missing project folder, a broken config), with its fix: the server still
+   * completes the handshake and lists its tools, and answers every tool call with this as an `isError` result,
+   * so a client that hides the server's stderr still shows it.
+   */
+  readonly startupProblem?: string;
 }
 
 /** The server's name and version as it introduces itself to clients. */
@@ -50,7 +56,7 @@ export const WORKFLOW_MCP_SERVER_NAME = 'artifact-ingest';
  * it to a transport (`StdioServerTransport`, or `InMemoryTransport` in tests).
  */
 export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, version = '0.0.0'): McpServer {
-  const { projectDir } = options;
+  const { projectDir, startupProblem } = options;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const deps: WorkflowEngineDeps = {
     cwd: projectDir,
@@ -68,7 +74,11 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
       try {
         // The one redaction at the edge, whatever built the result (docs/security.md, "Secrets"), then an
         // error's text bounded to one reply (a success is bounded by `toolResult`).
-        const result = redactToolResult(await call(withoutUndefined(args)));
+        const result = redactToolResult(
+          startupProblem === undefined
+            ? await call(withoutUndefined(args))
+            : { content: [{ type: 'text', text: startupProblem }], isError: true },
+        );
         return result.isError === true ? boundToolError(result) : result;
       } catch (error) {
         if (!isExpectedError(error)) {
