@@ -1,12 +1,15 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
+import type * as Yaml from 'yaml';
 import { z } from 'zod';
 import { CONFIG_READ_FLAGS, readOpenedConfigText } from '../../config/index.js';
-import { runDir, runStatePath } from '../../project/index.js';
+import { lazyModule, runDir, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { readRegularFile } from '../../workspace/index.js';
+
+/** yaml loads when a pinned definition is first counted: `runs --help` never loads it (D76). */
+const yaml = lazyModule<typeof Yaml>('yaml');
 
 // The few fields of a workflow's state.json that `runs` lists. The runtime may not import the workflow
 // engine (same tier), so it reads them here, leniently: the engine's own schema is the judge of the rest.
@@ -67,7 +70,7 @@ async function pinnedStepCount(projectDir: string, runId: RunId): Promise<number
     const file = path.join(projectDir, runDir(runId), 'workflow.yaml');
     const handle = await open(file, CONFIG_READ_FLAGS | constants.O_NOFOLLOW);
     try {
-      const definition: unknown = parse(await readOpenedConfigText(handle, file));
+      const definition: unknown = yaml().parse(await readOpenedConfigText(handle, file));
       const steps = (definition as { steps?: unknown } | null)?.steps;
       return Array.isArray(steps) ? steps.length : 0;
     } finally {
