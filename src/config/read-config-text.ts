@@ -23,15 +23,30 @@ export interface OpenedConfigFile {
   ): Promise<{ readonly bytesRead: number }>;
 }
 
+/** How {@link readConfigText} opens its file. */
+export interface ReadConfigTextOptions {
+  /**
+   * False for a file the product wrote itself (a run's pinned definition): a symlink at the file's own name is
+   * refused, never followed (O_NOFOLLOW; the open throws ELOOP). Default true: a user's config may be a link.
+   */
+  readonly followSymlink?: boolean;
+}
+
 /**
  * Reads a YAML config or definition file as UTF-8 text (a byte order mark dropped), or undefined when there
  * is no such file; a directory, a FIFO or device, a file over {@link MAX_CONFIG_FILE_BYTES} or text that is
  * not UTF-8 is a `ConfigError`, and other read failures are thrown as they are.
  */
-export async function readConfigText(file: string): Promise<string | undefined> {
+export async function readConfigText(
+  file: string,
+  options: ReadConfigTextOptions = {},
+): Promise<string | undefined> {
   let handle: FileHandle;
   try {
-    handle = await open(file, CONFIG_READ_FLAGS);
+    handle = await open(
+      file,
+      CONFIG_READ_FLAGS | (options.followSymlink === false ? constants.O_NOFOLLOW : 0),
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;

@@ -1,9 +1,7 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type * as Yaml from 'yaml';
 import { z } from 'zod';
-import { CONFIG_READ_FLAGS, readOpenedConfigText } from '../../config/index.js';
+import { readConfigText } from '../../config/index.js';
 import { lazyModule, runDir, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { readRegularFile } from '../../workspace/index.js';
@@ -68,14 +66,10 @@ export async function readWorkflowRunHeader(
 async function pinnedStepCount(projectDir: string, runId: RunId): Promise<number> {
   try {
     const file = path.join(projectDir, runDir(runId), 'workflow.yaml');
-    const handle = await open(file, CONFIG_READ_FLAGS | constants.O_NOFOLLOW);
-    try {
-      const definition: unknown = yaml().parse(await readOpenedConfigText(handle, file));
-      const steps = (definition as { steps?: unknown } | null)?.steps;
-      return Array.isArray(steps) ? steps.length : 0;
-    } finally {
-      await handle.close();
-    }
+    const text = await readConfigText(file, { followSymlink: false });
+    const definition: unknown = text === undefined ? undefined : yaml().parse(text);
+    const steps = (definition as { steps?: unknown } | null | undefined)?.steps;
+    return Array.isArray(steps) ? steps.length : 0;
   } catch {
     return 0;
   }

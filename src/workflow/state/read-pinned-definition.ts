@@ -1,7 +1,5 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { CONFIG_READ_FLAGS, readOpenedConfigText } from '../../config/index.js';
+import { readConfigText } from '../../config/index.js';
 import { describeError, sha256Hex } from '../../project/index.js';
 import type { PinnedDefinition } from './create-workflow-state.js';
 import { WorkflowStateError } from './workflow-state-error.js';
@@ -18,14 +16,9 @@ export async function readPinnedDefinition(
   state: WorkflowState,
 ): Promise<PinnedDefinition> {
   const relative = state.definition_path;
-  let text: string;
+  let text: string | undefined;
   try {
-    const handle = await open(path.join(projectDir, relative), CONFIG_READ_FLAGS | constants.O_NOFOLLOW);
-    try {
-      text = await readOpenedConfigText(handle, relative);
-    } finally {
-      await handle.close();
-    }
+    text = await readConfigText(path.join(projectDir, relative), { followSymlink: false });
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : describeError(error);
@@ -33,6 +26,12 @@ export async function readPinnedDefinition(
       'definition_mismatch',
       `cannot read the pinned definition ${relative} of run ${state.run_id}: ${reason}; the run cannot continue, start a new one`,
       { cause: error },
+    );
+  }
+  if (text === undefined) {
+    throw new WorkflowStateError(
+      'definition_mismatch',
+      `cannot read the pinned definition ${relative} of run ${state.run_id}: it is gone; the run cannot continue, start a new one`,
     );
   }
   if (sha256Hex(text) !== state.definition_hash) {
