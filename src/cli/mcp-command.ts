@@ -1,4 +1,3 @@
-import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadProjectConfig } from '../config/index.js';
 import type { ProjectConfig } from '../config/index.js';
@@ -7,6 +6,7 @@ import { describeError, PROJECT_CONFIG_FILE } from '../project/index.js';
 import type { CliIo } from './cli-io.js';
 import { packageVersion } from './package-version.js';
 import { parseCommandArgs } from './parse-command-args.js';
+import { lookUpProject } from './resolve-project.js';
 import { UsageError } from './usage-error.js';
 
 /** Help text of `artifact-ingest mcp`. */
@@ -73,20 +73,17 @@ type OpenedProject =
 
 // Resolves `--project` (as resolveProject) and loads its config, saying what is wrong rather than throwing.
 async function openProject(project: string | undefined, cwd: string): Promise<OpenedProject> {
-  const projectDir = path.resolve(cwd, project ?? '.');
-  const startWith = 'start the server with --project pointing at your project';
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await stat(projectDir)).isDirectory();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const what =
-      code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${describeError(error)})`;
-    return { projectDir, problem: `the project folder ${projectDir} ${what}; ${startWith}` };
+  const found = await lookUpProject(project, cwd);
+  if (!found.ok) {
+    const what = {
+      missing: 'does not exist',
+      not_a_folder: 'is not a folder',
+      unreadable: `cannot be read (${describeError(found.cause)})`,
+    }[found.problem];
+    const problem = `the project folder ${found.projectDir} ${what}; start the server with --project pointing at your project`;
+    return { projectDir: found.projectDir, problem };
   }
-  if (!isDirectory)
-    return { projectDir, problem: `the project folder ${projectDir} is not a folder; ${startWith}` };
-  const realDir = await realpath(projectDir);
+  const realDir = found.projectDir;
   try {
     return { projectDir: realDir, config: await loadProjectConfig(realDir) };
   } catch (error) {
