@@ -235,13 +235,14 @@ describe('artifact-ingest mcp over stdio: nesting depth', () => {
 });
 
 describe('artifact-ingest mcp over stdio: a client that does not read', () => {
-  it('stops reading requests while 16 MiB of replies wait unread, then answers them all, with a 128 MiB heap', async () => {
-    const server = await spawnRawMcp(await tempProject(), ['--max-old-space-size=128']);
+  it('stops reading requests while 16 MiB of replies wait unread, then answers them all, with a 192 MiB heap', async () => {
+    const server = await spawnRawMcp(await tempProject(), ['--max-old-space-size=192']);
     await expectServing(server);
     server.child.stdout.pause();
-    // A tool the server does not have is answered with its 64 KiB name: 2,400 of them are 154 MB of replies,
-    // more than the heap holds if the server read every request while nobody reads its stdout.
-    const count = 2400;
+    // A tool the server does not have is answered with its 64 KiB name: 3,600 of them are 231 MB of replies,
+    // more than the heap holds if the server read every request while nobody reads its stdout. (The server's
+    // live heap in this test measured about 105 MB with 16 MiB of replies waiting: 128 MiB left it no room.)
+    const count = 3600;
     const name = 'n'.repeat(64 * 1024);
     const lines = Array.from(
       { length: count },
