@@ -1,5 +1,6 @@
 import { closestMatch } from '../config/index.js';
 import {
+  CONTRACT_DOC_URI_PREFIX,
   CONTRACT_TYPES,
   MAX_ARTIFACT_BYTES,
   describeFieldErrors,
@@ -29,7 +30,8 @@ The payload is read from FILE, or from standard input with - (or when FILE is le
 at most ${String(MAX_ARTIFACT_BYTES)} bytes of UTF-8 JSON.
 
 Types: ${CONTRACT_TYPES.join(', ')}
-(fields of each: docs/contracts/<TYPE>.md)
+A refusal prints the fields TYPE requires. The full format of each type: the MCP resource
+${CONTRACT_DOC_URI_PREFIX}<TYPE> of artifact-ingest mcp, and docs/contracts/<TYPE>.md in the package.
 
 Options:
   --run-id ID     the run to submit to (required; it must exist in .agent/runs/)

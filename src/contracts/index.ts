@@ -39,4 +39,10 @@ export type { AuditFinding, AuditFindingCode, AuditOptions, AuditReport } from '
 export { CONTRACT_EXAMPLES } from './types/index.js';
 export { contractJsonSchema, contractJsonSchemas } from './types/index.js';
 export { contractFields, renderContractDoc } from './types/index.js';
+export {
+  CONTRACT_DOC_URI_PREFIX,
+  MAX_SUMMARY_EXAMPLE_CHARS,
+  contractDocUri,
+  contractSummary,
+} from './types/index.js';
 export type { ContractField } from './types/index.js';

@@ -2,7 +2,7 @@ import { access, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readArtifactRecords } from '../../src/artifacts/index.js';
-import { MAX_ARTIFACT_BYTES } from '../../src/contracts/index.js';
+import { MAX_ARTIFACT_BYTES, contractSummary } from '../../src/contracts/index.js';
 import { parseRunId } from '../../src/project/index.js';
 import { DEVELOPMENT_RESULT, commitMessage, contractProject } from '../helpers/contract-project.js';
 import { runCli, spawnCli } from '../helpers/run-cli.js';
@@ -79,7 +79,7 @@ describe('artifact-ingest submit: accepted (exit 0)', () => {
 });
 
 describe('artifact-ingest submit: refused (exit 1)', () => {
-  it('prints each field error on stderr, one per line, and writes nothing', async () => {
+  it('prints each field error on stderr, one per line, then the fields of the type, and writes nothing', async () => {
     const projectDir = await projectWithPayload({
       ...DEVELOPMENT_RESULT,
       outcome: 'done',
@@ -90,7 +90,11 @@ describe('artifact-ingest submit: refused (exit 1)', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    const lines = result.stderr.trimEnd().split('\n');
+    // What the type requires comes inline, and no pointer at docs/contracts/, a file the project does not have.
+    const [refusal = '', summary] = result.stderr.split('artifact again.\n');
+    expect(summary).toBe(`${contractSummary('development_result')}\n`);
+    expect(result.stderr).not.toContain('docs/contracts');
+    const lines = `${refusal}artifact again.`.split('\n');
     expect(lines[0]).toBe('The development_result artifact was refused: 3 fields to fix.');
     expect(lines.slice(1, -1).sort()).toEqual([
       expect.stringMatching(

@@ -19,5 +19,12 @@ export {
 export type { ArtifactValidation } from './validate-artifact.js';
 export { CONTRACT_EXAMPLES } from './contract-examples.js';
 export { contractJsonSchema, contractJsonSchemas } from './contract-json-schema.js';
-export { contractFields, renderContractDoc } from './render-contract-doc.js';
-export type { ContractField } from './render-contract-doc.js';
+export { contractFields } from './contract-fields.js';
+export type { ContractField } from './contract-fields.js';
+export { renderContractDoc } from './render-contract-doc.js';
+export {
+  CONTRACT_DOC_URI_PREFIX,
+  MAX_SUMMARY_EXAMPLE_CHARS,
+  contractDocUri,
+  contractSummary,
+} from './contract-summary.js';

@@ -1,21 +1,8 @@
 import { MAX_ARTIFACT_BYTES } from './validate-artifact.js';
-import { PROJECT_PATH_PATTERN } from './artifact-schemas.js';
 import { CONTRACT_EXAMPLES } from './contract-examples.js';
+import { contractFields } from './contract-fields.js';
 import { contractJsonSchema } from './contract-json-schema.js';
 import type { ContractType } from './contract-type.js';
-
-type JsonSchema = Readonly<Record<string, unknown>>;
-
-/** One row of a format doc's field table. */
-export interface ContractField {
-  /** The field's path as the validation errors name it, with `[]` for "each item": `changed_files[].change`. */
-  readonly path: string;
-  /** The JSON type in words: `text`, `whole number`, `list of objects`. */
-  readonly type: string;
-  readonly required: boolean;
-  /** Every constraint the schema states, in words. */
-  readonly constraints: readonly string[];
-}
 
 /** Who produces each type (spec contracts.md, "Types"). */
 const PRODUCERS: Readonly<Record<ContractType, string>> = {
@@ -50,24 +37,6 @@ const REDUCER_RULES: Readonly<Record<ContractType, string>> = {
   commit_message: ALWAYS_RULE,
   commit_cleanup: ALWAYS_RULE,
 };
-
-// Patterns the schemas use, said in words (null: the field's description says it); others are shown as is.
-const PATTERN_WORDS: Readonly<Record<string, string | null>> = {
-  '\\S': 'not empty (not only white space)',
-  '[^.]$': 'no trailing period',
-  '^[^\\r\\n]*$': 'one line',
-  [PROJECT_PATH_PATTERN]: null,
-};
-
-/**
- * The rows of a type's field table, walked from its JSON Schema: every field at every depth, with its path as
- * the validation errors write it (`[]` standing for any index).
- */
-export function contractFields(type: ContractType): ContractField[] {
-  const fields: ContractField[] = [];
-  walkObject(contractJsonSchema(type), '', fields);
-  return fields;
-}
 
 /** The format doc of one contract type, docs/contracts/<type>.md, generated from its JSON Schema and example. */
 export function renderContractDoc(type: ContractType): string {
@@ -110,76 +79,6 @@ export function renderContractDoc(type: ContractType): string {
     '```',
     '',
   ].join('\n');
-}
-
-function walkObject(schema: JsonSchema, prefix: string, fields: ContractField[]): void {
-  const properties = (schema['properties'] ?? {}) as Readonly<Record<string, JsonSchema>>;
-  const required = new Set((schema['required'] ?? []) as readonly string[]);
-  for (const [key, child] of Object.entries(properties)) {
-    const path = prefix === '' ? key : `${prefix}.${key}`;
-    fields.push({
-      path,
-      type: typeWords(child),
-      required: required.has(key),
-      constraints: constraintsOf(child),
-    });
-    if (child['type'] === 'object') walkObject(child, path, fields);
-    const items = child['items'] as JsonSchema | undefined;
-    if (child['type'] === 'array' && items?.['type'] === 'object') walkObject(items, `${path}[]`, fields);
-  }
-}
-
-function typeWords(schema: JsonSchema): string {
-  switch (schema['type']) {
-    case 'string':
-      return 'text';
-    case 'integer':
-      return 'whole number';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return '`true` or `false`';
-    case 'object':
-      return 'object';
-    case 'array': {
-      const items = (schema['items'] ?? {}) as JsonSchema;
-      return items['type'] === 'object' ? 'list of objects' : `list of ${typeWords(items)}`;
-    }
-    default:
-      return 'any JSON value';
-  }
-}
-
-function constraintsOf(schema: JsonSchema): string[] {
-  const words: string[] = [];
-  const values = schema['enum'] as readonly unknown[] | undefined;
-  if (values !== undefined) words.push(`one of ${values.map((value) => `\`${String(value)}\``).join(', ')}`);
-  if (typeof schema['maxLength'] === 'number')
-    words.push(`at most ${String(schema['maxLength'])} characters`);
-  const patterns = [
-    schema['pattern'],
-    ...((schema['allOf'] ?? []) as readonly JsonSchema[]).map((part) => part['pattern']),
-  ].filter((pattern): pattern is string => typeof pattern === 'string');
-  for (const pattern of patterns) {
-    const said = PATTERN_WORDS[pattern];
-    if (said === undefined) words.push(`matches \`${pattern}\``);
-    else if (said !== null) words.push(said);
-  }
-  // The ±2^53 bounds zod adds to every integer say nothing a reader needs.
-  if (schema['exclusiveMinimum'] === 0) words.push('1 or more');
-  if (schema['minimum'] === 0) words.push('0 or more');
-  if (schema['type'] === 'object' && schema['additionalProperties'] === false)
-    words.push('unknown keys refused');
-  if (schema['type'] === 'array') {
-    const items = (schema['items'] ?? {}) as JsonSchema;
-    if (items['type'] === 'object') words.push('unknown keys refused in each item');
-    else {
-      const each = constraintsOf(items);
-      if (each.length > 0) words.push(`each item: ${each.join(', ')}`);
-    }
-  }
-  // The description leads: it says what the field is; the words after it say what it must be.
-  return typeof schema['description'] === 'string' ? [schema['description'], ...words] : words;
 }
 
 /** A real error path of the type, for the doc's explanation of `[]`: the first field inside a list. */

@@ -1,5 +1,6 @@
 import { ARTIFACT_SCHEMAS } from './artifact-schemas.js';
 import type { ArtifactPayload } from './artifact-schemas.js';
+import { CONTRACT_DOC_URI_PREFIX, contractSummary } from './contract-summary.js';
 import { CONTRACT_TYPES, isContractType } from './contract-type.js';
 import type { ContractType } from './contract-type.js';
 import { MAX_FIELD_ERRORS, fieldError, fieldErrorsOf } from './field-error.js';
@@ -58,7 +59,8 @@ export function validateArtifactText(type: string, text: string): ArtifactValida
 }
 
 /**
- * The errors as instructions an agent can act on: what to fix, field by field, and how to resubmit. Used in the
+ * The errors as instructions an agent can act on: what to fix, field by field, how to resubmit, and what the type
+ * requires (`contractSummary`), so nothing points at a file the agent's project does not have. Used in the
  * re-ask prompt of a `fix_needed` node and in the refusals of `submit` and `submit_artifact`.
  */
 export function describeFieldErrors(type: string, errors: readonly FieldError[]): string {
@@ -71,6 +73,9 @@ export function describeFieldErrors(type: string, errors: readonly FieldError[])
   return [
     `The ${type} artifact was refused: ${count}.`,
     ...lines,
-    `Fix each field above and submit the whole ${type} artifact again (see docs/contracts/${type}.md).`,
+    `Fix each field above and submit the whole ${type} artifact again.`,
+    isContractType(type)
+      ? contractSummary(type)
+      : `The format of each type: ${CONTRACT_DOC_URI_PREFIX}<type>`,
   ].join('\n');
 }

@@ -1,11 +1,15 @@
+import { contractSummary } from '../../contracts/index.js';
+import type { ContractType } from '../../contracts/index.js';
 import { FENCE, FILE_RULE, NO_FILES_RULE } from './builtin-prompt-rules.js';
 
-/** What every contract node is told last: the one block form the runtime submits canonically. */
-function contractRule(type: string): string {
+/** What every contract node is told last: the one block form the runtime submits canonically, and its fields. */
+function contractRule(type: ContractType): string {
   return (
     `End your reply with one fenced block opened with ${FENCE}json artifact=${type} that holds the ${type} ` +
-    `artifact as one JSON object (its fields are in docs/contracts/${type}.md). The phase is done only when ` +
-    `that artifact satisfies its contract; if it does not, you are asked again with the errors.`
+    `artifact as one JSON object. The phase is done only when that artifact satisfies its contract; if it ` +
+    `does not, you are asked again with the errors.\n` +
+    // The prompt is a template: its braces are written doubled to stay literal.
+    contractSummary(type).replaceAll('{', '{{').replaceAll('}', '}}')
   );
 }
 

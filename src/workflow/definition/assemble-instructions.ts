@@ -1,3 +1,5 @@
+import { contractSummary } from '../../contracts/index.js';
+import type { ContractType } from '../../contracts/index.js';
 import {
   renderWorkflowTemplate,
   type RenderResult,
@@ -9,9 +11,12 @@ import type { WorkflowStep } from './workflow-definition.js';
 export const ARTEFACTS_INSTRUCTION =
   'You are expected to create output files during this step. Once you have created a file, you MUST call the `register_artefacts` tool with the path to the file(s). Do not stop the step without registering your work.';
 
-/** Appended to a step with `contract:`: what the pass must submit, and the two ways to submit it. */
-export function contractInstruction(contract: string): string {
-  return `This step is done only when you have submitted a ${contract} artifact (its format: docs/contracts/${contract}.md): call the \`submit_artifact\` tool with type "${contract}" and the JSON payload, or put it in your output as one fenced block opened with \`\`\`json artifact=${contract}. Then call workflow_advance.`;
+/**
+ * Appended to a step with `contract:`: what the pass must submit, the two ways to submit it, and what the type
+ * requires (`contractSummary`, which names the MCP resource of its full format).
+ */
+export function contractInstruction(contract: ContractType): string {
+  return `This step is done only when you have submitted a ${contract} artifact: call the \`submit_artifact\` tool with type "${contract}" and the JSON payload, or put it in your output as one fenced block opened with \`\`\`json artifact=${contract}. Then call workflow_advance.\n${contractSummary(contract)}`;
 }
 
 /** The line that opens the instructions of a step delegated to `agent`, before a blank line. */

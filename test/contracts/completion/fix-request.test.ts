@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   CONTRACT_EXAMPLES,
+  contractSummary,
   fixRequest,
   judgeCompletion,
   validateArtifact,
 } from '../../../src/contracts/index.js';
 
 describe('fixRequest', () => {
-  it('names every field error with its expected value, the attempt, and the block to write', () => {
+  it('names every field error with its expected value, the attempt, the fields of the type and the block to write', () => {
     const validation = validateArtifact('development_result', {
       ...CONTRACT_EXAMPLES.development_result,
       outcome: 'done',
@@ -33,16 +34,19 @@ describe('fixRequest', () => {
     expect(text).toContain('- summary: expected text (the field is required)');
     expect(text).toContain('```json artifact=development_result');
     expect(text).toContain('submit_artifact');
-    expect(text).toContain('docs/contracts/development_result.md');
+    // What the type requires, inline, once; no pointer at a file of the package.
+    expect(text.split(contractSummary('development_result'))).toHaveLength(2);
+    expect(text).not.toContain('docs/contracts');
   });
 
-  it('gives the reason when there are no field errors (nothing submitted)', () => {
+  it('gives the reason and the fields of the type when there are no field errors (nothing submitted)', () => {
     const completion = judgeCompletion({ contract: 'issues', agent: { returned: true }, submissions: [] });
     if (completion.state !== 'fix_needed') throw new Error(completion.state);
     expect(fixRequest('issues', completion, { number: 2, of: 2 }).split('\n\n')).toEqual([
       'Fix request 2 of 2: your previous answer did not satisfy the issues contract.',
       'no issues artifact was submitted.',
-      'Submit the complete issues artifact as one fenced block opened with ```json artifact=issues holding one JSON object (or with the submit_artifact tool). The format is in docs/contracts/issues.md.',
+      contractSummary('issues'),
+      'Submit the complete issues artifact as one fenced block opened with ```json artifact=issues holding one JSON object (or with the submit_artifact tool).',
     ]);
   });
 });

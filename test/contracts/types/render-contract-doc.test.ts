@@ -4,7 +4,6 @@ import {
   ARTIFACT_SCHEMAS,
   CONTRACT_EXAMPLES,
   CONTRACT_TYPES,
-  contractFields,
   readContractBlocks,
   reduceArtifact,
   renderContractDoc,
@@ -46,41 +45,5 @@ describe('renderContractDoc', () => {
     expect(doc).toMatch(
       /## When it advances\n\nA node or step with `contract: \w+` is done when .+ It (always )?advances/,
     );
-  });
-
-  it('names nested fields by the path an error uses, with [] for any item', () => {
-    expect(contractFields('development_result')).toEqual(
-      expect.arrayContaining([
-        {
-          path: 'changed_files[].change',
-          type: 'text',
-          required: true,
-          constraints: ['one of `added`, `modified`, `deleted`'],
-        },
-        expect.objectContaining({ path: 'reviewer_focus', type: 'list of text', required: true }),
-      ]),
-    );
-    expect(contractFields('issues').map((field) => [field.path, field.required])).toEqual([
-      ['issues', true],
-      ['issues[].id', true],
-      ['issues[].severity', true],
-      ['issues[].title', true],
-      ['issues[].description', true],
-      ['issues[].path', false],
-      ['issues[].line', false],
-    ]);
-  });
-
-  it('says each constraint in words: enum values, length, the path rule, counts, unknown keys', () => {
-    const byPath = (type: ContractType) =>
-      new Map(contractFields(type).map((field) => [field.path, field.constraints.join('; ')]));
-    const commit = byPath('commit_message');
-    expect(commit.get('subject')).toMatch(/at most 72 characters.*no trailing period.*one line/);
-    expect(commit.get('type')).toContain('one of `feat`, `fix`');
-    expect(byPath('commit_cleanup').get('actions[].path')).toMatch(/project-relative.*'\.\.'/);
-    expect(byPath('commit_cleanup').get('actions')).toContain('unknown keys refused in each item');
-    expect(byPath('smoke_test_result').get('failed')).toBe('0 or more');
-    expect(byPath('issues').get('issues[].line')).toBe('1 or more');
-    expect(byPath('issues').get('issues')).toMatch(/used once/);
   });
 });

@@ -3,6 +3,7 @@ import {
   CONTRACT_EXAMPLES,
   MAX_ARTIFACT_BYTES,
   MAX_FIELD_ERRORS,
+  contractSummary,
   describeFieldErrors,
   validateArtifact,
   validateArtifactText,
@@ -89,7 +90,9 @@ describe('validateArtifact on a hostile payload', () => {
     expect(validation.errors[0]?.path).toMatch(/^issues\[0\]\./);
     const text = describeFieldErrors('issues', validation.errors);
     expect(text).toContain(`at least ${String(MAX_FIELD_ERRORS)} fields to fix`);
-    expect(text.split('\n')).toHaveLength(MAX_FIELD_ERRORS + 2);
+    expect(text.split('\n')).toHaveLength(
+      MAX_FIELD_ERRORS + 2 + contractSummary('issues').split('\n').length,
+    );
   });
 
   it('never throws on values JSON cannot hold', () => {
@@ -103,7 +106,7 @@ describe('validateArtifact on a hostile payload', () => {
 });
 
 describe('describeFieldErrors', () => {
-  it('says how many fields to fix, lists each as "path: expected ..., got ...", and how to resubmit', () => {
+  it('says how many fields to fix, lists each as "path: expected ..., got ...", how to resubmit and the format', () => {
     const validation = validateArtifact('development_result', {
       ...CONTRACT_EXAMPLES.development_result,
       outcome: 'done',
@@ -118,9 +121,18 @@ describe('describeFieldErrors', () => {
         '- outcome: expected one of "completed", "partial", "failed", got "done"',
         '- changed_files[0].path: expected a project-relative path (traversal: the path contains a \'..\' segment; paths must stay inside workspace/), got "../x"',
         '- summry: expected no key "summry"; did you mean "summary"?',
-        'Fix each field above and submit the whole development_result artifact again (see docs/contracts/development_result.md).',
+        'Fix each field above and submit the whole development_result artifact again.',
+        contractSummary('development_result'),
       ].join('\n'),
     );
+  });
+
+  it('points at the format resources, not at a file, for a type that is not a contract type', () => {
+    const validation = validateArtifact('isues', {});
+    if (validation.ok) throw new Error('accepted');
+    const text = describeFieldErrors('isues', validation.errors);
+    expect(text.split('\n').at(-1)).toBe('The format of each type: artifact-ingest://contracts/<type>');
+    expect(text).not.toContain('docs/contracts');
   });
 
   it('uses the singular for one field and names a missing field without a got', () => {

@@ -8,6 +8,7 @@ import {
 } from '../../../src/runtime/graph/builtin-graphs.js';
 import { findDependencyCycles } from '../../../src/runtime/graph/find-dependency-cycles.js';
 import type { GraphDefinition } from '../../../src/runtime/graph/graph-definition.js';
+import { contractSummary } from '../../../src/contracts/index.js';
 import { ID_PATTERN as GRAPH_ID_PATTERN } from '../../../src/project/index.js';
 import { parseGraph } from '../../../src/runtime/graph/load-graph.js';
 import { resolveOutputPath } from '../../../src/runtime/graph/resolve-output-path.js';
@@ -130,9 +131,13 @@ describe('built-in graphs', () => {
       ['node', '--test', 'workspace/test/'],
     ]);
     for (const node of graph.nodes) {
-      if (node.prompt === undefined) continue;
-      // Every agent is told the one block form that submits its contract.
-      expect(node.prompt).toContain(`\`\`\`json artifact=${String(node.contract)}`);
+      if (node.prompt === undefined || node.contract === undefined) continue;
+      // Every agent is told the one block form that submits its contract, and the fields of its type, the
+      // summary's braces surviving the template (issue 24: no pointer at the package's docs/contracts/).
+      expect(node.prompt).toContain(`\`\`\`json artifact=${node.contract}`);
+      const rendered = renderTemplate(parseTemplate(node.prompt), (variable) => `<${variable.raw}>`);
+      expect(rendered).toContain(contractSummary(node.contract));
+      expect(rendered).not.toContain('docs/contracts');
     }
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { contractSummary } from '../../../src/contracts/index.js';
 import {
   ARTEFACTS_INSTRUCTION,
   assembleInstructions,
@@ -53,9 +54,10 @@ describe('assembleInstructions', () => {
     expect(result).toEqual({ ok: true, text: expected });
   });
 
-  it('names the type, its format doc and both ways to submit in the contract sentence', () => {
+  it('names the type, both ways to submit and the fields of the type in the contract sentence', () => {
     const sentence = contractInstruction('issues');
-    expect(sentence).toContain('docs/contracts/issues.md');
+    expect(sentence.endsWith(`Then call workflow_advance.\n${contractSummary('issues')}`)).toBe(true);
+    expect(sentence).not.toContain('docs/contracts');
     expect(sentence).toContain('`submit_artifact` tool with type "issues"');
     expect(sentence).toContain('```json artifact=issues');
   });
