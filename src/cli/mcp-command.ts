@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, loadProjectConfig } from '../config/index.js';
 import type { ProjectConfig } from '../config/index.js';
+import { CONTRACT_DOC_URI_PREFIX } from '../contracts/index.js';
 import { BoundedStdioTransport, createWorkflowMcpServer } from '../mcp/index.js';
 import { describeError, PROJECT_CONFIG_FILE } from '../project/index.js';
 import type { CliIo } from './cli-io.js';
@@ -14,9 +15,10 @@ export const MCP_HELP = `Usage: artifact-ingest mcp [--project DIR]
 
 Serve the workflow engine over MCP on stdio, for a coding assistant (Claude Code, Cursor, VS Code, any
 MCP client) to drive workflows step by step. Tools: workflow_list, workflow_start, workflow_status,
-workflow_advance, register_artefacts, submit_artifact, workflow_abort. The server stops when stdin closes;
-logs go to stderr, stdout carries only the protocol. A missing project folder or a broken config does not
-stop it: it is said on stderr and answers every tool call. Setup for each assistant: docs/mcp.md.
+workflow_advance, register_artefacts, submit_artifact, workflow_abort. Resources: the format doc of each
+contract type, ${CONTRACT_DOC_URI_PREFIX}<type>. The server stops when stdin closes; logs go to stderr,
+stdout carries only the protocol. A missing project folder or a broken config does not stop it: it is said
+on stderr and answers every tool call. Setup for each assistant: docs/mcp.md.
 
 Options:
   --project DIR   project root: .agent/runs/, workflows/, docs/ (default: current directory)

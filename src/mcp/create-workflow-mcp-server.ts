@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ProjectConfig } from '../config/index.js';
+import { CONTRACT_DOC_URI_PREFIX } from '../contracts/index.js';
 import {
   abortWorkflow,
   advanceWorkflow,
@@ -11,6 +12,7 @@ import {
 } from '../workflow/index.js';
 import type { WorkflowEngineDeps } from '../workflow/index.js';
 import { boundToolError } from './bound-reply.js';
+import { registerContractResources } from './register-contract-resources.js';
 import { callSubmitArtifact } from './submit-artifact-tool.js';
 import { isExpectedError, redactToolResult, toolError, toolResult } from './tool-result.js';
 import {
@@ -52,8 +54,9 @@ export interface WorkflowMcpServerOptions {
 export const WORKFLOW_MCP_SERVER_NAME = 'artifact-ingest';
 
 /**
- * An `McpServer` with the six workflow tools and `submit_artifact` (spec workflow-mcp.md, "MCP server") over `projectDir`; connect
- * it to a transport (`StdioServerTransport`, or `InMemoryTransport` in tests).
+ * An `McpServer` with the six workflow tools and `submit_artifact` (spec workflow-mcp.md, "MCP server") over `projectDir`,
+ * and the format doc of each contract type as a resource; connect it to a transport (`StdioServerTransport`, or
+ * `InMemoryTransport` in tests).
  */
 export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, version = '0.0.0'): McpServer {
   const { projectDir, startupProblem } = options;
@@ -155,13 +158,13 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
   server.registerTool(
     'submit_artifact',
     {
-      description:
-        "Submit the artifact a step's contract asks for (its instructions say which type), once you have produced it and before workflow_advance: validated against docs/contracts/<type>.md, written to .agent/artifacts/<run_id>/<type>.json and recorded. A refusal lists every field path with the value expected: fix those and submit again.",
+      description: `Submit the artifact a step's contract asks for (its instructions say which type and its fields), once you have produced it and before workflow_advance: validated against the type's schema (full format: the resource ${CONTRACT_DOC_URI_PREFIX}<type>), written to .agent/artifacts/<run_id>/<type>.json and recorded. A refusal lists every field path with the value expected, and the fields the type requires: fix those and submit again.`,
       inputSchema: submitArtifactInput,
       outputSchema: submitArtifactOutput,
     },
     handleResult('submit_artifact', (args) => callSubmitArtifact(projectDir, args, deps)),
   );
+  registerContractResources(server);
   return server;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTRACT_DOC_URI_PREFIX } from '../contracts/index.js';
 
 // Inputs are strict objects: a misspelt key (`runId`) is refused instead of silently meaning "the one running".
 const runId = z
@@ -154,10 +155,13 @@ export const submitArtifactInput = z
       .describe(
         'the artifact type: development_result, issues, fix_result, commit_message, commit_cleanup, planning_analysis_decision, review_analysis_decision, development_analysis_decision, smoke_test_result or product_spec',
       ),
-    payload: z.unknown().optional().meta({
-      type: 'object',
-      description: 'the artifact itself, one JSON object in the format of docs/contracts/<type>.md',
-    }),
+    payload: z
+      .unknown()
+      .optional()
+      .meta({
+        type: 'object',
+        description: `the artifact itself, one JSON object in the format of the resource ${CONTRACT_DOC_URI_PREFIX}<type>`,
+      }),
     run_id: z
       .string()
       .optional()

@@ -3,6 +3,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MCP_HELP } from '../../src/cli/mcp-command.js';
+import { CONTRACT_TYPES, contractSummary, renderContractDoc } from '../../src/contracts/index.js';
 import {
   OUTSIDE_MARKERS,
   outsideReferences,
@@ -72,6 +73,61 @@ describe('createWorkflowMcpServer', () => {
     expect(submit?.inputSchema.properties?.payload).toMatchObject({ type: 'object' });
     expect(submit?.inputSchema.required).toEqual(expect.arrayContaining(['type', 'payload']));
     expect(submit?.description).toMatch(/before workflow_advance/);
+  });
+
+  it('serves the format doc of each contract type as the resource its summary names (issue 24)', async () => {
+    const { client } = await connectServer(await buildProject());
+    const { resources } = await client.listResources();
+    const uris = CONTRACT_TYPES.map((type) => {
+      const named = /^Full format: (\S+)$/m.exec(contractSummary(type))?.[1];
+      expect(named).toBeDefined();
+      return String(named);
+    });
+    expect(resources.map((resource) => resource.uri)).toEqual(uris);
+    for (const [index, type] of CONTRACT_TYPES.entries()) {
+      expect(resources[index]).toMatchObject({ name: type, mimeType: 'text/markdown' });
+      const { contents } = await client.readResource({ uri: uris[index] ?? '' });
+      expect(contents).toEqual([
+        { uri: uris[index], mimeType: 'text/markdown', text: renderContractDoc(type) },
+      ]);
+    }
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ name: 'contract', uriTemplate: 'artifact-ingest://contracts/{type}' }),
+    ]);
+  });
+
+  it.each([
+    [
+      'a misspelt type',
+      'artifact-ingest://contracts/isues',
+      /did you mean artifact-ingest:\/\/contracts\/issues\?/,
+    ],
+    [
+      'a type of 100,000 letters',
+      `artifact-ingest://contracts/${'x'.repeat(100_000)}`,
+      /one of product_spec, /,
+    ],
+    ['another scheme', 'file:///etc/passwd', /Resource file:\/\/\/etc\/passwd not found/],
+  ])('answers a read of %s with -32602 and what to read instead', async (_, uri, says) => {
+    const { client } = await connectServer(await buildProject());
+    const refused = await client.readResource({ uri }).then(
+      () => undefined,
+      (error: unknown) => error as { code?: number; message?: string },
+    );
+    expect(refused?.code).toBe(-32602);
+    expect(refused?.message).toMatch(says);
+    expect(refused?.message?.length).toBeLessThan(1_000);
+  });
+
+  it('still serves the format docs when started with a startup problem, which reads nothing of the project', async () => {
+    const { client, call } = await connectServer('/nonexistent/project', {
+      startupProblem: 'the project folder /nonexistent/project does not exist',
+    });
+    expect((await call('workflow_list')).isError).toBe(true);
+    expect((await client.listResources()).resources).toHaveLength(CONTRACT_TYPES.length);
+    const { contents } = await client.readResource({ uri: 'artifact-ingest://contracts/issues' });
+    expect(contents[0]).toMatchObject({ text: renderContractDoc('issues') });
   });
 
   it('workflow_list returns the project workflows and the built-ins', async () => {

@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderContractDoc } from '../../src/contracts/index.js';
 import { CLI, runProgram } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { textOf } from './mcp-test-client.js';
@@ -40,9 +41,11 @@ afterEach(async () => {
 });
 
 let healthyTools: unknown;
+let healthyResources: unknown;
 beforeAll(async () => {
   const server = await spawnRawMcp(await tempProject(), [], { keepAcrossTests: true });
   healthyTools = (await server.request('tools/list')).result;
+  healthyResources = (await server.request('resources/list')).result;
   await server.endInput();
 });
 
@@ -93,7 +96,7 @@ const BROKEN: readonly BrokenStart[] = [
 
 describe('artifact-ingest mcp started on a missing project or a broken config (issue 24)', () => {
   it.each(BROKEN)(
-    '$name: initialize and tools/list as usual, every tool call an isError naming the problem and the fix',
+    '$name: initialize, tools/list and the contract formats as usual, every tool call an isError naming the problem and the fix',
     async ({ project, says }) => {
       const root = await tempProject({ 'notes.md': 'my notes\n' });
       const projectDir = await project(root);
@@ -101,6 +104,18 @@ describe('artifact-ingest mcp started on a missing project or a broken config (i
       // spawnRawMcp fails unless initialize answers with a result.
       const server = await spawnRawMcp(projectDir);
       expect((await server.request('tools/list')).result).toEqual(healthyTools);
+      // The format docs are the package's, not the project's: served all the same.
+      expect((await server.request('resources/list')).result).toEqual(healthyResources);
+      const read = await server.request('resources/read', { uri: 'artifact-ingest://contracts/issues' });
+      expect(read.result).toEqual({
+        contents: [
+          {
+            uri: 'artifact-ingest://contracts/issues',
+            mimeType: 'text/markdown',
+            text: renderContractDoc('issues'),
+          },
+        ],
+      });
       for (const [name, args] of CALLS) {
         const text = errorTextOf(await server.request('tools/call', { name, arguments: args }));
         for (const part of says(projectDir)) expect(text, name).toContain(part);

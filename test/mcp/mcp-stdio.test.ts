@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { contractSummary, renderContractDoc } from '../../src/contracts/index.js';
 import { MAX_REPLY_BYTES, MAX_REPLY_ITEMS } from '../../src/mcp/index.js';
 import {
   OUTSIDE_MARKERS,
@@ -46,7 +47,7 @@ async function call(
 }
 
 describe('artifact-ingest mcp over stdio', () => {
-  it('lists the tools and runs chain_of_thought to completion', async () => {
+  it('lists the tools, runs chain_of_thought to completion, and serves the format a refusal names', async () => {
     const projectDir = await tempProject();
     const { client } = await spawnServer(projectDir);
     const { tools } = await client.listTools();
@@ -64,6 +65,17 @@ describe('artifact-ingest mcp over stdio', () => {
       inputs: { problem: 'sort a list' },
       run_id: 'cot-1',
     });
+    // A refused submission says what the type requires and names the resource of its full format (issue 24).
+    const refused = (await client.callTool({
+      name: 'submit_artifact',
+      arguments: { type: 'issues', payload: { issues: [{ id: 'I1' }] } },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain(contractSummary('issues'));
+    const uri = /^Full format: (\S+)$/m.exec(textOf(refused))?.[1] ?? '';
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain(uri);
+    const { contents } = await client.readResource({ uri });
+    expect(contents).toEqual([{ uri, mimeType: 'text/markdown', text: renderContractDoc('issues') }]);
     await call(client, 'workflow_advance', { output: '- pick a pivot\n- partition' });
     const third = await call(client, 'workflow_advance', { output: 'Pivot: median of three.' });
     expect(third).toMatchObject({ step: 'synthesize', step_number: 3 });
