@@ -521,3 +521,28 @@ describe('event file under concurrent ingests', () => {
     expect(events.filter((e) => e.event === 'ingest.summary')).toHaveLength(8);
   });
 });
+
+describe('paths agents really write', () => {
+  it('skips ```ts:src/x.ts and ```ts title=src/y.ts with the line to write, and lists no ordinary block', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': [
+        '```c++\nint a;\n```\n',
+        '```js {1,3}\nlet a;\n```\n',
+        '```ts:src/x.ts\nexport const x = 1;\n```\n',
+        '```ts title=src/y.ts\nexport const y = 1;\n```\n',
+      ].join('\n'),
+    });
+    const { manifest } = await runIngest({ projectDir, ...base });
+
+    expect(manifest.artifacts.map((entry) => [entry.status, entry.declared_file, entry.reason])).toEqual([
+      [
+        'skipped',
+        'src/x.ts',
+        "lang_colon_path: info string joins the path to the language with ':' (ts:src/x.ts); write ```ts file=src/x.ts",
+      ],
+      ['skipped', '', 'unsupported_key: info string uses title=; write ```ts file=src/y.ts'],
+    ]);
+    expect(manifest.summary).toEqual({ total_blocks: 2, written: 0, skipped: 2, rejected: 0 });
+    await expect(lstat(path.join(projectDir, 'workspace'))).rejects.toThrow(/ENOENT/);
+  });
+});
