@@ -36,3 +36,15 @@ describe('ingest --json', () => {
     expect(JSON.parse(result.stdout)).toHaveLength(2);
   });
 });
+
+describe('ingest report', () => {
+  it('prints the warning of a file=workspace/... block under its row', async () => {
+    const dir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'workspace/src/p.ts', 'export {};') });
+    const result = await runCli(['ingest', 'docs/plan.md', '--run-id', 'r1'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '  written   workspace/workspace/src/p.ts  11 B\n' +
+        '  warning   workspace_prefix: file= path starts with workspace/, so the block goes to workspace/workspace/src/p.ts; paths are relative to workspace/: write file=src/p.ts\n',
+    );
+  });
+});
