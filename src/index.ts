@@ -83,10 +83,12 @@ export {
   resolveIngestEnabled,
   runIngest,
   statusOfReason,
+  WARNING_CODES,
 } from './ingest/index.js';
 export type {
   ArtifactStatus,
   BlockOutcome,
+  BlockWarning,
   IngestEnabled,
   IngestEnabledInput,
   IngestManifest,
@@ -101,6 +103,7 @@ export type {
   OmittedBlocks,
   ReasonCode,
   SourceKind,
+  WarningCode,
 } from './ingest/index.js';
 
 // runtime: YAML graphs of agent nodes, runs that resume, the post-write ingest hook

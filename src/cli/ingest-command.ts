@@ -12,6 +12,8 @@ import type { NodeId, RunId } from '../project/index.js';
 import type { IngestManifest, IngestMode, IngestProblem, IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { progressLine } from './progress-line.js';
+import { readStdinDocument, saveStdinDocument } from './read-stdin-document.js';
+import type { StdinDocument } from './read-stdin-document.js';
 import { resolveProject } from './resolve-project.js';
 import { renderIngestReport } from './render-ingest-report.js';
 import { UsageError } from './usage-error.js';
@@ -22,14 +24,18 @@ const fastGlob = lazyModule<typeof FastGlob>('fast-glob');
 
 /** Help text of `artifact-ingest ingest`. */
 export const INGEST_HELP = `Usage: artifact-ingest ingest [PATH|GLOB ...] [options]
+       artifact-ingest ingest - --doc-path docs/NAME.md [options]
 
 Extract the \`\`\`<lang> file=<path> blocks of markdown documents into workspace/,
 record a manifest per document and append events to the run's events.jsonl.
 Each file placed is recorded as an artifact (.agent/runs/<run_id>/artifacts.jsonl).
 
 Paths and globs are relative to the project directory. With none, docs/**/*.md is ingested.
+With -, one document is read from standard input (at most ingest.limits.max_document_bytes),
+saved as --doc-path and ingested; input that is empty or too large is refused, nothing written.
 
 Options:
+  --doc-path P    with -: where the document is saved, a file under docs/ or audits/
   --project DIR   project root holding docs/, workspace/ and .agent/ (default: current directory)
   --run-id ID     run to record under (default: cli-<UTC time>)
   --node-id ID    node id for the manifest (one document only; default: derived from the path)
@@ -48,9 +54,12 @@ Examples:
   artifact-ingest ingest
   artifact-ingest ingest docs/plan.md --run-id run-42 --node-id plan
   artifact-ingest ingest 'docs/tasks/*.md' --project ./my-project --dry-run
+  my-agent --task plan | artifact-ingest ingest - --doc-path docs/plan.md
 `;
 
 const GLOB_CHARS = /[*?[\]{}!]/;
+/** The PATH that stands for standard input. */
+const STDIN = '-';
 
 /** Runs `artifact-ingest ingest`; returns the exit code. */
 export async function ingestCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -62,21 +71,32 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
     'dry-run': { type: 'boolean' },
     strict: { type: 'boolean' },
     json: { type: 'boolean' },
+    'doc-path': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
     io.stdout.write(INGEST_HELP);
     return 0;
   }
+  const fromStdin = checkStdinArgs(positionals, values['doc-path']);
 
   const projectDir = await resolveProject(values.project, 'ingest', io.cwd);
   const runIdText = values['run-id'];
   const runId = runIdText === undefined ? defaultCliRunId() : parseRunId(runIdText, '--run-id');
   const mode = parseMode(values.mode);
   const config = await loadProjectConfig(projectDir);
-  const documents = await findDocuments(projectDir, positionals);
-  const nodeIds = assignNodeIds(documents, values['node-id']);
   const dryRun = values['dry-run'] === true;
+  const stdinDocument =
+    fromStdin === undefined
+      ? undefined
+      : await readStdinDocument(fromStdin, io, config.ingest.limits.maxDocumentBytes);
+  const documents =
+    stdinDocument === undefined ? await findDocuments(projectDir, positionals) : [stdinDocument.docPath];
+  const nodeIds = assignNodeIds(documents, values['node-id']);
+  // Bytes that are not UTF-8 are not saved: the ingest records one invalid_utf8 event and writes nothing.
+  if (stdinDocument?.text !== undefined) {
+    await saveStdinDocument(projectDir, stdinDocument, { dryRun, durability: config.ingest.durability });
+  }
   const strict = values.strict === true || config.ingest.failMode === 'closed';
 
   const progress = progressLine(io.stderr);
@@ -105,6 +125,7 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
         durability: config.ingest.durability,
         limits: config.ingest.limits,
         parser: config.ingest.parser,
+        ...stdinContent(stdinDocument),
         // Recorded under the workspace lock, right after the renames, so concurrent ingests never drift.
         ...(records === undefined
           ? {}
@@ -137,6 +158,41 @@ export async function ingestCommand(args: readonly string[], io: CliIo): Promise
     );
   }
   return strict && (results.some((result) => result.failed) || recordFailures.count() > 0) ? 1 : 0;
+}
+
+/**
+ * The `--doc-path` of `ingest -`, or undefined when the documents are PATHs and globs; a `-` among other PATHs,
+ * a `-` without `--doc-path`, or a `--doc-path` without `-` is a usage error.
+ */
+function checkStdinArgs(positionals: readonly string[], docPath: string | undefined): string | undefined {
+  if (!positionals.includes(STDIN)) {
+    if (docPath === undefined) return undefined;
+    throw new UsageError(
+      `--doc-path names where the document read from standard input is saved; use it with -: ingest - --doc-path ${docPath}`,
+      'ingest',
+    );
+  }
+  if (positionals.length > 1) {
+    throw new UsageError(
+      '- reads one document from standard input; give no other PATH or GLOB with it',
+      'ingest',
+    );
+  }
+  if (docPath === undefined || docPath === '') {
+    throw new UsageError(
+      'ingest - needs --doc-path to say where the document read from standard input is saved, e.g. --doc-path docs/from-stdin.md',
+      'ingest',
+    );
+  }
+  return docPath;
+}
+
+/** What `runIngest` judges for the document read from stdin: its bytes as read, and their text when valid. */
+function stdinContent(document: StdinDocument | undefined): { content?: Uint8Array; text?: string } {
+  if (document === undefined) return {};
+  return document.text === undefined
+    ? { content: document.bytes }
+    : { content: document.bytes, text: document.text };
 }
 
 /**

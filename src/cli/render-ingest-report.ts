@@ -5,8 +5,8 @@ import { capRows } from './cap-rows.js';
 import { renderTable } from './render-table.js';
 
 /**
- * Renders ingest results for a person: each block with its status and reason (capped per document with
- * `capRows`, for a terminal), then the summary table.
+ * Renders ingest results for a person: each block with its status and reason, and a line under it per warning
+ * (capped per document with `capRows`, for a terminal), then the summary table.
  */
 export function renderIngestReport(
   results: readonly IngestResult[],
@@ -27,6 +27,7 @@ export function renderIngestReport(
       const detail =
         artifact.status === 'written' && !context.dryRun ? `${artifact.bytes} B` : artifact.reason;
       lines.push(`  ${status.padEnd(9)} ${target}${detail === '' ? '' : `  ${detail}`}`);
+      for (const warning of artifact.warnings ?? []) lines.push(`  ${'warning'.padEnd(9)} ${warning}`);
     }
     if (blocks.more !== undefined) lines.push(`  ${blocks.more}`);
     for (const problem of result.problems) lines.push(`  error     ${problem.code}: ${problem.message}`);

@@ -3,6 +3,7 @@ import type { FenceParser } from '../project/index.js';
 /** Why a candidate block cannot be ingested as written (spec ingest.md sections 1-2). */
 export type FenceFormatCode =
   | 'missing_lang'
+  | 'lang_colon_path'
   | 'invalid_lang'
   | 'missing_file'
   | 'unsupported_key'
@@ -22,7 +23,10 @@ export type FenceVerdict =
 export interface FenceBlock {
   /** Index among candidates in document order, from 0; -1 for a non-candidate (only with `all: true`). */
   readonly index: number;
-  /** True when the decoded info string contains `=` (the author attached attributes). */
+  /**
+   * True when the decoded info string contains `=` (the author attached attributes) or starts with a
+   * `<lang>:<path>` word (`ts:src/x.ts`, D95).
+   */
   readonly candidate: boolean;
   /** First word of the info string; '' when the info string starts with an attribute or is empty. */
   readonly lang: string;

@@ -2,6 +2,7 @@ import { endsInsideOpenFence } from './ends-inside-open-fence.js';
 import type { FenceParser } from '../project/index.js';
 import type { FenceVerdict } from './fence-block.js';
 import { parseInfoString } from './parse-info-string.js';
+import { readColonPath } from './read-colon-path.js';
 import type { RawFence } from './read-fenced-blocks.js';
 
 /** The parts of a {@link FenceBlock} that judging a raw fence adds. */
@@ -15,9 +16,13 @@ export interface FenceJudgement {
 const markdownLangs = new Set(['md', 'markdown', 'mdx']);
 const valid: FenceVerdict = { valid: true };
 
-/** Whether a fenced block is a candidate: its decoded info string holds `=` (the author attached attributes). */
+/**
+ * Whether a fenced block is a candidate: its decoded info string holds `=` (the author attached attributes), or
+ * its first word joins a path to the language with `:` (`ts:src/x.ts`, D95), so the author meant a file.
+ */
 export function isCandidate(fence: RawFence): boolean {
-  return fence.info.includes('=');
+  const { info } = fence;
+  return info.includes('=') || (info.includes(':') && readColonPath(info) !== undefined);
 }
 
 /** Decides whether a fenced block is a candidate and whether it can be written, checking rules in spec order. */
@@ -27,7 +32,8 @@ export function judgeFence(
   parser?: FenceParser,
 ): FenceJudgement {
   const candidate = isCandidate(fence);
-  const { lang, declaredFile, problem } = parseInfoString(fence.info);
+  // The fix a message shows opens with backticks of the block's own length (a ```` run keeps its nesting).
+  const { lang, declaredFile, problem } = parseInfoString(fence.info, '`'.repeat(fence.fenceLength));
   const judged = (verdict: FenceVerdict): FenceJudgement => ({ candidate, lang, declaredFile, verdict });
 
   if (fence.fenceChar === '~') {

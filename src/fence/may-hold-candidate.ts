@@ -5,8 +5,8 @@
 export function mayHoldCandidate(markdown: string, all: boolean): boolean {
   if (all) return markdown.includes('```') || markdown.includes('~~~');
   // A candidate's info string (CommonMark 4.5: the rest of the opening fence line) decodes to something with
-  // `=`, and `=` can only come from a literal `=` or a character reference, which starts with `&`. So a line
-  // needs a run of 3 fence characters followed later on the same line by `=` or `&`.
+  // `=` or, for `ts:src/x.ts` (D95), `:`; each can only come from itself or a character reference, which starts
+  // with `&`. So a line needs a run of 3 fence characters followed later on the same line by `=`, `:` or `&`.
   // Each cached position only moves forward, so the whole check reads the text a constant number of times.
   let position = 0;
   let backticks = -1;
@@ -15,6 +15,7 @@ export function mayHoldCandidate(markdown: string, all: boolean): boolean {
   let carriageReturn = -1;
   let equals = -1;
   let ampersand = -1;
+  let colon = -1;
   for (;;) {
     backticks = nextFrom(markdown, '```', position, backticks);
     tildes = nextFrom(markdown, '~~~', position, tildes);
@@ -26,7 +27,8 @@ export function mayHoldCandidate(markdown: string, all: boolean): boolean {
     const lineEnd = Math.min(lineFeed, carriageReturn);
     equals = nextFrom(markdown, '=', run, equals);
     ampersand = nextFrom(markdown, '&', run, ampersand);
-    if (Math.min(equals, ampersand) < lineEnd) return true;
+    colon = nextFrom(markdown, ':', run, colon);
+    if (Math.min(equals, ampersand, colon) < lineEnd) return true;
     if (lineEnd === Infinity) return false;
     position = lineEnd + 1;
   }

@@ -1,4 +1,5 @@
 import type { FenceFormatCode } from './fence-block.js';
+import { readColonPath } from './read-colon-path.js';
 
 /** What the info string grammar `<lang>[ \t]+file=<path>` makes of one decoded info string. */
 export interface InfoStringReading {
@@ -25,15 +26,20 @@ const keyValue = /^([^=]+)=/;
 const fileKey = 'file=';
 const shape = '<lang> file=<relative path>';
 
-/** Reads a decoded info string against the grammar `<lang>[ \t]+file=<path>`, checking rules in a fixed order. */
-export function parseInfoString(info: string): InfoStringReading {
+/**
+ * Reads a decoded info string against the grammar `<lang>[ \t]+file=<path>`, checking rules in a fixed order;
+ * `fence` is the opening fence run, so that a message can show the opening line to write.
+ */
+export function parseInfoString(info: string, fence = '```'): InfoStringReading {
   const words = info.trim().split(wordSeparator);
   const first = words[0] ?? '';
   const rest = words.slice(1);
   const fileWords = rest.filter((word) => word.startsWith(fileKey));
   const firstFile = fileWords[0];
-  const lang = first.includes('=') ? '' : first;
-  const declaredFile = firstFile === undefined ? firstFileValue(first) : firstFile.slice(fileKey.length);
+  const colonPath = readColonPath(first);
+  const lang = first.includes('=') ? '' : (colonPath?.lang ?? first);
+  const declaredFile =
+    firstFile === undefined ? (colonPath?.path ?? firstFileValue(first)) : firstFile.slice(fileKey.length);
   const read = (problem: InfoStringProblem | undefined): InfoStringReading => ({
     lang,
     declaredFile,
@@ -44,6 +50,13 @@ export function parseInfoString(info: string): InfoStringReading {
     return read({
       code: 'missing_lang',
       message: `info string has no language before its attributes; write ${shape}, e.g. ts file=src/a.ts`,
+    });
+  }
+  // D95: `ts:src/x.ts` names its file the way some assistants do; say which opening line names it here.
+  if (colonPath !== undefined) {
+    return read({
+      code: 'lang_colon_path',
+      message: `info string joins the path to the language with ':' (${shown(first)}); write ${fence}${shown(colonPath.lang)} file=${shown(colonPath.path)}`,
     });
   }
   if (!langPattern.test(first)) {
@@ -88,17 +101,31 @@ export function parseInfoString(info: string): InfoStringReading {
     }
     return read(undefined);
   }
-  const key = rest.map((word) => keyValue.exec(word)?.[1]).find((found) => found !== undefined);
-  if (key !== undefined) {
-    return read({
-      code: 'unsupported_key',
-      message: `info string uses ${shown(key)}=; write file=<relative path>`,
-    });
+  const attributes = rest.flatMap((word) => {
+    const key = keyValue.exec(word)?.[1];
+    return key === undefined ? [] : [{ key, path: pathOfValue(word.slice(key.length + 1)) }];
+  });
+  // The attribute naming a path is the one the author meant as the file (`title=src/x.ts`, `path=a.py`).
+  const named = attributes.find((attribute) => attribute.path !== undefined) ?? attributes[0];
+  if (named !== undefined) {
+    const fix =
+      named.path === undefined ? 'file=<relative path>' : `${fence}${shown(first)} file=${shown(named.path)}`;
+    return read({ code: 'unsupported_key', message: `info string uses ${shown(named.key)}=; write ${fix}` });
   }
   return read({
     code: 'missing_file',
     message: `info string has no file= attribute; write ${shape}`,
   });
+}
+
+/**
+ * The path an attribute's value names, unquoted (`"src/x.ts"` names `src/x.ts`), when it looks like one: a `/` or
+ * a `.` in a word with no quotes left in it; undefined for a value such as `"My example"` or `1`.
+ */
+function pathOfValue(value: string): string | undefined {
+  const unquoted = /^(["'])(.*)\1$/.exec(value)?.[2] ?? value;
+  if (unquoted === '' || quoteCharacter.test(unquoted)) return undefined;
+  return unquoted.includes('/') || unquoted.includes('.') ? unquoted : undefined;
 }
 
 /** For `file=a.py` written where the language belongs, the path the author meant. */

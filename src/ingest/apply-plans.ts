@@ -3,6 +3,7 @@ import { pathCollisionKey, WorkspaceError } from '../workspace/index.js';
 import type { ConfinedRoot, WriteBatch } from '../workspace/index.js';
 import { describeError, sha256Hex } from '../project/index.js';
 import type { BlockOutcome } from './block-outcome.js';
+import { warningsOfPath } from './block-warning.js';
 import type { IngestRoots } from './ingest-roots.js';
 import type { ReportProblem } from './ingest-problem.js';
 import type { BlockPlan } from './plan-blocks.js';
@@ -203,6 +204,10 @@ function outcome(
   code: ReasonCode | null,
   message: string,
 ): BlockOutcome {
+  const warnings = (normalizedPath === null ? [] : warningsOfPath(normalizedPath)).map((warning) => ({
+    ...warning,
+    message: redactSecrets(warning.message),
+  }));
   return {
     index: plan.block.index,
     lang: plan.block.lang,
@@ -214,5 +219,6 @@ function outcome(
     status: code === null ? 'written' : statusOfReason(code),
     code,
     message: redactSecrets(message),
+    ...(warnings.length === 0 ? {} : { warnings }),
   };
 }

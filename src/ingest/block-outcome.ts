@@ -1,4 +1,6 @@
 import type { EventFields, EventLevel } from '../events/index.js';
+import { warningText } from './block-warning.js';
+import type { BlockWarning } from './block-warning.js';
 import type { ManifestArtifact } from './ingest-manifest.js';
 import { statusOfReason } from './reason-code.js';
 import type { ArtifactStatus, ReasonCode } from './reason-code.js';
@@ -21,6 +23,8 @@ export interface BlockOutcome {
   readonly message: string;
   /** Present on the one outcome that stands for every candidate past `max_blocks`: how many, by reason. */
   readonly omitted?: OmittedBlocks;
+  /** Present when the block follows the rules but likely not its author's intent (D97); never empty. */
+  readonly warnings?: readonly BlockWarning[];
 }
 
 /** The candidates of a document past `max_blocks`: counted, never listed (issue 23). */
@@ -33,7 +37,7 @@ export interface OmittedBlocks {
 
 /** The manifest entry of a block outcome: the only place its `reason` string (`code: message`) is made. */
 export function manifestArtifactOf(outcome: BlockOutcome): ManifestArtifact {
-  return {
+  const entry: ManifestArtifact = {
     index: outcome.index,
     lang: outcome.lang,
     declared_file: outcome.declaredFile,
@@ -43,6 +47,8 @@ export function manifestArtifactOf(outcome: BlockOutcome): ManifestArtifact {
     status: outcome.status,
     reason: outcome.code === null ? '' : `${outcome.code}: ${outcome.message}`,
   };
+  // Only an entry with a warning has the key: every other entry stays as manifest v1 has always written it.
+  return outcome.warnings === undefined ? entry : { ...entry, warnings: outcome.warnings.map(warningText) };
 }
 
 /**
@@ -62,16 +68,22 @@ export function candidatesOf(outcome: BlockOutcome): number {
 
 /**
  * The level of a block's `ingest.block` event, from its status: refusals ERROR; losses (a skipped block)
- * WARNING, except a block already on disk or replaced by a later one; written (or would be) INFO.
+ * WARNING, except a block already on disk or replaced by a later one; written (or would be) INFO; and WARNING
+ * for any entry that is not ERROR but carries a warning.
  */
 export function eventLevelOf(outcome: BlockOutcome): EventLevel {
-  if (outcome.code === null) return 'INFO';
-  switch (statusOfReason(outcome.code)) {
+  const level = levelOfReason(outcome.code);
+  return level === 'INFO' && outcome.warnings !== undefined ? 'WARNING' : level;
+}
+
+function levelOfReason(code: ReasonCode | null): EventLevel {
+  if (code === null) return 'INFO';
+  switch (statusOfReason(code)) {
     case 'rejected':
       return 'ERROR';
     case 'written':
       return 'INFO';
     case 'skipped':
-      return outcome.code === 'unchanged' || outcome.code === 'superseded' ? 'INFO' : 'WARNING';
+      return code === 'unchanged' || code === 'superseded' ? 'INFO' : 'WARNING';
   }
 }

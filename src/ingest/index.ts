@@ -17,6 +17,8 @@ export {
 } from './ingest-manifest.js';
 export type { IngestManifest, ManifestArtifact, IngestMode, SourceKind } from './ingest-manifest.js';
 export { REASON_CODES, statusOfReason } from './reason-code.js';
+export { WARNING_CODES } from './block-warning.js';
+export type { BlockWarning, WarningCode } from './block-warning.js';
 export type { ReasonCode, ArtifactStatus, IngestPolicyCode } from './reason-code.js';
 export { planBlocks } from './plan-blocks.js';
 export type { BlockPlan } from './plan-blocks.js';

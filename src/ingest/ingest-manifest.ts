@@ -21,6 +21,8 @@ export const manifestArtifactSchema = z
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     status: z.enum(['written', 'skipped', 'rejected']),
     reason: z.string(),
+    // Added to v1 as optional (D97): absent unless the entry has a warning, each `code: message`.
+    warnings: z.array(z.string()).min(1).optional(),
   })
   .strict();
 

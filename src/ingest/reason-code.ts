@@ -28,6 +28,7 @@ export function statusOfReason(code: ReasonCode): ArtifactStatus {
     case 'dry_run':
       return 'written';
     case 'missing_lang':
+    case 'lang_colon_path':
     case 'invalid_lang':
     case 'missing_file':
     case 'unsupported_key':
@@ -69,6 +70,7 @@ export function statusOfReason(code: ReasonCode): ArtifactStatus {
 export const REASON_CODES: readonly ReasonCode[] = [
   'dry_run',
   'missing_lang',
+  'lang_colon_path',
   'invalid_lang',
   'missing_file',
   'unsupported_key',

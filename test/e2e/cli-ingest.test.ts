@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openObjectStore, readArtifactRecords } from '../../src/artifacts/index.js';
@@ -130,6 +130,48 @@ describe('artifact-ingest ingest', () => {
     const { code, stderr } = await runCli(['ingest', '--project', projectDir, ...args]);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+  });
+
+  it('ingests a document piped into `ingest - --doc-path` in a real process, and refuses one over the limit', async () => {
+    expect((await runCli(['ingest', '--help'])).stdout).toContain(
+      'artifact-ingest ingest - --doc-path docs/NAME.md [options]',
+    );
+    const projectDir = await tempProject({
+      'artifact-ingest.config.yaml': 'ingest:\n  limits:\n    max_document_bytes: 4096\n',
+    });
+    const document = `# From a pipe\n\n${fileBlock('ts', 'src/main.ts', 'export {};')}\n${fileBlock('ts', 'workspace/src/p.ts', 'export const p = 1;')}`;
+    const piped = await spawnCli(
+      ['ingest', '-', '--doc-path', 'docs/from-stdin.md', '--run-id', 'r1', '--json'],
+      {
+        cwd: projectDir,
+        stdin: document,
+      },
+    );
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    const manifest = ingestManifestSchema.parse(JSON.parse(piped.stdout));
+    expect(manifest).toMatchObject({
+      node_id: 'from-stdin',
+      source: { kind: 'cli', doc_path: 'docs/from-stdin.md' },
+      summary: { total_blocks: 2, written: 2 },
+    });
+    expect(manifest.artifacts[1]?.warnings).toEqual([
+      expect.stringMatching(/^workspace_prefix: .*: write file=src\/p\.ts$/),
+    ]);
+    expect(await readFile(path.join(projectDir, 'docs/from-stdin.md'), 'utf8')).toBe(document);
+    expect(await readFile(path.join(projectDir, 'workspace/src/main.ts'), 'utf8')).toBe('export {};\n');
+    expect(await readFile(path.join(projectDir, 'workspace/workspace/src/p.ts'), 'utf8')).toBe(
+      'export const p = 1;\n',
+    );
+
+    // 1 MiB into a 4 KiB limit: reading stops one byte past it, the process ends, and nothing is written.
+    const oversized = await spawnCli(['ingest', '-', '--doc-path', 'docs/big.md', '--run-id', 'r2'], {
+      cwd: projectDir,
+      stdin: 'x'.repeat(1 << 20),
+    });
+    expect(oversized.code).toBe(2);
+    expect(oversized.stderr).toContain('the document in standard input is larger than 4096 bytes');
+    await expect(lstat(path.join(projectDir, 'docs/big.md'))).rejects.toThrow(/ENOENT/);
+    await expect(lstat(path.join(projectDir, '.agent/runs/r2'))).rejects.toThrow(/ENOENT/);
   });
 
   it('exits 2 when the project has no documents or is not a directory', async () => {

@@ -27,6 +27,12 @@ describe('judgeFence', () => {
     ['a plain language', { info: 'bash' }, false],
     ['no info string', { info: '' }, false],
     ['a reference that decodes to no =', { rawInfo: 'ts &amp;', info: 'ts &' }, false],
+    ['a path joined to the language with :', { info: 'ts:src/x.ts' }, true],
+    ['a : from a decoded reference', { rawInfo: 'ts&#58;src/x.ts', info: 'ts:src/x.ts' }, true],
+    ['c++', { info: 'c++' }, false],
+    ['a highlight range', { info: 'js {1,3}' }, false],
+    ['a flag after :, not a path', { info: 'ts:line-numbers' }, false],
+    ['a URL', { info: 'https://example.com/x.ts' }, false],
   ])('makes %s a candidate: %s', (_name, fields, candidate) => {
     expect(judgeFence(fence(fields)).candidate).toBe(candidate);
   });
@@ -41,6 +47,8 @@ describe('judgeFence', () => {
     ['tilde before the grammar', { fenceChar: '~', info: 'path=a' }, 'tilde_fence'],
     ['tilde before unterminated', { fenceChar: '~', closed: false }, 'tilde_fence'],
     ['grammar before unterminated', { info: 'ts path=a.ts', closed: false }, 'unsupported_key'],
+    ['a path joined with :', { info: 'ts:src/x.ts' }, 'lang_colon_path'],
+    ['a path joined with : before unterminated', { info: 'ts:src/x.ts', closed: false }, 'lang_colon_path'],
     ['grammar before nesting', { info: 'md path=R.md', content: '```sh\n' }, 'unsupported_key'],
     ['unterminated', { closed: false, reachesEnd: true }, 'unterminated'],
     [
@@ -87,6 +95,9 @@ describe('judgeFence', () => {
     [{ closed: false, fenceLength: 4 }, 'end it with a ```` line'],
     [{ info: 'md file=R.md', content: '```\n' }, 'more backticks than any fence inside (````md file=...)'],
     [{ fenceChar: '~' }, 'fence files with backticks'],
+    [{ info: 'ts:src/x.ts' }, 'write ```ts file=src/x.ts'],
+    [{ info: 'ts title=src/x.ts' }, 'write ```ts file=src/x.ts'],
+    [{ info: 'md:README.md', fenceLength: 4 }, 'write ````md file=README.md'],
   ])('says what to write instead (%j)', (fields, message) => {
     const { verdict } = judgeFence(fence(fields));
     expect(verdict.valid ? '' : verdict.message).toContain(message);

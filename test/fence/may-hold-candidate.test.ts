@@ -16,6 +16,8 @@ describe('mayHoldCandidate', () => {
     ['a tilde attribute', '~~~ts file=a.ts\n', true],
     ['a reference that could decode to =', '```ts file&#61;a\n', true],
     ['any &', '```ts &amp;\n', true],
+    ['a path joined with :', '```ts:src/x.ts\n', true],
+    [': on the line after the fence', '```ts\nkey: value\n', false],
     ['a longer run', '`````ts file=a\n', true],
     ['a quoted fence line', '> - ```ts file=a\n', true],
     ['the last line without an ending', 'text\n```ts file=a', true],

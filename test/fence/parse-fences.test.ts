@@ -46,6 +46,41 @@ describe.each(parsers)('parseFences with parser %s', (parser) => {
     expect(block?.content).toBe('# T\n```bash\nnpm i\n```\nmore\n');
   });
 
+  it('reports a path joined to the language with : and leaves ordinary blocks alone', () => {
+    const markdown = [
+      '```c++\nint a;\n```',
+      '```js {1,3}\nlet a;\n```',
+      '```ts:line-numbers\nlet b;\n```',
+      '```yaml\nkey: value\n```',
+      '```ts:src/x.ts\nexport const x = 1;\n```',
+      '```ts title=src/y.ts\nexport const y = 1;\n```',
+    ].join('\n\n');
+    const { blocks } = parseFences(markdown, { parser });
+    expect(blocks.map((block) => [block.index, block.lang, block.declaredFile, block.verdict])).toEqual([
+      [
+        0,
+        'ts',
+        'src/x.ts',
+        {
+          valid: false,
+          code: 'lang_colon_path',
+          message:
+            "info string joins the path to the language with ':' (ts:src/x.ts); write ```ts file=src/x.ts",
+        },
+      ],
+      [
+        1,
+        'ts',
+        '',
+        {
+          valid: false,
+          code: 'unsupported_key',
+          message: 'info string uses title=; write ```ts file=src/y.ts',
+        },
+      ],
+    ]);
+  });
+
   it('calls a candidate cut off by the end of the document unterminated', () => {
     const [block] = parseFences('Here is the file:\n\n```ts file=src/a.ts\nexport const a =', {
       parser,

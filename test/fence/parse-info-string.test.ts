@@ -50,6 +50,11 @@ describe('parseInfoString', () => {
     ['ts', 'missing_file', 'ts', ''],
     ['ts =a.ts', 'missing_file', 'ts', ''],
     ['ts file', 'missing_file', 'ts', ''],
+    ['ts:src/x.ts', 'lang_colon_path', 'ts', 'src/x.ts'],
+    ['ts:src/x.ts {1,3}', 'lang_colon_path', 'ts', 'src/x.ts'],
+    ['ts:src/x.ts file=b.ts', 'lang_colon_path', 'ts', 'b.ts'],
+    ['c#:a.cs x=1', 'invalid_lang', 'c#:a.cs', ''],
+    ['ts title=src/x.ts', 'unsupported_key', 'ts', ''],
   ])('gives %j the code %s (lang %j, file %j)', (info, code, lang, declaredFile) => {
     const reading = parseInfoString(info);
     expect(reading.problem?.code).toBe(code);
@@ -57,8 +62,18 @@ describe('parseInfoString', () => {
   });
 
   it.each([
-    ['ts path=a.ts', 'info string uses path=; write file=<relative path>'],
-    ['ts FILE=a.ts', 'info string uses FILE=; write file=<relative path>'],
+    ['ts path=a.ts', 'info string uses path=; write ```ts file=a.ts'],
+    ['ts FILE=a.ts', 'info string uses FILE=; write ```ts file=a.ts'],
+    ['ts title=src/x.ts', 'info string uses title=; write ```ts file=src/x.ts'],
+    ['py title="src/main.py"', 'info string uses title=; write ```py file=src/main.py'],
+    ['ts title="x" path=a.ts', 'info string uses path=; write ```ts file=a.ts'],
+    ['ts {1,3} title=Example', 'info string uses title=; write file=<relative path>'],
+    ['py title="My example"', 'info string uses title=; write file=<relative path>'],
+    ['ts x=1', 'info string uses x=; write file=<relative path>'],
+    [
+      'ts:src/x.ts',
+      "info string joins the path to the language with ':' (ts:src/x.ts); write ```ts file=src/x.ts",
+    ],
     [
       'ts file=a.ts title=x',
       "info string has 'title=x' besides file=; write only <lang> file=<relative path>",
@@ -72,5 +87,14 @@ describe('parseInfoString', () => {
   it('bounds how much of a hostile info string a message repeats', () => {
     const message = parseInfoString(`${'#'.repeat(10_000)} file=a`).problem?.message ?? '';
     expect(message.length).toBeLessThan(300);
+    for (const info of [`ts:${'a/'.repeat(5_000)}x`, `${'a'.repeat(10_000)} title=${'b.'.repeat(5_000)}`]) {
+      expect(parseInfoString(info).problem?.message.length).toBeLessThan(300);
+    }
+  });
+
+  it('shows the opening fence it is given in the line to write', () => {
+    expect(parseInfoString('md path=README.md', '````').problem?.message).toContain(
+      'write ````md file=README.md',
+    );
   });
 });

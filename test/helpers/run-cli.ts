@@ -19,8 +19,10 @@ export interface CliOptions {
   readonly env?: Record<string, string>;
   /** In-process only: stdout claims to be a terminal of this many columns (listings are capped). */
   readonly terminalColumns?: number;
-  /** In-process only: what the command reads on standard input (none when left out). */
-  readonly stdin?: string;
+  /** What the command reads on standard input (in-process: none when left out; a child: an empty pipe). */
+  readonly stdin?: string | Uint8Array;
+  /** In-process only: standard input claims to be a terminal. */
+  readonly stdinIsTTY?: boolean;
 }
 
 /** Runs the CLI in this process through its I/O context, capturing stdout and stderr. */
@@ -36,14 +38,23 @@ export async function runCli(args: readonly string[], options: CliOptions = {}):
     stderr: { write: (text: string) => (stderr += text) },
     env: { ...process.env, ...options.env },
     cwd: options.cwd ?? process.cwd(),
-    ...(options.stdin === undefined ? {} : { stdin: Readable.from([Buffer.from(options.stdin)]) }),
+    ...(options.stdin === undefined
+      ? {}
+      : { stdin: inputStream(options.stdin, options.stdinIsTTY === true) }),
   });
   return { code, stdout, stderr };
 }
 
-/** Runs the real CLI binary in a child process and collects its exit code and output. */
+/** Standard input holding `input`, flagged as a terminal when `isTTY`, as `process.stdin` is on one. */
+function inputStream(input: string | Uint8Array, isTTY: boolean): Readable {
+  const stream = Readable.from([Buffer.from(input)]);
+  return isTTY ? Object.assign(stream, { isTTY: true }) : stream;
+}
+
+/** Runs the real CLI binary in a child process, `stdin` piped in, and collects its exit code and output. */
 export function spawnCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
-  return runProgram(process.execPath, [CLI, ...args], options);
+  const { stdin, ...rest } = options;
+  return runProgram(process.execPath, [CLI, ...args], stdin === undefined ? rest : { ...rest, input: stdin });
 }
 
 /**
@@ -53,7 +64,11 @@ export function spawnCli(args: readonly string[], options: CliOptions = {}): Pro
 export function runProgram(
   command: string,
   args: readonly string[],
-  options: { readonly cwd?: string; readonly env?: Record<string, string>; readonly input?: string } = {},
+  options: {
+    readonly cwd?: string;
+    readonly env?: Record<string, string>;
+    readonly input?: string | Uint8Array;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
@@ -68,6 +83,10 @@ export function runProgram(
     child.on('error', reject);
     child.on('close', (code) => {
       resolve({ code, stdout, stderr });
+    });
+    // A child that stops reading early (an input over its limit) closes the pipe: EPIPE here is its choice.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
     });
     child.stdin.end(options.input ?? '');
   });

@@ -29,6 +29,15 @@ describe('manifestArtifactOf', () => {
   ] as const)('makes the reason of code %s from code and message', (code, message, reason) => {
     expect(manifestArtifactOf(outcome(code, message))).toMatchObject({ reason, declared_file: 'a.ts' });
   });
+
+  it('adds warnings as code: message only to an entry that has them', () => {
+    expect(manifestArtifactOf(outcome(null))).not.toHaveProperty('warnings');
+    const warned = {
+      ...outcome(null),
+      warnings: [{ code: 'workspace_prefix', message: 'write x' }] as const,
+    };
+    expect(manifestArtifactOf(warned)).toMatchObject({ reason: '', warnings: ['workspace_prefix: write x'] });
+  });
 });
 
 describe('eventLevelOf', () => {
@@ -43,6 +52,16 @@ describe('eventLevelOf', () => {
     ['case_collision', 'ERROR'],
   ] as const)('gives code %s the level %s', (code, level) => {
     expect(eventLevelOf(outcome(code))).toBe(level);
+  });
+
+  it.each([
+    [null, 'WARNING'],
+    ['unchanged', 'WARNING'],
+    ['too_large', 'WARNING'],
+    ['case_collision', 'ERROR'],
+  ] as const)('raises an entry with a warning and code %s to %s, never lowering an ERROR', (code, level) => {
+    const warnings = [{ code: 'workspace_prefix', message: 'write x' }] as const;
+    expect(eventLevelOf({ ...outcome(code), warnings })).toBe(level);
   });
 
   it('reports every rejected code at ERROR, as the manifest rejects it', () => {

@@ -521,3 +521,53 @@ describe('event file under concurrent ingests', () => {
     expect(events.filter((e) => e.event === 'ingest.summary')).toHaveLength(8);
   });
 });
+
+describe('paths agents really write', () => {
+  it('writes file=workspace/src/p.ts to workspace/workspace/ and names the doubled prefix on its entry and event', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': fileBlock('ts', 'workspace/src/p.ts', 'export {};'),
+    });
+    const result = await runIngest({ projectDir, ...base });
+
+    expect(await readFile(path.join(projectDir, 'workspace/workspace/src/p.ts'), 'utf8')).toBe(
+      'export {};\n',
+    );
+    await expect(lstat(path.join(projectDir, 'workspace/src/p.ts'))).rejects.toThrow(/ENOENT/);
+    const warning =
+      'workspace_prefix: file= path starts with workspace/, so the block goes to workspace/workspace/src/p.ts; paths are relative to workspace/: write file=src/p.ts';
+    expect(result.manifest.artifacts).toEqual([
+      expect.objectContaining({
+        status: 'written',
+        reason: '',
+        workspace_path: 'workspace/workspace/src/p.ts',
+        warnings: [warning],
+      }),
+    ]);
+    expect(ingestManifestSchema.parse(await manifestOnDisk(projectDir))).toEqual(result.manifest);
+    const block = (await readEvents(projectDir, 'run-1')).find((event) => event.event === 'ingest.block');
+    expect(block).toMatchObject({ level: 'WARNING', status: 'written', warnings: [warning] });
+  });
+
+  it('skips ```ts:src/x.ts and ```ts title=src/y.ts with the line to write, and lists no ordinary block', async () => {
+    const projectDir = await tempProject({
+      'docs/plan.md': [
+        '```c++\nint a;\n```\n',
+        '```js {1,3}\nlet a;\n```\n',
+        '```ts:src/x.ts\nexport const x = 1;\n```\n',
+        '```ts title=src/y.ts\nexport const y = 1;\n```\n',
+      ].join('\n'),
+    });
+    const { manifest } = await runIngest({ projectDir, ...base });
+
+    expect(manifest.artifacts.map((entry) => [entry.status, entry.declared_file, entry.reason])).toEqual([
+      [
+        'skipped',
+        'src/x.ts',
+        "lang_colon_path: info string joins the path to the language with ':' (ts:src/x.ts); write ```ts file=src/x.ts",
+      ],
+      ['skipped', '', 'unsupported_key: info string uses title=; write ```ts file=src/y.ts'],
+    ]);
+    expect(manifest.summary).toEqual({ total_blocks: 2, written: 0, skipped: 2, rejected: 0 });
+    await expect(lstat(path.join(projectDir, 'workspace'))).rejects.toThrow(/ENOENT/);
+  });
+});

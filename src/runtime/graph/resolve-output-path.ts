@@ -15,10 +15,11 @@ export type OutputPathResult =
 
 /**
  * Checks a rendered `output_path` by the ingest path rules and normalizes it; the result must name a file
- * under `docs/` or `audits/` (the engine calls this after filling in the variables).
+ * under `docs/` or `audits/` (the engine calls this after filling in the variables; `ingest -` for its
+ * `--doc-path`, naming it by `label` in the messages).
  */
-export function resolveOutputPath(rendered: string): OutputPathResult {
-  return judge(rendered, rendered);
+export function resolveOutputPath(rendered: string, label = 'output_path'): OutputPathResult {
+  return judge(rendered, rendered, label);
 }
 
 // Stands in for each variable at load time: a plain name that breaks no rule, so only written parts can fail.
@@ -41,27 +42,28 @@ export function checkOutputPathTemplate(template: string): OutputPathResult {
   return judge(
     renderTemplate(parsed, () => PLACEHOLDER),
     template,
+    'output_path',
   );
 }
 
-function judge(candidate: string, shown: string): OutputPathResult {
+function judge(candidate: string, shown: string, label: string): OutputPathResult {
   const verdict = checkDeclaredPath(candidate);
   if (!verdict.ok) {
-    return { ok: false, code: verdict.code, message: `output_path ${quote(shown)} ${explain(verdict.code)}` };
+    return { ok: false, code: verdict.code, message: `${label} ${quote(shown)} ${explain(verdict.code)}` };
   }
   const [folder, ...rest] = verdict.path.split('/');
   if (folder === undefined || !OUTPUT_DIRS.includes(folder)) {
     return {
       ok: false,
       code: 'outside_output_dirs',
-      message: `output_path ${quote(shown)} is not under docs/ or audits/; nodes write only there, so start it with docs/ (or audits/)`,
+      message: `${label} ${quote(shown)} is not under docs/ or audits/; documents are written only there, so start it with docs/ (or audits/)`,
     };
   }
   if (rest.length === 0) {
     return {
       ok: false,
       code: 'outside_output_dirs',
-      message: `output_path ${quote(shown)} names the ${folder}/ folder itself; name a file in it, such as ${folder}/report.md`,
+      message: `${label} ${quote(shown)} names the ${folder}/ folder itself; name a file in it, such as ${folder}/report.md`,
     };
   }
   return { ok: true, path: verdict.path };

@@ -294,7 +294,7 @@ describe('checkGraphRules through parseGraph', () => {
           line: 9,
           column: 18,
           message:
-            'output_path "workspace/{run_id}.md" is not under docs/ or audits/; nodes write only there, so start it with docs/ (or audits/)',
+            'output_path "workspace/{run_id}.md" is not under docs/ or audits/; documents are written only there, so start it with docs/ (or audits/)',
         },
       ],
     ],
