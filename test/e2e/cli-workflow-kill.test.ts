@@ -3,6 +3,7 @@ import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, spawnCli } from '../helpers/run-cli.js';
+import { atScale } from '../helpers/test-scale.js';
 import { readEvents, tempProject } from '../helpers/temp-project.js';
 
 // Issue 23, "events lost on a kill": real `workflow advance` processes, SIGKILLed the moment state.json is
@@ -10,7 +11,7 @@ import { readEvents, tempProject } from '../helpers/temp-project.js';
 
 const RUN = 'killed';
 const TASKS = ['t1', 't2', 't3', 't4', 't5', 't6'];
-const KILLS = 4;
+const KILLS = atScale(2, 4);
 
 const LOOP_WORKFLOW = `name: many
 version: '1'

@@ -4,6 +4,7 @@ import { BoundedStdioTransport, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH } from '../
 import { runProgram } from '../helpers/run-cli.js';
 import { CLI } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { atScale } from '../helpers/test-scale.js';
 import { spawnRawMcp } from './raw-mcp-child.js';
 import type { RawMcpChild } from './raw-mcp-child.js';
 
@@ -235,14 +236,15 @@ describe('artifact-ingest mcp over stdio: nesting depth', () => {
 });
 
 describe('artifact-ingest mcp over stdio: a client that does not read', () => {
-  it('stops reading requests while 16 MiB of replies wait unread, then answers them all, with a 192 MiB heap', async () => {
+  // 600 replies of 64 KiB are 39 MB, more than twice the 16 MiB the server lets wait; the scale run sends 231 MB,
+  // more than its heap could hold if it read every request.
+  const count = atScale(600, 3600);
+  it(`stops reading requests while 16 MiB of replies wait unread, then answers all ${String(count)}, with a 192 MiB heap`, async () => {
     const server = await spawnRawMcp(await tempProject(), ['--max-old-space-size=192']);
     await expectServing(server);
     server.child.stdout.pause();
-    // A tool the server does not have is answered with its 64 KiB name: 3,600 of them are 231 MB of replies,
-    // more than the heap holds if the server read every request while nobody reads its stdout. (The server's
-    // live heap in this test measured about 105 MB with 16 MiB of replies waiting: 128 MiB left it no room.)
-    const count = 3600;
+    // A tool the server does not have is answered with its 64 KiB name. (The server's live heap in this test
+    // measured about 105 MB with 16 MiB of replies waiting: 128 MiB left it no room.)
     const name = 'n'.repeat(64 * 1024);
     const lines = Array.from(
       { length: count },

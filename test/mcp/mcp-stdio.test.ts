@@ -13,6 +13,7 @@ import {
 } from '../helpers/outside-workflow-fixture.js';
 import { CLI } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { atScale } from '../helpers/test-scale.js';
 import { structuredOf, textOf } from './mcp-test-client.js';
 
 const clients: Client[] = [];
@@ -119,14 +120,15 @@ describe('artifact-ingest mcp over stdio', () => {
     expect(state).toMatchObject({ status: 'running', step: 'polish', ralphIteration: 3 });
   });
 
-  it('answers a 100,000-path register_artefacts in one bounded reply that counts what it left out', async () => {
+  const registered = atScale(5_000, 100_000);
+  it(`answers a ${registered.toLocaleString('en')}-path register_artefacts in one bounded reply that counts what it left out`, async () => {
     const { client } = await spawnServer(await tempProject());
     await call(client, 'workflow_start', {
       workflow: 'chain_of_thought',
       inputs: { problem: 'p' },
       run_id: 'reg-1',
     });
-    const paths = Array.from({ length: 100_000 }, (_, index) => `../outside-${String(index)}.txt`);
+    const paths = Array.from({ length: registered }, (_, index) => `../outside-${String(index)}.txt`);
     const result = (await client.callTool({
       name: 'register_artefacts',
       arguments: { paths },
@@ -135,10 +137,12 @@ describe('artifact-ingest mcp over stdio', () => {
     const structured = structuredOf(result);
     expect(structured).toMatchObject({ run_id: 'reg-1', registered: [], duplicates: [] });
     expect(structured.invalid).toHaveLength(MAX_REPLY_ITEMS);
-    expect(structured.left_out).toEqual({ invalid: 100_000 - MAX_REPLY_ITEMS });
+    expect(structured.left_out).toEqual({ invalid: registered - MAX_REPLY_ITEMS });
   }, 180_000);
 
-  it('takes a 7 MB workflow_advance output with a 256 MiB heap and answers in bounded replies', async () => {
+  // Past the 4 MiB reply limit either way: npm test by half a MiB, the scale run by 3 MB.
+  const outputBytes = atScale(4_700_000, 7_000_000);
+  it(`takes a ${(outputBytes / 1e6).toFixed(1)} MB workflow_advance output with a 256 MiB heap and answers in bounded replies`, async () => {
     const projectDir = await tempProject();
     const { client } = await spawnServer(projectDir, ['--max-old-space-size=256']);
     await call(client, 'workflow_start', {
@@ -147,7 +151,7 @@ describe('artifact-ingest mcp over stdio', () => {
       run_id: 'big-1',
     });
     // One sub-task per line: the next step's instructions quote the first one, the summary keeps all of it.
-    const output = `${'x'.repeat(7_000_000)}\n- partition`;
+    const output = `${'x'.repeat(outputBytes)}\n- partition`;
     const second = await call(client, 'workflow_advance', { output });
     expect(second).toMatchObject({
       step: 'analyze_first',

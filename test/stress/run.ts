@@ -1,13 +1,17 @@
 /**
  * `npm run stress`: the writer's promises under attack, with real child processes of the built CLI, real
  * SIGKILL and real symlinks in fresh temp projects (docs/security.md, "Stress run"). Prints one table of counts
- * and exits 1 when a count that must be 0 is not. `--quick` runs a tenth; `--self-check` plants one problem of
- * each kind and exits 1 unless every count finds it. Not part of `npm test`.
+ * and exits 1 when a count that must be 0 is not; then runs the scale tests (test/scale/vitest.config.ts: the
+ * tests too slow for `npm test`, and the two-size tests at full size). `--quick` runs a tenth of the table and
+ * no scale tests, `--no-scale` the table alone; `--self-check` plants one problem of each kind and exits 1
+ * unless every count finds it. Not part of `npm test`.
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runCli } from './child-process.js';
 import type { ChildExit, ChildOptions } from './child-process.js';
 import {
@@ -363,6 +367,25 @@ async function main(): Promise<void> {
     problems += rows.reduce((sum, [, counts]) => sum + problemsOf(counts), 0);
   }
   if (problems > 0) process.exitCode = 1;
+  if (!flag('--quick') && !flag('--self-check') && !flag('--no-scale')) {
+    process.stdout.write('\nThe scale tests (test/scale/vitest.config.ts; `npm run test:scale` alone):\n');
+    if (!(await runScaleTests())) process.exitCode = 1;
+  }
+}
+
+/** Runs test/scale/ and the two-size tests at their full size in a vitest child; true when all pass. */
+function runScaleTests(): Promise<boolean> {
+  const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
+  const config = fileURLToPath(new URL('../scale/vitest.config.ts', import.meta.url));
+  const child = spawn(process.execPath, [vitest, 'run', '--config', config], { stdio: 'inherit' });
+  return new Promise((resolve) => {
+    child.once('error', () => {
+      resolve(false);
+    });
+    child.once('close', (code) => {
+      resolve(code === 0);
+    });
+  });
 }
 
 await main();

@@ -10,6 +10,7 @@ import {
   workflowStateLockPath,
 } from '../../../src/workflow/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { atScale } from '../../helpers/test-scale.js';
 import { newState, spawnStateChild } from './fixtures/state-fixtures.js';
 import type { StateChild } from './fixtures/state-fixtures.js';
 
@@ -32,7 +33,7 @@ describe('two processes advancing one workflow run', () => {
     const projectDir = await tempProject();
     const { run_id: runId } = await createWorkflowState(projectDir, newState('wf-race'));
     const [left, right] = await Promise.all([spawn(projectDir, 'left'), spawn(projectDir, 'right')]);
-    const rounds = 30;
+    const rounds = atScale(10, 30);
     const winners: string[] = [];
     for (let round = 0; round < rounds; round += 1) {
       const { revision } = await readWorkflowState(projectDir, runId);
@@ -91,7 +92,7 @@ describe('two processes advancing one workflow run', () => {
   it('leaves a readable state when a writer is SIGKILLed in the middle of writing', async () => {
     const projectDir = await tempProject();
     const { run_id: runId } = await createWorkflowState(projectDir, newState('wf-churn'));
-    for (let attempt = 0; attempt < 3; attempt += 1) {
+    for (let attempt = 0; attempt < atScale(2, 3); attempt += 1) {
       const writer = await spawn(projectDir, `churn-${String(attempt)}`);
       writer.send({ op: 'churn', runId });
       expect(await writer.next()).toMatchObject({ kind: 'churning' });

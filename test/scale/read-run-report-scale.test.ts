@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRunReport } from '../../../src/report/index.js';
-import { runCli } from '../../helpers/run-cli.js';
-import { tempProject } from '../../helpers/temp-project.js';
+import { readRunReport } from '../../src/report/index.js';
+import { runCli } from '../helpers/run-cli.js';
+import { tempProject } from '../helpers/temp-project.js';
 
 // A run of 10,000 files: one `ingest --run-id` of 20 documents of 500 blocks (the ingest's default
 // max_blocks), each block a 40-line module. The report must stay a few MB: diffs past the total are left out
