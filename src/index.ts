@@ -1,4 +1,5 @@
-// The public API of artifact-ingest: an explicit list of named exports, stage by stage.
+// The public API of artifact-ingest: an explicit list of named exports, stage by stage (docs/api.md, D96).
+// Each is documented in docs/api.md; test/index.test.ts pins the list, so a change to it is deliberate.
 
 // fence: markdown text -> candidate blocks (pure)
 export { parseFences } from './fence/index.js';
@@ -55,7 +56,6 @@ export {
   DEFAULT_INGEST_LIMITS,
   DEFAULT_PROJECT_CONFIG,
   loadProjectConfig,
-  parseIngestFlag,
   parseProjectConfig,
   projectConfigJsonSchema,
 } from './config/index.js';
@@ -72,13 +72,10 @@ export type {
 // ingest: one document -> files, manifest v1 and events; the feature flag
 export {
   IngestFailedError,
-  INGEST_ENV_VAR,
   REASON_CODES,
-  deriveNodeId,
   ingestDocument,
   ingestManifestSchema,
-  manifestArtifactSchema,
-  openIngestRoots,
+  manifestJsonSchema,
   parseFencesIsolated,
   resolveIngestEnabled,
   runIngest,
@@ -91,6 +88,7 @@ export type {
   BlockWarning,
   IngestEnabled,
   IngestEnabledInput,
+  IngestEnabledSource,
   IngestManifest,
   IngestMode,
   IngestOptions,
@@ -98,7 +96,6 @@ export type {
   IngestProblem,
   IsolatedParseOptions,
   IngestResult,
-  IngestRoots,
   ManifestArtifact,
   OmittedBlocks,
   ReasonCode,
@@ -126,6 +123,7 @@ export type {
   AgentRequest,
   GraphDefinition,
   GraphNode,
+  IngestHookOptions,
   IngestHookResult,
   NodeContractState,
   NodeIngestSummary,
@@ -133,6 +131,7 @@ export type {
   NodeStatus,
   RunBudgetsState,
   RunDetails,
+  RunErrorCode,
   RunGraphOptions,
   RunProgress,
   RunResult,
@@ -140,6 +139,56 @@ export type {
   RunStatus,
   RunSummary,
 } from './runtime/index.js';
+
+// workflow: the step engine an outside agent drives, as the MCP server's tools do (docs/workflow-engine.md)
+export {
+  abortWorkflow,
+  advanceWorkflow,
+  listWorkflows,
+  ObserveError,
+  registerWorkflowArtefacts,
+  startWorkflow,
+  WorkflowError,
+  workflowErrorCodeOf,
+  WorkflowReferenceError,
+  WorkflowStateError,
+  workflowStatus,
+} from './workflow/index.js';
+export type {
+  AbortWorkflowRequest,
+  AdvanceWorkflowRequest,
+  BrokenWorkflow,
+  EndedPass,
+  InvalidArtefact,
+  NextAction,
+  ObservedPass,
+  ObserveErrorCode,
+  RegisterWorkflowArtefactsRequest,
+  RegisterWorkflowArtefactsResult,
+  RegistrationProblemCode,
+  StartWorkflowRequest,
+  WorkflowCompletion,
+  WorkflowCompletionSummary,
+  WorkflowContractStatus,
+  WorkflowEngineDeps,
+  WorkflowEngineErrorCode,
+  WorkflowErrorCode,
+  WorkflowListing,
+  WorkflowObserver,
+  WorkflowReconciliation,
+  WorkflowReferenceProblem,
+  WorkflowStateErrorCode,
+  WorkflowStatus,
+  WorkflowStatusRequest,
+  WorkflowStatusResponse,
+  WorkflowStepType,
+  WorkflowSummary,
+  WorkflowTask,
+} from './workflow/index.js';
+
+// mcp: the workflow MCP server and the bounded stdio transport it is served over (docs/mcp.md)
+export { BoundedStdioTransport, createWorkflowMcpServer } from './mcp/index.js';
+export type { BoundedStdioTransportOptions, WorkflowMcpServerOptions } from './mcp/index.js';
 
 // artifacts: records with content hashes, the object store, lineage, replay, checkout, verify, bundles
 export {
@@ -169,30 +218,46 @@ export {
   verifyArtifacts,
 } from './artifacts/index.js';
 export type {
+  ArtifactIdInput,
   ArtifactRecord,
   ArtifactRecorder,
   ArtifactRecorderOptions,
+  ArtifactRecordsRead,
   ArtifactSource,
   ArtifactType,
   ArtifactVersionInput,
   BundleErrorCode,
+  BundleOptions,
   BundleSummary,
   Checkout,
   CheckoutCut,
   CheckoutOptions,
+  ImportOptions,
   ImportSummary,
+  IndexRebuild,
   LineageErrorCode,
+  LineChanges,
+  LineCountMethod,
+  LineCountOptions,
   ObjectStore,
+  ObjectStoreErrorCode,
+  ObjectStoreOptions,
+  PathClass,
   PathLog,
   PathVersion,
+  ProjectRecords,
+  RecordLineProblem,
+  RecordLineProblemCode,
   ReplayArtifact,
   ReplayDiff,
+  ReplayOptions,
   ReplayStep,
   RunReplay,
   RunTimeline,
   TimelineStep,
   TraceContent,
   TraceInput,
+  VerifyOptions,
   VerifyProblem,
   VerifyProblemCode,
   VerifyReport,
@@ -229,20 +294,25 @@ export type {
   ArtifactValidation,
   AuditFinding,
   AuditFindingCode,
+  AuditOptions,
   AuditReport,
   Budgets,
   Completion,
+  CompletionInput,
   ContractBlock,
   ContractBlockScan,
   ContractType,
   FieldError,
   Reduction,
+  RunEnding,
   SubmitArtifactOptions,
   SubmitOutcome,
   SubmitRefusalCode,
   TerminalState,
   TerminalStateName,
 } from './contracts/index.js';
+
+// report: a run or a path's lineage as data and as one HTML page (docs/report.md)
 export {
   DEFAULT_DOCUMENT_TIME_LIMIT_MS,
   DEFAULT_PAGE_TIME_LIMIT_MS,
@@ -276,6 +346,8 @@ export type {
   RunReport,
   RunReportOptions,
 } from './report/index.js';
+
+// openlineage: a run as OpenLineage RunEvents and their delivery (docs/openlineage.md)
 export {
   CUSTOM_FACET_KEYS,
   DEFAULT_LINEAGE_NAMESPACE,

@@ -1,5 +1,5 @@
 export { artifactIdOf, artifactRecordSchema } from './artifact-record.js';
-export type { ArtifactRecord, ArtifactSource, ArtifactType } from './artifact-record.js';
+export type { ArtifactIdInput, ArtifactRecord, ArtifactSource, ArtifactType } from './artifact-record.js';
 export { contentHashOf } from './content-hash.js';
 export { traceContentSchema, tracePathOf } from './trace-content.js';
 export type { TraceContent } from './trace-content.js';
@@ -16,11 +16,14 @@ export {
   rebuildArtifactIndex,
 } from './store/index.js';
 export type {
+  ArtifactRecordsRead,
   IndexRebuild,
   ObjectStore,
   ObjectStoreErrorCode,
   ObjectStoreOptions,
   ProjectRecords,
+  RecordLineProblem,
+  RecordLineProblemCode,
 } from './store/index.js';
 export {
   classifyPath,
@@ -35,6 +38,10 @@ export type {
   ArtifactVersionInput,
   IngestRecords,
   IngestRecordsOptions,
+  LineChanges,
+  LineCountMethod,
+  LineCountOptions,
+  PathClass,
   RecordedDocument,
   RecordFailure,
   TraceInput,

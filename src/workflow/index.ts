@@ -20,6 +20,7 @@ export {
   renderWorkflowTemplate,
   spawnLine,
   templateText,
+  WorkflowReferenceError,
 } from './definition/index.js';
 export type {
   ActionStep,
@@ -35,6 +36,7 @@ export type {
   TemplateValues,
   WorkflowDefinition,
   WorkflowListing,
+  WorkflowReferenceProblem,
   WorkflowStep,
   WorkflowStepType,
   WorkflowSummary,

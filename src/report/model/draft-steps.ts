@@ -67,6 +67,7 @@ export function draftSteps(
         withManifests.push(notRun(id, 'step', state.status === 'running' ? 'pending' : 'skipped'));
     });
   }
+  startAfterPrevious(withManifests);
   attachContracts(withManifests, source);
   const unattached = attachUnfinished(withManifests, timeline.unfinished);
   // A node known only from the state (its trace unreadable, or interrupted) may still have its document's record.
@@ -167,6 +168,25 @@ export function notRun(id: string, kind: StepDraft['kind'], status: ReportStepSt
 function passId(state: NonNullable<Extract<RunSource, { kind: 'workflow' }>['state']>): string {
   const pass = state.task?.index ?? state.ralphIteration;
   return pass === undefined ? state.step : `${state.step}-${String(pass)}`;
+}
+
+/**
+ * An execution starts no earlier than the previous execution of its node or step finished: a workflow pass
+ * re-asked with a fix request keeps the pass's `step_started_at`, so its trace (and the running re-ask) would
+ * start with its first attempt; it really started when the fix request went out, as that attempt finished.
+ */
+function startAfterPrevious(drafts: StepDraft[]): void {
+  const finished = new Map<string, number>();
+  drafts.forEach((draft, index) => {
+    const previous = finished.get(draft.id);
+    const start = draft.startedAt === null ? NaN : Date.parse(draft.startedAt);
+    if (previous !== undefined && start < previous) {
+      const startedAt = new Date(previous).toISOString();
+      drafts[index] = { ...draft, startedAt, durationMs: spanMs(startedAt, draft.finishedAt) };
+    }
+    const end = draft.finishedAt === null ? NaN : Date.parse(draft.finishedAt);
+    if (Number.isFinite(end)) finished.set(draft.id, end);
+  });
 }
 
 /** A graph node's contract verdict goes to its last execution; a workflow's to its current pass. */

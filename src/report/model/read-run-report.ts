@@ -15,6 +15,7 @@ import { lstatOrMissing } from '../../workspace/index.js';
 import { assignLanes } from './assign-lanes.js';
 import { draftSteps } from './draft-steps.js';
 import type { StepDraft } from './draft-steps.js';
+import { readIngestEnabled } from './read-ingest-enabled.js';
 import { readIngestOnlyDrafts } from './read-ingest-only-drafts.js';
 import { readReportContracts } from './read-report-contracts.js';
 import { readReportVerify } from './read-report-verify.js';
@@ -65,6 +66,11 @@ export async function readRunReport(
   // A workflow hands its agent one step (one pass) at a time, so its concurrency is 1 by design.
   const concurrency =
     source.kind === 'graph' ? await readConcurrency(projectDir, id) : source.kind === 'workflow' ? 1 : null;
+  // A graph state keeps the flag and an `ingest --run-id` run is an ingest; a workflow's is read off its files.
+  const ingestEnabled =
+    source.kind === 'ingest' || (source.kind === 'graph' && source.state !== null)
+      ? null
+      : await readIngestEnabled(projectDir, id, timeline);
   const checks = options.checks ?? true;
   const contracts = checks
     ? await readReportContracts(projectDir, id, caps.maxDocumentBytes)
@@ -85,6 +91,7 @@ export async function readRunReport(
       terminal,
       concurrency,
       ingestMode: built.ingestMode,
+      ingestEnabled,
     }),
     steps,
     contracts: contracts.contracts,

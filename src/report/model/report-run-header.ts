@@ -15,6 +15,8 @@ export interface HeaderFacts {
   readonly concurrency: number | null;
   /** The ingest mode of an `ingest --run-id` run, from its first manifest. */
   readonly ingestMode: string | null;
+  /** Whether the ingest was on, from the run's traces and manifests, for a run whose state does not say. */
+  readonly ingestEnabled: boolean | null;
 }
 
 /** The run header from whichever state the run has; a run whose state is unreadable says `unreadable`. */
@@ -78,7 +80,7 @@ export function reportRunHeader(facts: HeaderFacts): ReportRunHeader {
           typeof value === 'string' ? value : JSON.stringify(value),
         ]),
       ),
-      ingestEnabled: null,
+      ingestEnabled: facts.ingestEnabled,
       budgets: {
         agentCalls: state.agent_calls,
         maxAgentCalls: source.budgets?.max_agent_calls ?? null,
@@ -104,7 +106,7 @@ export function reportRunHeader(facts: HeaderFacts): ReportRunHeader {
     finishedAt,
     durationMs: spanMs(startedAt, finishedAt),
     inputs: {},
-    ingestEnabled: source.kind === 'ingest' ? true : null,
+    ingestEnabled: source.kind === 'ingest' ? true : facts.ingestEnabled,
     budgets: null,
   };
 }

@@ -45,7 +45,11 @@ export interface ReportRunHeader {
   readonly durationMs: number | null;
   /** The run's inputs, each value as text (JSON for a workflow input that is not a string). */
   readonly inputs: Readonly<Record<string, string>>;
-  /** Whether the ingest was on; null when the state does not say. */
+  /**
+   * Whether the ingest was on: a graph run's state says; a workflow's traces and manifests say (on when any
+   * pass's document was ingested, off when documents were written and none was); null when nothing says (no
+   * document written yet).
+   */
   readonly ingestEnabled: boolean | null;
   /** How many nodes could run at once (the `run.started` event; 1 for a workflow), or null when unknown. */
   readonly concurrency: number | null;

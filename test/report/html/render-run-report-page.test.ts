@@ -10,6 +10,8 @@ import {
   runReport,
 } from '../../helpers/report-fixture.js';
 import type { ReportFile } from '../../../src/report/index.js';
+import { readRunReport } from '../../../src/report/index.js';
+import { REASKED_RUN_ID, reaskedWorkflowRun } from '../../helpers/reasked-workflow-run.js';
 
 const inlineText = (page: string, tag: 'style' | 'script'): string[] =>
   [...page.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => match[1] ?? '');
@@ -329,5 +331,23 @@ describe('renderRunReportPage', () => {
     expect(page).toContain('Changed but not registered:</p><ul><li><code>workspace/x.ts</code></li></ul>');
     expect(page).toContain('<li><code>modified</code>: changed since submit</li>');
     expect(page).toContain('<pre tabindex="0">{&quot;verdict&quot;:&quot;approve&quot;}</pre>');
+  });
+
+  it('draws a fix re-ask of a real workflow run after its first attempt in one lane, and says the ingest was on', async () => {
+    const project = await reaskedWorkflowRun({ ingest: true });
+    const page = await renderRunReportPage(await readRunReport(project, REASKED_RUN_ID));
+    expect(page).toContain('<dt>Ingest</dt><dd>on</dd>');
+    expect(page).toMatch(/<svg class="timeline" role="img" aria-label="Timeline of 3 steps in 1 lane /);
+    const bar = (key: string): { x: number; y: number; width: number } => {
+      const match = new RegExp(
+        `<title>${key}: [^<]*</title><rect class="[^"]*" x="([\\d.]+)" y="(\\d+)" width="([\\d.]+)"`,
+      ).exec(page);
+      if (match === null) throw new Error(`no timeline bar for ${key}`);
+      return { x: Number(match[1]), y: Number(match[2]), width: Number(match[3]) };
+    };
+    const first = bar('develop');
+    const reask = bar('develop#2');
+    expect(reask.y).toBe(first.y);
+    expect(reask.x).toBeCloseTo(first.x + first.width, 0);
   });
 });

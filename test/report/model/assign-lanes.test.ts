@@ -76,4 +76,44 @@ describe('assignLanes', () => {
   ])('%s', (_, steps, lanes) => {
     expect(assignLanes(steps.map(([start, end]) => step(start, end)))).toEqual(lanes);
   });
+
+  it.each<[string, readonly [string, number, number | null][], number[]]>([
+    [
+      "a fix re-ask keeps its first attempt's lane though a lower one is free",
+      [
+        ['b', 0, 2],
+        ['a', 1, 3],
+        ['a', 3, 5],
+      ],
+      [0, 1, 1],
+    ],
+    [
+      'a running re-ask keeps it too',
+      [
+        ['b', 0, 2],
+        ['a', 1, 3],
+        ['a', 3, null],
+      ],
+      [0, 1, 1],
+    ],
+    [
+      'its lane taken by then: the first free one',
+      [
+        ['a', 0, 2],
+        ['c', 2, 9],
+        ['a', 2, 4],
+      ],
+      [0, 0, 1],
+    ],
+    [
+      'an execution overlapping the previous one of its id: another lane',
+      [
+        ['a', 0, 4],
+        ['a', 2, 5],
+      ],
+      [0, 1],
+    ],
+  ])('%s', (_, steps, lanes) => {
+    expect(assignLanes(steps.map(([id, start, end]) => ({ id, ...step(start, end) })))).toEqual(lanes);
+  });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRunReport } from '../../../src/report/index.js';
 import type { ReportStep, RunReport } from '../../../src/report/index.js';
+import { REASKED_RUN_ID, reaskedWorkflowRun } from '../../helpers/reasked-workflow-run.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { treeDigest } from '../../helpers/tree-digest.js';
@@ -235,6 +236,57 @@ describe('readRunReport on a workflow run', () => {
       },
     ]);
     expect(next.run.counts).toMatchObject({ completed: 4, running: 1, pending: 1, failed: 0 });
+  });
+});
+
+describe('readRunReport on a workflow pass re-asked with a fix request', () => {
+  it('draws the re-ask from where its first attempt ended, in the same lane, and says the ingest was on', async () => {
+    const project = await reaskedWorkflowRun({ ingest: true });
+    const report = await readRunReport(project, REASKED_RUN_ID);
+    expect(report.run.ingestEnabled).toBe(true);
+    expect(report.steps.map((step) => [step.key, step.status, step.lane])).toEqual([
+      ['develop', 'failed', 0],
+      ['develop#2', 'completed', 0],
+      ['review', 'running', 0],
+    ]);
+    const [first, reask, review] = report.steps;
+    // The fix request went out when the first attempt ended: the re-ask starts there, not at the pass's start.
+    expect(reask?.startedAt).toBe(first?.finishedAt);
+    expect(reask?.durationMs).toBe(Date.parse(reask?.finishedAt ?? '') - Date.parse(first?.finishedAt ?? ''));
+    expect(review?.startedAt).toBe(reask?.finishedAt);
+    expect(first?.error?.code).toBe('fix_needed');
+    expect(reask?.blocks.map((block) => [block.declaredFile, block.status])).toEqual([
+      ['src/parser.ts', 'written'],
+      ['', 'skipped'],
+    ]);
+  });
+
+  it('starts a re-ask still running where the first attempt ended', async () => {
+    const project = await reaskedWorkflowRun({ ingest: true, answers: 1 });
+    const report = await readRunReport(project, REASKED_RUN_ID);
+    expect(report.steps.map((step) => [step.key, step.status, step.lane])).toEqual([
+      ['develop', 'failed', 0],
+      ['develop#2', 'running', 0],
+      ['review', 'pending', 0],
+    ]);
+    expect(report.steps[1]?.startedAt).toBe(report.steps[0]?.finishedAt);
+  });
+
+  it.each<[string, { ingest: boolean; answers?: number }, boolean | null]>([
+    ['off: documents were written and none was ingested', { ingest: false }, false],
+    ['unknown: no document was written yet', { ingest: true, answers: 0 }, null],
+  ])('says the ingest was %s', async (_, options, expected) => {
+    const project = await reaskedWorkflowRun(options);
+    const report = await readRunReport(project, REASKED_RUN_ID);
+    expect(report.run.ingestEnabled).toBe(expected);
+  });
+
+  it("reads the ingest off the run's traces when its state is unreadable", async () => {
+    const project = await reaskedWorkflowRun({ ingest: true });
+    await writeFile(path.join(project, '.agent/runs', REASKED_RUN_ID, 'state.json'), '{"kind": "workflow", ');
+    const report = await readRunReport(project, REASKED_RUN_ID);
+    expect(report.run).toMatchObject({ status: 'unreadable', ingestEnabled: true });
+    expect(report.problems.map((problem) => problem.code)).toContain('unreadable_state');
   });
 });
 
