@@ -80,7 +80,9 @@ describe('resuming a run', () => {
             state.nodes.n1?.status === 'completed' &&
             state.nodes.n2?.status === 'completed' &&
             state.nodes.n5?.status === 'completed' &&
-            state.nodes.n3?.status === 'running'
+            state.nodes.n3?.status === 'running' &&
+            // The agent was asked: "running" is logged just before the call, and the kill must come after it.
+            (await markerCounts(markerDir)).n3 === 1
           );
         } catch {
           return false;
@@ -200,7 +202,8 @@ describe('resuming a run', () => {
           const state = await readState(projectDir, 'logged');
           return (
             ['n1', 'n2', 'n5'].every((id) => state.nodes[id]?.status === 'completed') &&
-            state.nodes.n3?.status === 'running'
+            state.nodes.n3?.status === 'running' &&
+            (await markerCounts(markerDir)).n3 === 1
           );
         } catch {
           return false;
