@@ -157,6 +157,7 @@ export {
 export type {
   AbortWorkflowRequest,
   AdvanceWorkflowRequest,
+  AdvanceWorkflowResult,
   BrokenWorkflow,
   EndedPass,
   InvalidArtefact,
@@ -167,6 +168,7 @@ export type {
   RegisterWorkflowArtefactsResult,
   RegistrationProblemCode,
   StartWorkflowRequest,
+  StepIngestReport,
   WorkflowCompletion,
   WorkflowCompletionSummary,
   WorkflowContractStatus,

@@ -73,9 +73,9 @@ describe('the public API of the built package', () => {
     expectTypeOf<ReturnType<typeof api.startWorkflow>>().resolves.toEqualTypeOf<api.WorkflowStatusResponse>();
     expectTypeOf<typeof api.advanceWorkflow>().parameter(1).toEqualTypeOf<api.AdvanceWorkflowRequest>();
     expectTypeOf<typeof api.advanceWorkflow>().parameter(2).toEqualTypeOf<Engine | undefined>();
-    expectTypeOf<ReturnType<typeof api.advanceWorkflow>>().resolves.toEqualTypeOf<
-      api.WorkflowStatusResponse | api.WorkflowCompletion
-    >();
+    expectTypeOf<
+      ReturnType<typeof api.advanceWorkflow>
+    >().resolves.toEqualTypeOf<api.AdvanceWorkflowResult>();
     expectTypeOf<Parameters<typeof api.workflowStatus>[1]>().toEqualTypeOf<
       api.WorkflowStatusRequest | undefined
     >();

@@ -1,6 +1,5 @@
-import { redactLiteralSecrets, redactSecrets } from '../project/index.js';
+import { escapeTerminalText, redactLiteralSecrets, redactSecrets } from '../project/index.js';
 import type { CliIo, CliWriter } from './cli-io.js';
-import { escapeTerminalText } from './escape-terminal-text.js';
 import { SECRET_ENV_NAMES } from './secret-env.js';
 
 /**

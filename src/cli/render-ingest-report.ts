@@ -5,8 +5,9 @@ import { capRows } from './cap-rows.js';
 import { renderTable } from './render-table.js';
 
 /**
- * Renders ingest results for a person: each block with its status and reason, and a line under it per warning
- * (capped per document with `capRows`, for a terminal), then the summary table.
+ * Renders ingest results for a person: each block with its manifest status and reason, and a line under it per
+ * warning (capped per document with `capRows`, for a terminal), then the summary table (the manifests' own
+ * counts) and, under it, the skipped and rejected blocks counted by reason code (`skipped: 2 unchanged, 1 unterminated`).
  */
 export function renderIngestReport(
   results: readonly IngestResult[],
@@ -19,14 +20,12 @@ export function renderIngestReport(
     lines.push(`${manifest.source.doc_path}  (node ${manifest.node_id})`);
     if (manifest.artifacts.length === 0) lines.push('  no file= blocks');
     const blocks = capRows(manifest.artifacts, context.capRows === true);
-    // The cap keeps a prefix, so a row's index is its block's index in result.blocks.
-    for (const [index, artifact] of blocks.rows.entries()) {
+    for (const artifact of blocks.rows) {
       const target =
         artifact.workspace_path === '' ? artifact.declared_file || '(no path)' : artifact.workspace_path;
-      const status = result.blocks[index]?.code === 'unchanged' ? 'unchanged' : artifact.status;
       const detail =
         artifact.status === 'written' && !context.dryRun ? `${artifact.bytes} B` : artifact.reason;
-      lines.push(`  ${status.padEnd(9)} ${target}${detail === '' ? '' : `  ${detail}`}`);
+      lines.push(`  ${artifact.status.padEnd(9)} ${target}${detail === '' ? '' : `  ${detail}`}`);
       for (const warning of artifact.warnings ?? []) lines.push(`  ${'warning'.padEnd(9)} ${warning}`);
     }
     if (blocks.more !== undefined) lines.push(`  ${blocks.more}`);
@@ -36,33 +35,27 @@ export function renderIngestReport(
 
   const rows = results.map((result) => {
     const { summary, source } = result.manifest;
-    const unchanged = result.blocks.filter((block) => block.code === 'unchanged').length;
     return [
       source.doc_path,
       summary.total_blocks,
       summary.written,
-      unchanged,
-      summary.skipped - unchanged,
+      summary.skipped,
       summary.rejected,
       result.problems.length,
     ];
   });
   const total = (column: number): number => rows.reduce((sum, row) => sum + Number(row[column]), 0);
-  if (rows.length > 1) rows.push(['total', total(1), total(2), total(3), total(4), total(5), total(6)]);
+  if (rows.length > 1) rows.push(['total', total(1), total(2), total(3), total(4), total(5)]);
   lines.push(
     renderTable(
-      [
-        'document',
-        'blocks',
-        context.dryRun ? 'would write' : 'written',
-        'unchanged',
-        'skipped',
-        'rejected',
-        'errors',
-      ],
+      ['document', 'blocks', context.dryRun ? 'would write' : 'written', 'skipped', 'rejected', 'errors'],
       rows,
     ),
   );
+  for (const status of ['skipped', 'rejected'] as const) {
+    const reasons = countReasons(results, status);
+    if (reasons !== '') lines.push(`${status}: ${reasons}`);
+  }
 
   if (!context.dryRun) {
     lines.push(
@@ -72,4 +65,20 @@ export function renderIngestReport(
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The blocks of one status across every document, counted by reason code, most frequent first; the entry that
+ * stands for the candidates past `max_blocks` counts each of them, as the manifest's summary does.
+ */
+function countReasons(results: readonly IngestResult[], status: 'skipped' | 'rejected'): string {
+  const counts = new Map<string, number>();
+  for (const block of results.flatMap((result) => result.blocks)) {
+    if (block.status !== status || block.code === null) continue;
+    counts.set(block.code, (counts.get(block.code) ?? 0) + (block.omitted?.count ?? 1));
+  }
+  return [...counts]
+    .sort(([a, left], [b, right]) => right - left || a.localeCompare(b))
+    .map(([code, count]) => `${String(count)} ${code}`)
+    .join(', ');
 }

@@ -79,7 +79,9 @@ Exit codes: 0; 2 no workflow running (or several: name one), an unknown run.
 Finish the current pass with its output and print the next step, or the summary when the workflow
 completes. The output is kept under the step's save_as and written as docs/<run_id>/<step>[-<pass>].md;
 with ingest on (${INGEST_ENV_VAR}=1 or ingest.enabled: true in artifact-ingest.config.yaml) its
-\`\`\`<lang> file=<path> blocks are extracted into workspace/.
+\`\`\`<lang> file=<path> blocks are extracted into workspace/. It first says what became of each block
+(written to its workspace/ path, or skipped or rejected and why; at most 50, the manifest has all);
+--json gives it as "ingest".
 ${RUN_ID_NOTE}
 
 Options:

@@ -5,6 +5,7 @@ import { isRunId, parseRunId, runDir } from '../project/index.js';
 import {
   abortWorkflow,
   advanceWorkflow,
+  describeStepIngest,
   listWorkflows,
   registerWorkflowArtefacts,
   startWorkflow,
@@ -108,8 +109,11 @@ export const WORKFLOW_SUBCOMMANDS: Readonly<Record<WorkflowSubcommand, Subcomman
       deps,
     );
     if (values.json === true) io.stdout.write(json(result));
-    else if ('summary' in result) io.stdout.write(renderWorkflowCompletion(result));
-    else io.stdout.write(renderWorkflowStatus(result));
+    else {
+      // What became of the output first, then where the workflow now stands.
+      if (result.ingest !== undefined) io.stdout.write(`${describeStepIngest(result.ingest).join('\n')}\n\n`);
+      io.stdout.write('summary' in result ? renderWorkflowCompletion(result) : renderWorkflowStatus(result));
+    }
     // As `run`: an advance that ended the workflow exits 0 only when its terminal state is done.
     return result.terminal === undefined || result.terminal.state === 'done' ? 0 : 1;
   },

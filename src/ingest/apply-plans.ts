@@ -17,11 +17,16 @@ export interface IngestedContent {
   /** The fence's lang ('' when the fence named none). */
   readonly lang: string;
   readonly bytes: Uint8Array;
-  /** `written` by this ingest, or `unchanged`: the file already held exactly these bytes. */
-  readonly status: 'written' | 'unchanged';
+  /**
+   * The block's manifest status (spec ingest.md section 2): `written` by this ingest, or `skipped` with `code`
+   * `unchanged`, the file already holding exactly these bytes (no other skipped block leaves bytes on disk).
+   */
+  readonly status: 'written' | 'skipped';
+  /** The block's reason code, as in {@link BlockOutcome}: `unchanged` when skipped, null when written. */
+  readonly code: 'unchanged' | null;
 }
 
-/** Every plan's outcome, and the contents now on disk (cleared plans written or found unchanged). */
+/** Every plan's outcome, and the contents now on disk (cleared plans written, or skipped as `unchanged`). */
 export interface AppliedPlans {
   readonly blocks: BlockOutcome[];
   /** Bounded by max_total_bytes: only cleared plans count, and planBlocks caps their total. */
@@ -171,13 +176,13 @@ async function applyPlan(
     });
     switch (written.status) {
       case 'written':
-        return { block: outcome(plan, plan.path, null, ''), content: contentOf(plan, 'written') };
+        return { block: outcome(plan, plan.path, null, ''), content: contentOf(plan, 'written', null) };
       case 'would_write':
         return { block: wouldWrite(plan) };
       case 'unchanged': {
         const block = outcome(plan, plan.path, 'unchanged', 'the file already holds exactly these bytes');
         // A dry run places nothing, so it reports no contents even where the bytes already match.
-        return options.dryRun ? { block } : { block, content: contentOf(plan, 'unchanged') };
+        return options.dryRun ? { block } : { block, content: contentOf(plan, 'skipped', 'unchanged') };
       }
       case 'refused':
         return { block: outcome(plan, null, written.code, written.message) };
@@ -190,8 +195,12 @@ async function applyPlan(
   }
 }
 
-function contentOf(plan: BlockPlan & { kind: 'write' }, status: IngestedContent['status']): IngestedContent {
-  return { workspacePath: `workspace/${plan.path}`, lang: plan.block.lang, bytes: plan.bytes, status };
+function contentOf(
+  plan: BlockPlan & { kind: 'write' },
+  status: IngestedContent['status'],
+  code: IngestedContent['code'],
+): IngestedContent {
+  return { workspacePath: `workspace/${plan.path}`, lang: plan.block.lang, bytes: plan.bytes, status, code };
 }
 
 function wouldWrite(plan: BlockPlan & { kind: 'write' }): BlockOutcome {

@@ -5,6 +5,7 @@ import { describeError, sha256Hex } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
 import type { IngestedContent } from './apply-plans.js';
+import type { BlockOutcome } from './block-outcome.js';
 import type { IngestMode, SourceKind } from './ingest-manifest.js';
 import type { IngestRoots } from './ingest-roots.js';
 import { ingestWrittenDocument } from './ingest-written-document.js';
@@ -73,6 +74,8 @@ export type ConcludedDocument =
       readonly text: string;
       /** Present when the ingest ran. */
       readonly ingest?: DocumentIngestSummary;
+      /** Every manifest entry's outcome in document order, when the ingest ran (empty when it threw). */
+      readonly blocks?: readonly BlockOutcome[];
     }
   | {
       readonly status: 'failed';
@@ -132,7 +135,7 @@ export async function concludeDocument(options: ConcludeDocumentOptions): Promis
     });
     return written;
   }
-  const { summary } = await ingestWrittenDocument({
+  const { summary, blocks } = await ingestWrittenDocument({
     projectDir: options.projectDir,
     runId: options.runId,
     nodeId,
@@ -149,7 +152,7 @@ export async function concludeDocument(options: ConcludeDocumentOptions): Promis
     // Recorded under the workspace lock, right after the renames: the last record of a path is its last writer's.
     onPlaced: (placed) => options.records.recordIngested(nodeId, agentId, placed),
   });
-  return { ...written, ingest: summary };
+  return { ...written, ingest: summary, blocks };
 }
 
 /** Spec ingest.md, project layout: `audits/**` documents are not ingested (there is no setting for it yet). */

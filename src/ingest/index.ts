@@ -26,6 +26,8 @@ export { deriveNodeId, defaultCliRunId } from './derive-node-id.js';
 export { INGEST_ENV_VAR, resolveIngestEnabled } from './resolve-ingest-enabled.js';
 export type { IngestEnabled, IngestEnabledInput, IngestEnabledSource } from './resolve-ingest-enabled.js';
 export { manifestJsonSchema } from './manifest-json-schema.js';
+export { listBlockOutcomes } from './list-block-outcomes.js';
+export type { BlockListing, ListedBlock } from './list-block-outcomes.js';
 export { ingestWrittenDocument } from './ingest-written-document.js';
 export type {
   DocumentIngestSummary,

@@ -87,8 +87,8 @@ export interface IngestResult {
   /** True when a block was rejected or a problem occurred: what `failMode: 'closed'` turns into failure. */
   readonly failed: boolean;
   /**
-   * The bytes each manifest entry placed in the workspace (written, or already there: `unchanged`), in
-   * document order, for the layer above to record; empty on a dry run.
+   * The bytes each manifest entry placed in the workspace (written, or already there: skipped as
+   * `unchanged`), in document order, for the layer above to record; empty on a dry run.
    */
   readonly contents: readonly IngestedContent[];
 }

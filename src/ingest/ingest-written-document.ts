@@ -6,6 +6,7 @@ import { describeError } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import { runIngest } from './ingest-document.js';
 import type { IngestedContent } from './apply-plans.js';
+import type { BlockOutcome } from './block-outcome.js';
 import type { IngestMode, SourceKind } from './ingest-manifest.js';
 import type { IngestRoots } from './ingest-roots.js';
 
@@ -50,11 +51,13 @@ export interface WrittenDocumentIngestOptions {
   readonly onPlaced?: (contents: readonly IngestedContent[]) => Promise<void>;
 }
 
-/** The summary of one written document's ingest, and the bytes it placed, for the records. */
+/** The summary of one written document's ingest, the bytes it placed, for the records, and every block's outcome. */
 export interface WrittenDocumentIngest {
   readonly summary: DocumentIngestSummary;
-  /** One entry per block now on disk (`written` or `unchanged`); empty when the ingest threw. */
+  /** One entry per block now on disk (`written`, or `skipped` as `unchanged`); empty when the ingest threw. */
   readonly contents: readonly IngestedContent[];
+  /** Every manifest entry's outcome, in document order (at most `max_blocks + 1`); empty when the ingest threw. */
+  readonly blocks: readonly BlockOutcome[];
 }
 
 /**
@@ -97,6 +100,7 @@ export async function ingestWrittenDocument(
         ...(firstIoError === undefined ? {} : { io_error: firstIoError }),
       },
       contents: result.contents,
+      blocks: result.blocks,
     };
   } catch (error) {
     reportIngestError(options, error);
@@ -110,6 +114,7 @@ export async function ingestWrittenDocument(
         problems: ['internal_error'],
       },
       contents: [],
+      blocks: [],
     };
   }
 }

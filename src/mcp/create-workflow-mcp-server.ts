@@ -5,6 +5,7 @@ import { CONTRACT_DOC_URI_PREFIX } from '../contracts/index.js';
 import {
   abortWorkflow,
   advanceWorkflow,
+  describeStepIngest,
   listWorkflows,
   registerWorkflowArtefacts,
   startWorkflow,
@@ -127,11 +128,21 @@ export function createWorkflowMcpServer(options: WorkflowMcpServerOptions, versi
     'workflow_advance',
     {
       description:
-        "Finish the current step (or loop task, or iteration) with its output and get the next one; on the last step, the workflow's completion summary.",
+        "Finish the current step (or loop task, or iteration) with its output and get the next one; on the last step, the workflow's completion summary. With an output, ingest says what became of it: its document and, with the ingest on, each file= block's status (written, skipped or rejected), workspace path and reason.",
       inputSchema: workflowAdvanceInput,
       outputSchema: workflowAdvanceOutput,
     },
-    handle('workflow_advance', (args) => advanceWorkflow(projectDir, args, deps)),
+    handleResult('workflow_advance', async (args) => {
+      const result = await advanceWorkflow(projectDir, args, deps);
+      const reply = toolResult(result);
+      // The same JSON first (spec workflow-mcp.md), then what became of the output in short lines.
+      return result.ingest === undefined
+        ? reply
+        : {
+            ...reply,
+            content: [...reply.content, { type: 'text', text: describeStepIngest(result.ingest).join('\n') }],
+          };
+    }),
   );
   server.registerTool(
     'register_artefacts',

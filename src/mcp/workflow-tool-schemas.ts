@@ -133,14 +133,44 @@ export const workflowStatusOutput = z.object({
   left_out: leftOut,
 });
 
+const listedIngestBlock = z.object({
+  index: z.number(),
+  declared_file: z.string(),
+  status: z.enum(['written', 'skipped', 'rejected']),
+  workspace_path: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+/** What became of the output an advance handed in (docs/workflow-engine.md, "Step documents and ingest"). */
+const stepIngest = z
+  .object({
+    document: z.string(),
+    enabled: z.boolean(),
+    total_blocks: z.number().optional(),
+    written: z.number().optional(),
+    skipped: z.number().optional(),
+    rejected: z.number().optional(),
+    manifest_path: z.string().optional(),
+    problems: z.array(z.string()).optional(),
+    io_errors: z.number().optional(),
+    io_error: z.string().optional(),
+    blocks: z.array(listedIngestBlock).optional(),
+    left_out: z.number().optional(),
+  })
+  .describe(
+    "present when output was given: the step's document and, with the ingest on, its file= blocks (up to 50, the refused ones first; left_out counts the others, which the manifest lists), each with declared_file, status (written, skipped or rejected), workspace_path and reason",
+  );
+
 /**
- * `workflow_advance`'s result: the next status, or on completion `{ run_id, status: "complete", summary }`;
- * one object schema (MCP output schemas are objects), so the status fields are optional here.
+ * `workflow_advance`'s result: the next status, or on completion `{ run_id, status: "complete", summary }`, and
+ * `ingest` when an output was handed in; one object schema (MCP output schemas are objects), so the status
+ * fields are optional here.
  */
 export const workflowAdvanceOutput = workflowStatusOutput.partial().extend({
   run_id: z.string(),
   status: z.enum(['running', 'complete', 'failed', 'aborted']),
   summary: summary.optional(),
+  ingest: stepIngest.optional(),
 });
 
 /**

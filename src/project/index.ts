@@ -67,3 +67,4 @@ export {
   type LiteralRedactionOptions,
 } from './redact-literal-secrets.js';
 export { lazyModule } from './lazy-module.js';
+export { escapeLineText, escapeTerminalText } from './escape-terminal-text.js';

@@ -119,15 +119,18 @@ export type {
 } from './observe/index.js';
 // engine/: start, status, advance, abort over a project directory (docs/workflow-engine.md).
 export {
+  MAX_LISTED_INGEST_BLOCKS,
   NOT_STARTED_MESSAGE,
   WorkflowError,
   abortWorkflow,
   advanceWorkflow,
   createWorkflowObserver,
+  describeStepIngest,
   findWorkflowEventGaps,
   registerWorkflowArtefacts,
   startWorkflow,
   stepDocumentPath,
+  stepIngestReportOf,
   workflowErrorCodeOf,
   workflowStatus,
   workflowStatusOf,
@@ -136,12 +139,14 @@ export {
 export type {
   AbortWorkflowRequest,
   AdvanceWorkflowRequest,
+  AdvanceWorkflowResult,
   EndedPass,
   NextAction,
   ObservedPass,
   RegisterWorkflowArtefactsRequest,
   RegisterWorkflowArtefactsResult,
   StartWorkflowRequest,
+  StepIngestReport,
   WorkflowCompletion,
   WorkflowContractStatus,
   WorkflowEngineDeps,

@@ -149,3 +149,33 @@ describe('ingest - (one document from standard input)', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 });
+
+describe('ingest: one word for a file that already holds the bytes (issue 24)', () => {
+  it('is skipped with reason unchanged in the block list, the table, the summary line and --json alike', async () => {
+    const dir = await tempProject({
+      'docs/plan.md': `${fileBlock('txt', 'same.txt', 'same')}\n${fileBlock('sh', '../out.sh', 'x')}`,
+    });
+    expect((await runCli(['ingest', '--run-id', 'r1'], { cwd: dir })).code).toBe(0);
+
+    const again = await runCli(['ingest', '--run-id', 'r2'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      '  skipped   workspace/same.txt  unchanged: the file already holds exactly these bytes\n',
+    );
+    expect(again.stdout).toContain(
+      'document      blocks  written  skipped  rejected  errors\ndocs/plan.md       2        0        1         1       0\n',
+    );
+    expect(again.stdout).toContain('skipped: 1 unchanged\nrejected: 1 traversal\n');
+    // "unchanged" is only ever a reason, never a status or a column.
+    expect(again.stdout).not.toMatch(/^\s*unchanged\b/m);
+    expect(again.stdout).not.toMatch(/\bunchanged\s+skipped\b/);
+
+    const json = await runCli(['ingest', '--run-id', 'r3', '--json'], { cwd: dir });
+    const manifest = ingestManifestSchema.parse(JSON.parse(json.stdout));
+    expect(manifest.summary).toMatchObject({ total_blocks: 2, written: 0, skipped: 1, rejected: 1 });
+    expect(manifest.artifacts[0]).toMatchObject({
+      status: 'skipped',
+      reason: 'unchanged: the file already holds exactly these bytes',
+    });
+  });
+});

@@ -135,6 +135,54 @@ describe('artifact-ingest workflow: a full feature-dev run', () => {
     expect(aborted.stdout).toContain('was aborted: changed my mind');
   });
 
+  it('says what became of the output: each file block written where, or skipped or rejected and why (issue 24)', async () => {
+    const projectDir = await tempProject(INGEST_ON);
+    const output = `Done.\n\n${fileBlock('ts', 'src/a.ts', 'export {};')}\n\`\`\`ts file=src/cut.ts\nexport const`;
+    await writeFile(path.join(projectDir, 'answer.md'), output);
+    await workflowJson(projectDir, ['start', 'chain_of_thought', '--input', 'problem=p', '--run-id', 'c1']);
+    const plain = await runCli(['workflow', 'advance', '--output-file', 'answer.md'], { cwd: projectDir });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(
+      /^ingest of docs\/c1\/decompose\.md: 2 blocks: 1 written, 1 skipped, 0 rejected \(manifest \.agent\/runs\/c1\/manifests\/decompose\.json\)\n {2}written {3}src\/a\.ts -> workspace\/src\/a\.ts\n {2}skipped {3}src\/cut\.ts {2}unterminated: .*\n\nworkflow chain_of_thought {2}run c1 {2}running\n/,
+    );
+
+    // The same output again, in another run: the file already holds the bytes, skipped with reason unchanged.
+    await workflowJson(projectDir, ['start', 'chain_of_thought', '--input', 'problem=p', '--run-id', 'c2']);
+    const again = await workflowJson<{ ingest: unknown }>(projectDir, [
+      'advance',
+      'c2',
+      '--output-file',
+      'answer.md',
+    ]);
+    expect(again.json.ingest).toEqual({
+      document: 'docs/c2/decompose.md',
+      enabled: true,
+      total_blocks: 2,
+      written: 0,
+      skipped: 2,
+      rejected: 0,
+      manifest_path: '.agent/runs/c2/manifests/decompose.json',
+      problems: [],
+      blocks: [
+        {
+          index: 0,
+          declared_file: 'src/a.ts',
+          status: 'skipped',
+          workspace_path: 'workspace/src/a.ts',
+          reason: 'unchanged: the file already holds exactly these bytes',
+        },
+        {
+          index: 1,
+          declared_file: 'src/cut.ts',
+          status: 'skipped',
+          workspace_path: 'workspace/src/cut.ts',
+          reason: expect.stringMatching(/^unterminated: /) as string,
+        },
+      ],
+      left_out: 0,
+    });
+  });
+
   it('reads the output from standard input with --output-file -', async () => {
     const projectDir = await tempProject();
     await workflowJson(projectDir, ['start', 'chain_of_thought', '--input', 'problem=p', '--run-id', 'c']);

@@ -92,7 +92,7 @@ describe('artifact-ingest ingest', () => {
       'r1',
     ]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/total\s+2\s+2\s+0\s+0\s+0\s+0/);
+    expect(stdout).toMatch(/total\s+2\s+2\s+0\s+0\s+0\n/);
   });
 
   it('prints a human report: each block with its reason, then the summary table', async () => {
@@ -100,7 +100,7 @@ describe('artifact-ingest ingest', () => {
     const { stdout } = await runCli(['ingest', '--project', projectDir, '--run-id', 'r1']);
     expect(stdout).toContain('written   workspace/src/main.ts');
     expect(stdout).toMatch(/rejected\s+\.\.\/\.\.\/\.bashrc\s+traversal: /);
-    expect(stdout).toMatch(/docs\/plan\.md\s+2\s+1\s+0\s+0\s+1\s+0/);
+    expect(stdout).toMatch(/docs\/plan\.md\s+2\s+1\s+0\s+1\s+0\n/);
     expect(stdout).toContain('events:    .agent/runs/r1/events.jsonl');
   });
 

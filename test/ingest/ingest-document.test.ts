@@ -139,9 +139,27 @@ describe('ingestDocument', () => {
 
     const encode = (text: string) => new TextEncoder().encode(text);
     expect(result.contents).toEqual([
-      { workspacePath: 'workspace/old.ts', lang: 'ts', bytes: encode('same\n'), status: 'unchanged' },
-      { workspacePath: 'workspace/new.ts', lang: 'ts', bytes: encode('fresh\n'), status: 'written' },
-      { workspacePath: 'workspace/twice.py', lang: 'py', bytes: encode('second\n'), status: 'written' },
+      {
+        workspacePath: 'workspace/old.ts',
+        lang: 'ts',
+        bytes: encode('same\n'),
+        status: 'skipped',
+        code: 'unchanged',
+      },
+      {
+        workspacePath: 'workspace/new.ts',
+        lang: 'ts',
+        bytes: encode('fresh\n'),
+        status: 'written',
+        code: null,
+      },
+      {
+        workspacePath: 'workspace/twice.py',
+        lang: 'py',
+        bytes: encode('second\n'),
+        status: 'written',
+        code: null,
+      },
     ]);
     expect(result.manifest.artifacts.map((a) => a.reason.split(':')[0] || a.status)).toEqual([
       'unchanged',

@@ -99,7 +99,9 @@ describe('artifact-ingest mcp over stdio', () => {
     });
     const first = await spawnServer(projectDir);
     await call(first.client, 'workflow_start', { workflow: 'passes', run_id: 'p-1' });
-    const second = await call(first.client, 'workflow_advance', { output: 'one' });
+    // The advance's result is the next status plus `ingest`, what became of its output.
+    const { ingest, ...second } = await call(first.client, 'workflow_advance', { output: 'one' });
+    expect(ingest).toEqual({ document: 'docs/p-1/polish-1.md', enabled: false });
     expect(second).toMatchObject({ step: 'polish', ralphIteration: 2 });
     const pid = first.transport.pid;
     expect(pid).not.toBeNull();

@@ -41,7 +41,7 @@ export interface ArtifactVersionInput {
   /** The contract type, for a contract submission (`source: 'submit'`). */
   readonly contract?: string;
   /**
-   * False when the bytes were already on disk (an ingest's `unchanged` block): recorded only when the path's
+   * False when the bytes were already on disk (an ingest's block skipped as `unchanged`): recorded only when the path's
    * last recorded version holds other bytes (or there is none), so the records match the workspace.
    */
   readonly changed?: boolean;
@@ -53,13 +53,13 @@ export interface PlacedFile {
   readonly workspacePath: string;
   readonly lang: string;
   readonly bytes: Uint8Array;
-  /** `unchanged` when the file already held these bytes. */
-  readonly status: 'written' | 'unchanged';
+  /** `skipped` (reason `unchanged`) when the file already held these bytes. */
+  readonly status: 'written' | 'skipped';
 }
 
 /**
  * The file versions one ingest placed, ready for {@link ArtifactRecorder.recordVersions}: a file the ingest
- * found `unchanged` is recorded only when the path's last recorded version differs (`changed: false`).
+ * skipped as `unchanged` is recorded only when the path's last recorded version differs (`changed: false`).
  */
 export function versionsOfIngested(
   files: readonly PlacedFile[],

@@ -21,7 +21,7 @@ caption{text-align:left;padding:.1rem 0}
 .badge{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:.6rem;font-size:.8rem;font-weight:600;border:1px solid currentColor}
 .s-completed,.s-written,.s-done,.s-ok{color:#0b5d1e;background:#e6f4ea}
 .s-failed,.s-rejected,.s-blocked,.s-bad{color:#a4000f;background:#fde7e9}
-.s-skipped,.s-unchanged{color:#444;background:#eee}
+.s-skipped{color:#444;background:#eee}
 .s-pending,.s-fix_needed{color:#6b4e00;background:#fff4ce}
 .s-running{color:#004e8c;background:#e5f1fb}
 details.step{border:1px solid var(--line);border-radius:.3rem;margin:.4rem 0;padding:.3rem .6rem}

@@ -7,8 +7,9 @@ import { listJsonFiles } from './list-json-files.js';
 import { readRegularFile } from '../../workspace/index.js';
 
 /**
- * Adds to an `ingest --run-id` run's drafts the ingests that recorded nothing (every block refused or unchanged):
- * they have a manifest but no record, so the timeline does not see them. Keeps the drafts in start order.
+ * Adds to an `ingest --run-id` run's drafts the ingests that recorded nothing (every block refused, or skipped as
+ * `unchanged`): they have a manifest but no record, so the timeline does not see them. Keeps the drafts in start
+ * order.
  */
 export async function readIngestOnlyDrafts(
   projectDir: string,

@@ -26,7 +26,7 @@ export interface IngestHookOptions {
 /** What the hook returns: the summary a node carries, and the bytes the ingest placed, for the records. */
 export interface IngestHookResult {
   readonly summary: NodeIngestSummary;
-  /** One entry per block now on disk (`written` or `unchanged`); empty when the ingest threw. */
+  /** One entry per block now on disk (`written`, or `skipped` as `unchanged`); empty when the ingest threw. */
   readonly contents: readonly IngestedContent[];
 }
 

@@ -1,7 +1,6 @@
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import type { TerminalState } from '../../contracts/index.js';
 import { resolveIngestEnabled } from '../../ingest/index.js';
-import type { DocumentIngestSummary } from '../../ingest/index.js';
 import type { WorkflowStep } from '../definition/index.js';
 import { updateWorkflowState } from '../state/index.js';
 import type { WorkflowContractState, WorkflowState } from '../state/index.js';
@@ -26,7 +25,10 @@ import { WorkflowError } from './workflow-error.js';
 import { workflowStatusOf } from './workflow-status-response.js';
 import type { WorkflowCompletion, WorkflowStatusResponse } from './workflow-status-response.js';
 import { declareWorkflowTerminal, terminalEvent, workflowTerminalOf } from './workflow-terminal.js';
+import { stepIngestReportOf } from './step-ingest-report.js';
+import type { StepIngestReport } from './step-ingest-report.js';
 import { writeStepDocument } from './write-step-document.js';
+import type { StepDocumentIngest } from './write-step-document.js';
 
 /** `workflow_advance`'s input (spec workflow-mcp.md). */
 export interface AdvanceWorkflowRequest {
@@ -34,6 +36,14 @@ export interface AdvanceWorkflowRequest {
   /** The pass's result: kept under the step's `save_as` and written as the step's document. */
   readonly output?: string;
 }
+
+/**
+ * What `workflow_advance` returns: the next status or the completion and, when the call handed in an output,
+ * `ingest`, what became of it (the document and, with the ingest on, its blocks).
+ */
+export type AdvanceWorkflowResult = (WorkflowStatusResponse | WorkflowCompletion) & {
+  readonly ingest?: StepIngestReport;
+};
 
 /**
  * Ends the current pass: judges its `contract:` (the output's artifact= blocks and the pass's submit_artifact
@@ -46,7 +56,7 @@ export async function advanceWorkflow(
   projectDir: string,
   request: AdvanceWorkflowRequest,
   deps: WorkflowEngineDeps = {},
-): Promise<WorkflowStatusResponse | WorkflowCompletion> {
+): Promise<AdvanceWorkflowResult> {
   const { state, definition } = await selectWorkflowRun(projectDir, request.run_id);
   requireRunning(state, 'workflow_advance');
   const step = currentStep(definition, state);
@@ -91,7 +101,7 @@ export async function advanceWorkflow(
 
   const durability = deps.durability ?? deps.config?.ingest.durability ?? 'fsync';
   const events = openWorkflowEvents(projectDir, state.run_id);
-  let ingest: DocumentIngestSummary | undefined;
+  let ingest: StepDocumentIngest | undefined;
   let documentPath: string | undefined;
   let terminal: TerminalState | undefined;
   const passDone =
@@ -110,7 +120,7 @@ export async function advanceWorkflow(
       event: 'step.completed',
       fields: {
         ...passFields,
-        ...(ingest === undefined ? {} : { ingest }),
+        ...(ingest === undefined ? {} : { ingest: ingest.summary }),
         ...(reconciliation === undefined ? {} : { reconciliation }),
         ...contractFields,
       },
@@ -211,7 +221,7 @@ export async function advanceWorkflow(
       ...(output === undefined || documentPath === undefined
         ? {}
         : { document: { path: documentPath, text: output } }),
-      ...(ingest === undefined ? {} : { ingest }),
+      ...(ingest === undefined ? {} : { ingest: ingest.summary }),
       ...(reconciliation === undefined ? {} : { reconciliation }),
       ...(contractError === undefined ? {} : { error: contractError }),
       durability,
@@ -219,6 +229,7 @@ export async function advanceWorkflow(
       events,
     });
     if (terminal !== undefined) await declareWorkflowTerminal(projectDir, state.run_id, terminal, durability);
+    const report = documentPath === undefined ? {} : { ingest: stepIngestReportOf(documentPath, ingest) };
     if (plan.kind === 'complete') {
       return {
         run_id: written.run_id,
@@ -226,9 +237,10 @@ export async function advanceWorkflow(
         // The schema requires a summary once complete; completedState always sets one.
         summary: written.summary ?? completionSummaryMissing(),
         ...(terminal === undefined ? {} : { terminal }),
+        ...report,
       };
     }
-    return workflowStatusOf(written, definition);
+    return { ...workflowStatusOf(written, definition), ...report };
   } finally {
     await events.close().catch(() => undefined);
   }

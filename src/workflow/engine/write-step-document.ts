@@ -1,7 +1,7 @@
 import { openIngestRecords } from '../../artifacts/index.js';
 import type { EventLog } from '../../events/index.js';
 import { concludeDocument } from '../../ingest/index.js';
-import type { DocumentIngestSummary } from '../../ingest/index.js';
+import type { BlockOutcome, DocumentIngestSummary } from '../../ingest/index.js';
 import type { NodeId } from '../../project/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';
 import type { WorkflowStep } from '../definition/index.js';
@@ -9,9 +9,16 @@ import type { WorkflowState } from '../state/index.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
 import { WorkflowError } from './workflow-error.js';
 
+/** A pass's document's ingest: the summary state and events keep, and every block's outcome, for the reply. */
+export interface StepDocumentIngest {
+  readonly summary: DocumentIngestSummary;
+  readonly blocks: readonly BlockOutcome[];
+}
+
 /**
  * Writes a pass's output as its document through the ingest's `concludeDocument` (ingested when the flag is
  * on, recorded as a `message` artifact); a document the confined writer refuses is `output_not_written`.
+ * Returns the ingest, or undefined when it did not run.
  */
 export async function writeStepDocument(
   projectDir: string,
@@ -26,7 +33,7 @@ export async function writeStepDocument(
     readonly durability: 'fsync' | 'none';
     readonly events: EventLog;
   },
-): Promise<DocumentIngestSummary | undefined> {
+): Promise<StepDocumentIngest | undefined> {
   const { deps, events } = context;
   const records = openIngestRecords({
     projectDir,
@@ -66,7 +73,9 @@ export async function writeStepDocument(
         `${outcome.message}; nothing was changed: fix the path and call workflow_advance again`,
       );
     }
-    return outcome.ingest;
+    return outcome.ingest === undefined
+      ? undefined
+      : { summary: outcome.ingest, blocks: outcome.blocks ?? [] };
   } finally {
     await root.close();
     await records.close();

@@ -324,12 +324,12 @@ describe('openArtifactRecorder', () => {
 });
 
 describe('versionsOfIngested', () => {
-  it('turns the files an ingest placed into file versions, unchanged ones with changed: false', () => {
+  it('turns the files an ingest placed into file versions, skipped (unchanged) ones with changed: false', () => {
     const bytes = new TextEncoder().encode('x\n');
     const versions = versionsOfIngested(
       [
         { workspacePath: 'workspace/a.ts', lang: 'ts', bytes, status: 'written' },
-        { workspacePath: 'workspace/b.ts', lang: '', bytes, status: 'unchanged' },
+        { workspacePath: 'workspace/b.ts', lang: '', bytes, status: 'skipped' },
       ],
       { runId: parseRunId('run-1'), taskId: parseNodeId('build'), agentId: 'cli' },
     );

@@ -92,6 +92,7 @@ describe('runIngestHook', () => {
         lang: 'ts',
         bytes: new TextEncoder().encode('export {};\n'),
         status: 'written',
+        code: null,
       },
     ]);
     const manifest = await manifestOf(projectDir, 'h1', 'plan');

@@ -102,6 +102,8 @@ describe('advanceWorkflow', () => {
         reason: 'every step completed',
         at: expect.any(String) as string,
       },
+      // What became of the last output: saved as the step's document, not ingested with the flag off.
+      ingest: { document: 'docs/fd/review.md', enabled: false },
     });
     expect((await readdir(path.join(projectDir, 'docs/fd'))).sort()).toEqual([
       'implement-1.md',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeTerminalText } from '../../src/cli/escape-terminal-text.js';
+import { escapeLineText, escapeTerminalText } from '../../src/project/index.js';
 
 describe('escapeTerminalText', () => {
   it.each([
@@ -22,5 +22,21 @@ describe('escapeTerminalText', () => {
   it('leaves JSON parsing to the same values', () => {
     const value = { path: 'a\u202eb\u0085.ts' };
     expect(JSON.parse(escapeTerminalText(JSON.stringify(value)))).toEqual(value);
+  });
+});
+
+describe('escapeLineText', () => {
+  it.each([
+    ['a line feed', 'a\nb', 'a\\u000ab'],
+    ['a carriage return at the end', 'a\r', 'a\\u000d'],
+    ['a tab', 'a\tb', 'a\\u0009b'],
+    ['an escape sequence', '\u001b[2J', '\\u001b[2J'],
+    ['a right-to-left override', 'x\u202e.ts', 'x\\u202e.ts'],
+  ])('writes %s as a \\u escape, so one field stays on its line', (_name, text, shown) => {
+    expect(escapeLineText(text)).toBe(shown);
+  });
+
+  it('keeps plain Unicode as it is', () => {
+    expect(escapeLineText('src/é/日本 😀.ts')).toBe('src/é/日本 😀.ts');
   });
 });

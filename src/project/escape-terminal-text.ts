@@ -7,6 +7,10 @@
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+/** The same characters, and tab and line feed too: what may not stand inside one field of a one-line display. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /**
  * `text` with every unsafe character written as a `\uXXXX` escape (what JSON.stringify would write for a
  * control), so a path holding U+202E or an escape sequence is shown, not obeyed. The escape is JSON's own, so
@@ -18,6 +22,19 @@ export function escapeTerminalText(text: string): string {
   return text.replace(UNSAFE, (character, offset: number) =>
     character === '\r' && (offset === 0 || offset === text.length - 1 || text[offset + 1] === '\n')
       ? character
-      : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      : escapeCharacter(character),
   );
+}
+
+/**
+ * One field of a line shown to a person or an agent (a path, a reason), with every control character, tab,
+ * line feed and carriage return included, and every bidi control written as a `\uXXXX` escape: a value taken
+ * from a document can neither break the line nor reorder or restyle it.
+ */
+export function escapeLineText(text: string): string {
+  return text.replace(UNSAFE_IN_LINE, escapeCharacter);
+}
+
+function escapeCharacter(character: string): string {
+  return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
