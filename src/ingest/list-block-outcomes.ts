@@ -13,6 +13,8 @@ export interface ListedBlock {
   readonly workspace_path?: string;
   /** `<code>: <message>`, as in the manifest; absent for a written block. */
   readonly reason?: string;
+  /** The entry's warnings (`workspace_prefix: ...`), as in the manifest; absent when it has none. */
+  readonly warnings?: readonly string[];
 }
 
 /** At most `max` of a document's blocks, and how many more there were. */
@@ -51,5 +53,6 @@ function listedBlockOf(outcome: BlockOutcome): ListedBlock {
     status: entry.status,
     ...(entry.workspace_path === '' ? {} : { workspace_path: entry.workspace_path }),
     ...(entry.reason === '' ? {} : { reason: entry.reason }),
+    ...(entry.warnings === undefined ? {} : { warnings: entry.warnings }),
   };
 }

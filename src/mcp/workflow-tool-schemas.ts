@@ -139,6 +139,7 @@ const listedIngestBlock = z.object({
   status: z.enum(['written', 'skipped', 'rejected']),
   workspace_path: z.string().optional(),
   reason: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
 });
 
 /** What became of the output an advance handed in (docs/workflow-engine.md, "Step documents and ingest"). */
@@ -158,7 +159,7 @@ const stepIngest = z
     left_out: z.number().optional(),
   })
   .describe(
-    "present when output was given: the step's document and, with the ingest on, its file= blocks (up to 50, the refused ones first; left_out counts the others, which the manifest lists), each with declared_file, status (written, skipped or rejected), workspace_path and reason",
+    "present when output was given: the step's document and, with the ingest on, its file= blocks (up to 50, the refused ones first; left_out counts the others, which the manifest lists), each with declared_file, status (written, skipped or rejected), workspace_path, reason and any warnings (such as workspace_prefix)",
   );
 
 /**

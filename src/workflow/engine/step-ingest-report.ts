@@ -53,7 +53,7 @@ export function describeStepIngest(report: StepIngestReport): string[] {
   const manifest = report.manifest_path === '' ? '' : ` (manifest ${field(report.manifest_path)})`;
   const lines = [
     `ingest of ${document}: ${blocksOf(report.total_blocks)}: ${counts}${manifest}`,
-    ...report.blocks.map(blockLine),
+    ...report.blocks.flatMap(blockLines),
   ];
   if (report.left_out > 0) {
     lines.push(`  ... ${blocksOf(report.left_out)} more, not listed here: the manifest has every block`);
@@ -68,13 +68,15 @@ export function describeStepIngest(report: StepIngestReport): string[] {
   return lines;
 }
 
-function blockLine(block: ListedBlock): string {
+/** A block's line, and a `warning` line under it per warning of its entry. */
+function blockLines(block: ListedBlock): string[] {
   const declared = block.declared_file === '' ? '(no file=)' : field(block.declared_file);
   const target =
     block.status === 'written' && block.workspace_path !== undefined
       ? `${declared} -> ${field(block.workspace_path)}`
       : declared;
-  return `  ${block.status.padEnd(9)} ${target}${block.reason === undefined ? '' : `  ${field(block.reason)}`}`;
+  const line = `  ${block.status.padEnd(9)} ${target}${block.reason === undefined ? '' : `  ${field(block.reason)}`}`;
+  return [line, ...(block.warnings ?? []).map((warning) => `  ${'warning'.padEnd(9)} ${field(warning)}`)];
 }
 
 function blocksOf(count: number): string {

@@ -110,6 +110,27 @@ describe('describeStepIngest', () => {
     ]);
   });
 
+  it('lists a block written with a warning, such as a doubled workspace/ prefix, with the warning under it', () => {
+    const doubled: BlockOutcome = {
+      ...outcome(0, null, 'workspace/src/p.ts'),
+      warnings: [{ code: 'workspace_prefix', message: 'write file=src/p.ts' }],
+    };
+    const report = stepIngestReportOf(DOCUMENT, { summary: summaryOf([doubled]), blocks: [doubled] });
+    expect(report.blocks).toEqual([
+      {
+        index: 0,
+        declared_file: 'workspace/src/p.ts',
+        status: 'written',
+        workspace_path: 'workspace/workspace/src/p.ts',
+        warnings: ['workspace_prefix: write file=src/p.ts'],
+      },
+    ]);
+    expect(describeStepIngest(report).slice(1)).toEqual([
+      '  written   workspace/src/p.ts -> workspace/workspace/src/p.ts',
+      '  warning   workspace_prefix: write file=src/p.ts',
+    ]);
+  });
+
   it('tells how to write a file block when the output had none, and names the problems of a failed ingest', () => {
     const none = stepIngestReportOf(DOCUMENT, { summary: summaryOf([]), blocks: [] });
     expect(describeStepIngest(none)).toEqual([
