@@ -96,6 +96,7 @@ export type {
   IngestProblem,
   IsolatedParseOptions,
   IngestResult,
+  ListedBlock,
   ManifestArtifact,
   OmittedBlocks,
   ReasonCode,

@@ -6,8 +6,8 @@ import { renderTable } from './render-table.js';
 
 /**
  * Renders ingest results for a person: each block with its manifest status and reason, and a line under it per
- * warning (capped per document with `capRows`, for a terminal), then the summary table (the manifests' own
- * counts) and, under it, the skipped and rejected blocks counted by reason code (`skipped: 2 unchanged, 1 unterminated`).
+ * warning (capped per document with `capRows`, for a terminal), then the summary table (the manifests' own counts)
+ * and, under it, the skipped and rejected blocks counted by reason code (`skipped: 2 unchanged, 1 unterminated`).
  */
 export function renderIngestReport(
   results: readonly IngestResult[],

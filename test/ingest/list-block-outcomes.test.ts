@@ -62,6 +62,27 @@ describe('listBlockOutcomes', () => {
     ]);
   });
 
+  it("carries an entry's warnings, and keeps a warned block before plain written ones past the cap", () => {
+    const warned: BlockOutcome = {
+      ...outcome(2, null, 'workspace/src/p.ts'),
+      workspacePath: 'workspace/workspace/src/p.ts',
+      warnings: [{ code: 'workspace_prefix', message: 'write file=src/p.ts' }],
+    };
+    const listing = listBlockOutcomes([outcome(0, null), outcome(1, null), warned], 1);
+    expect(listing).toEqual({
+      blocks: [
+        {
+          index: 2,
+          declared_file: 'workspace/src/p.ts',
+          status: 'written',
+          workspace_path: 'workspace/workspace/src/p.ts',
+          warnings: ['workspace_prefix: write file=src/p.ts'],
+        },
+      ],
+      left_out: 2,
+    });
+  });
+
   it('lists nothing and leaves nothing out of a document without candidates', () => {
     expect(listBlockOutcomes([], 50)).toEqual({ blocks: [], left_out: 0 });
   });

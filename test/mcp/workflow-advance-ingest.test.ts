@@ -157,6 +157,28 @@ describe('workflow_advance tells the agent what became of its output (issue 24)'
     expect(linesOf(done)).toMatch(/^ingest: off: docs\/b-1\/review\.md was saved; /);
   });
 
+  it("shows a block's warning under it: a file=workspace/... path is written to workspace/workspace/", async () => {
+    const { session, validate } = await startedRun({ ARTIFACT_INGEST: '1' });
+    const result = await session.call('workflow_advance', {
+      output: fileBlock('ts', 'workspace/src/p.ts', 'export {};'),
+    });
+    const value = structuredOf(result);
+    expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+    expect(value.ingest).toMatchObject({
+      blocks: [
+        {
+          declared_file: 'workspace/src/p.ts',
+          status: 'written',
+          workspace_path: 'workspace/workspace/src/p.ts',
+          warnings: [expect.stringMatching(/^workspace_prefix: .*write file=src\/p\.ts$/) as string],
+        },
+      ],
+    });
+    expect(linesOf(result)).toMatch(
+      /^ {2}written {3}workspace\/src\/p\.ts -> workspace\/workspace\/src\/p\.ts\n {2}warning {3}workspace_prefix: .*write file=src\/p\.ts$/m,
+    );
+  });
+
   it('adds no ingest to an advance without output', async () => {
     const { session } = await startedRun({ ARTIFACT_INGEST: '1' });
     const result = await session.call('workflow_advance', {});

@@ -116,6 +116,7 @@ describe('describeStepIngest', () => {
       warnings: [{ code: 'workspace_prefix', message: 'write file=src/p.ts' }],
     };
     const report = stepIngestReportOf(DOCUMENT, { summary: summaryOf([doubled]), blocks: [doubled] });
+    if (!report.enabled) throw new Error('expected the ingest to have run');
     expect(report.blocks).toEqual([
       {
         index: 0,
