@@ -1,30 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { fileBlock, tempProject } from '../helpers/temp-project.js';
+import { Ajv, closed } from './strict-json-schema.js';
 import { connectServer, structuredOf } from './mcp-test-client.js';
-
-interface AjvLike {
-  compile: (schema: object) => ((data: unknown) => boolean) & { errors?: unknown };
-}
-
-// The Ajv the SDK's client validates tool results with (v8, draft-07), strict, as in workflow-tool-schemas.test.ts.
-const requireFromSdk = createRequire(
-  path.join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'),
-);
-const { default: Ajv } = requireFromSdk('ajv') as { default: new (options: object) => AjvLike };
-
-/** A copy of a JSON schema where every object schema allows no property it does not name. */
-function closed(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
-  return copy.type === 'object' && copy.properties !== undefined && copy.additionalProperties === undefined
-    ? { ...copy, additionalProperties: false }
-    : copy;
-}
 
 const WORKFLOW = `name: build
 version: "1"

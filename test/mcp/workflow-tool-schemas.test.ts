@@ -1,35 +1,14 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_REPLY_ITEMS, toolResult } from '../../src/mcp/index.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { Ajv, closed } from './strict-json-schema.js';
 import { connectServer } from './mcp-test-client.js';
-
-interface AjvLike {
-  compile: (schema: object) => ((data: unknown) => boolean) & { errors?: unknown };
-}
-
-// The Ajv the SDK's client validates tool results with (v8, draft-07), strict: what a strict client would do.
-const requireFromSdk = createRequire(
-  path.join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'),
-);
-const { default: Ajv } = requireFromSdk('ajv') as { default: new (options: object) => AjvLike };
 
 async function listedTools(
   projectDir?: string,
 ): Promise<{ name: string; inputSchema: object; outputSchema?: object | undefined }[]> {
   const { client } = await connectServer(projectDir ?? (await tempProject()));
   return (await client.listTools()).tools;
-}
-
-/** A copy of a JSON schema where every object schema allows no property it does not name. */
-function closed(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
-  return copy.type === 'object' && copy.properties !== undefined && copy.additionalProperties === undefined
-    ? { ...copy, additionalProperties: false }
-    : copy;
 }
 
 describe('the tool schemas as a client sees them', () => {
