@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, spawnCli } from '../helpers/run-cli.js';
+import { CLI, runCli, spawnCli } from '../helpers/run-cli.js';
 import { atScale } from '../helpers/test-scale.js';
 import { readEvents, tempProject } from '../helpers/temp-project.js';
 
 // Issue 23, "events lost on a kill": real `workflow advance` processes, SIGKILLed the moment state.json is
-// replaced, then the run is loaded again (`workflow status`), as the next MCP call or CLI command would.
+// replaced, then the run is loaded again (`workflow status`, a new process), as the next MCP call or CLI command
+// would. The calls around the kills (start, the advances to the end, verify) run the CLI in this process.
 
 const RUN = 'killed';
 const TASKS = ['t1', 't2', 't3', 't4', 't5', 't6'];
@@ -110,7 +111,7 @@ async function advanceKilledAtStateWrite(projectDir: string, output: string): Pr
 describe('a workflow advance killed right after its state is written', () => {
   it('leaves no pass without its step events or start snapshot once the run is loaded again', async () => {
     const projectDir = await tempProject({ 'workflows/many.yaml': LOOP_WORKFLOW });
-    const started = await spawnCli([
+    const started = await runCli([
       'workflow',
       'start',
       'many',
@@ -144,18 +145,10 @@ describe('a workflow advance killed right after its state is written', () => {
       expect(['step.completed', 'step.started']).toContain(event.event);
     }
     for (const task of TASKS.slice(KILLS)) {
-      const advanced = await spawnCli([
-        'workflow',
-        'advance',
-        RUN,
-        '--project',
-        projectDir,
-        '--output',
-        task,
-      ]);
+      const advanced = await runCli(['workflow', 'advance', RUN, '--project', projectDir, '--output', task]);
       expect(advanced.code, advanced.stderr).toBe(0);
     }
-    const finished = await spawnCli(['workflow', 'advance', RUN, '--project', projectDir, '--output', 'end']);
+    const finished = await runCli(['workflow', 'advance', RUN, '--project', projectDir, '--output', 'end']);
     expect(finished.code, finished.stderr).toBe(0);
     expect((await readState(projectDir)).status).toBe('complete');
     const all = await readEvents(projectDir, RUN);
@@ -168,13 +161,13 @@ describe('a workflow advance killed right after its state is written', () => {
     ]);
     expect(all.filter((event) => event.event === 'workflow.completed')).toHaveLength(1);
     expect(all.filter((event) => event.event === 'run.terminal')).toHaveLength(1);
-    const verify = await spawnCli(['verify', RUN, '--project', projectDir, '--json']);
+    const verify = await runCli(['verify', RUN, '--project', projectDir, '--json']);
     expect(verify.code, verify.stdout).toBe(0);
   });
 
   it('is reported by verify as events_gap until the next call on the run appends what is missing', async () => {
     const projectDir = await tempProject({ 'workflows/many.yaml': LOOP_WORKFLOW });
-    const cli = (args: readonly string[]) => spawnCli([...args, '--project', projectDir]);
+    const cli = (args: readonly string[]) => runCli([...args, '--project', projectDir]);
     expect((await cli(['workflow', 'start', 'many', '--run-id', RUN, '--input', 'items=a'])).code).toBe(0);
     expect((await cli(['workflow', 'advance', RUN, '--output', 'a done'])).code).toBe(0);
     expect((await cli(['workflow', 'advance', RUN, '--output', 'the end'])).code).toBe(0);

@@ -10,8 +10,8 @@ import { KNOWN_DISAGREEMENTS } from './corpus/known-disagreements.js';
 import { referenceFences } from './corpus/reference-fences.js';
 import { atScale } from '../helpers/test-scale.js';
 
-/** How many generated documents are compared: 4,000 in `npm test`, 20,000 in the scale run, 1,000,000 in the bench. */
-const DOCUMENTS = Number(process.env.FENCE_DIFFERENTIAL_DOCUMENTS ?? atScale(4_000, 20_000));
+/** How many generated documents are compared: 2,000 in `npm test`, 20,000 in the scale run, 1,000,000 in the bench. */
+const DOCUMENTS = Number(process.env.FENCE_DIFFERENTIAL_DOCUMENTS ?? atScale(2_000, 20_000));
 const SEEDS_PER_TEST = 1_000;
 /** Disagreements minimized per test: shrinking is slow, and one minimal document is usually enough. */
 const MINIMIZED_PER_TEST = 3;

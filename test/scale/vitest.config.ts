@@ -13,6 +13,8 @@ export const SCALED_TESTS = [
   'test/e2e/cli-workflow-kill.test.ts',
   'test/mcp/mcp-stdio.test.ts',
   'test/mcp/bounded-stdio-transport.test.ts',
+  'test/workspace/confined-root.property.test.ts',
+  'test/artifacts/record/record-artifacts-processes.test.ts',
 ];
 
 export default defineConfig({

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openConfinedRoot } from '../../src/workspace/confined-root.js';
 import type { Confinement } from '../../src/workspace/confined-root.js';
+import { atScale } from '../helpers/test-scale.js';
 import { createWorkspaceFixture, findTempFiles, snapshotTree } from '../helpers/workspace-fixture.js';
 
 const pieces = [
@@ -70,8 +71,8 @@ async function isRealPathInside(realRoot: string, relative: string): Promise<boo
 }
 
 describe.each<[Confinement, number]>([
-  ['proc-fd', 200],
-  ['lstat-walk', 100],
+  ['proc-fd', atScale(100, 400)],
+  ['lstat-walk', atScale(50, 200)],
 ])('ConfinedRoot property (%s)', (confinement, numRuns) => {
   it('writes inside the workspace or refuses, and never changes the outside tree', async () => {
     await fc.assert(

@@ -8,6 +8,7 @@ import { readPathVersions } from '../../../src/artifacts/store/artifact-index.js
 import { verifyArtifacts } from '../../../src/artifacts/lineage/verify-artifacts.js';
 import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
+import { atScale } from '../../helpers/test-scale.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/record-child.ts', import.meta.url));
@@ -116,7 +117,7 @@ describe('openArtifactRecorder across processes', () => {
 
   it('never leaves a record naming a missing object when the recording process is killed at random points', async () => {
     const project = await tempProject();
-    for (let attempt = 0; attempt < 4; attempt++) {
+    for (let attempt = 0; attempt < atScale(2, 6); attempt++) {
       const child = recordChild(['loop', project, `run-kill-${String(attempt)}`, '400']);
       await child.batches(1 + Math.floor(Math.random() * 4));
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
