@@ -12,7 +12,9 @@ import tseslint from 'typescript-eslint';
 const tiers = [
   ['project'],
   ['config'],
-  ['fence', 'workspace', 'events'],
+  ['fence', 'workspace'],
+  ['store'],
+  ['events'],
   ['ingest', 'artifacts'],
   ['contracts'],
   ['runtime', 'workflow'],

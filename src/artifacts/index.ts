@@ -1,6 +1,6 @@
 export { artifactIdOf, artifactRecordSchema } from './artifact-record.js';
 export type { ArtifactIdInput, ArtifactRecord, ArtifactSource, ArtifactType } from './artifact-record.js';
-export { contentHashOf } from './content-hash.js';
+export { contentHashOf } from '../store/index.js';
 export { traceContentSchema, tracePathOf } from './trace-content.js';
 export type { TraceContent } from './trace-content.js';
 export { artifactRecordJsonSchema, traceContentJsonSchema } from './artifact-json-schemas.js';

@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { OBJECTS_DIR } from '../../project/index.js';
-import { errnoOf, openConfinedRoot, quickFs } from '../../workspace/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
-import { contentHashOf, hexOfContentHash, objectPathOf } from '../content-hash.js';
+import { OBJECTS_DIR } from '../project/index.js';
+import { errnoOf, openConfinedRoot, quickFs } from '../workspace/index.js';
+import type { ConfinedRoot } from '../workspace/index.js';
+import { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
 import { ObjectStoreError } from './object-store-error.js';
 
 /** What `put` did with one content. */

@@ -5,7 +5,7 @@ import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './directory-han
 import type { WriteStep } from './confined-write-options.js';
 import { errnoOf } from './errno-of.js';
 import { lstatOrMissing } from './lstat-or-missing.js';
-import { open, readlink } from './quick-fs.js';
+import { open, readdir, readlink, unlink } from './quick-fs.js';
 import type { QuickHandle } from './quick-fs.js';
 import type { FileOpening, ReadRefusal } from './read-outcome.js';
 import { withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
@@ -39,8 +39,18 @@ export interface ConfinedFolder {
   readlink(name: string): Promise<string | undefined>;
   /** Opens the regular file `name` read-only: a symlink, folder, FIFO, device or (by default) hard link is refused. */
   openFile(name: string, options?: ConfinedReadOptions): Promise<FileOpening>;
+  /** The folder's entries, sorted by name, each with what it is (a symlink is `other`, never followed). */
+  list(): Promise<FolderEntry[]>;
+  /** Unlinks the entry `name` when it is not a folder (a symlink itself, never its target); false when missing. */
+  remove(name: string): Promise<boolean>;
   /** Releases the folder's descriptor. */
   close(): Promise<void>;
+}
+
+/** One entry of a confined folder. */
+export interface FolderEntry {
+  readonly name: string;
+  readonly kind: 'file' | 'folder' | 'other';
 }
 
 /** What opening a folder below the root found. */
@@ -155,6 +165,32 @@ function confinedFolder(directory: DirectoryHandle, byPath: boolean): ConfinedFo
       }
       if (opened.kind !== 'opened') await handle.close();
       return opened;
+    },
+    list: async () => {
+      let entries;
+      try {
+        entries = await readdir(directory.entry('.'), { withFileTypes: true });
+      } catch (error) {
+        throw workspaceErrorFrom(error, 'scandir', directory.expectedLocation);
+      }
+      if (!(await answeredInPlace())) return [];
+      return entries
+        .map((entry): FolderEntry => {
+          const kind = entry.isFile() ? 'file' : entry.isDirectory() ? 'folder' : 'other';
+          return { name: entry.name, kind };
+        })
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    },
+    remove: async (name) => {
+      if (!(await answeredInPlace())) return false;
+      try {
+        // unlink(2) never follows the last name: a symlink is removed, not what it points at.
+        await unlink(directory.entry(name));
+        return true;
+      } catch (error) {
+        if (errnoOf(error) === 'ENOENT') return false;
+        throw workspaceErrorFrom(error, 'unlink', shownAs(name));
+      }
     },
     close: () => directory.close(),
   };

@@ -2,7 +2,7 @@ export { checkDeclaredPath, findSecretInPath, MAX_COMPONENT_BYTES, MAX_PATH_BYTE
 export { pathCollisionKey } from './path-collision-key.js';
 export { openConfinedRoot } from './confined-root.js';
 export type { ConfinedRoot, ConfinedRootOptions, Confinement, WriteBatch } from './confined-root.js';
-export type { ConfinedFolder, ConfinedReadOptions, FolderOpening } from './confined-folder.js';
+export type { ConfinedFolder, ConfinedReadOptions, FolderEntry, FolderOpening } from './confined-folder.js';
 export type { FileOpening, ReadRefusal, ReadRefusalCode } from './read-outcome.js';
 export type { UnsyncedDirectory } from './shared-directories.js';
 export type { ConfinedWriteOptions, WriteStep } from './confined-write-options.js';

@@ -1,8 +1,8 @@
 import { cp, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentHashOf } from '../../src/artifacts/content-hash.js';
-import { openObjectStore } from '../../src/artifacts/store/object-store.js';
+import { contentHashOf } from '../../src/store/content-hash.js';
+import { openObjectStore } from '../../src/store/object-store.js';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
 import type { RawEntry } from '../helpers/raw-tar.js';
 import { recordRun } from '../helpers/recorded-run.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { artifactIdOf } from '../../src/artifacts/artifact-record.js';
 import { appendArtifactRecords } from '../../src/artifacts/store/append-records.js';
-import { contentHashOf } from '../../src/artifacts/content-hash.js';
+import { contentHashOf } from '../../src/store/content-hash.js';
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { recordSteps } from '../helpers/record-steps.js';

@@ -2,14 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentHashOf } from '../../../src/artifacts/content-hash.js';
-import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
-import type { ObjectStore } from '../../../src/artifacts/store/object-store.js';
-import { ObjectStoreError } from '../../../src/artifacts/store/object-store-error.js';
-import { tempProject } from '../../helpers/temp-project.js';
-import { tempFileName } from '../../../src/workspace/temp-file-name.js';
-import { mountSmallTmpfs } from '../../helpers/read-only-mount.js';
-import { findTempFiles } from '../../helpers/workspace-fixture.js';
+import { contentHashOf } from '../../src/store/content-hash.js';
+import { openObjectStore } from '../../src/store/object-store.js';
+import type { ObjectStore } from '../../src/store/object-store.js';
+import { ObjectStoreError } from '../../src/store/object-store-error.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { tempFileName } from '../../src/workspace/temp-file-name.js';
+import { mountSmallTmpfs } from '../helpers/read-only-mount.js';
+import { findTempFiles } from '../helpers/workspace-fixture.js';
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
 

@@ -127,4 +127,40 @@ describe.each<Confinement>(['proc-fd', 'lstat-walk'])('ConfinedRoot reads (%s)',
     });
     expect(await root.openFolder('nowhere')).toEqual({ kind: 'missing' });
   });
+
+  it('lists a folder by name with what each entry is, never following a symlink', async () => {
+    await mkdir(inRoot('runs/r2'), { recursive: true });
+    await writeFile(inRoot('runs/b.json'), '{}');
+    await symlink(fixture.outside, inRoot('runs/a-link'));
+    execFileSync('mkfifo', [inRoot('runs/fifo')]);
+    const opening = await root.openFolder('runs');
+    if (opening.kind !== 'opened') throw new Error(`not opened: ${opening.kind}`);
+    try {
+      expect(await opening.folder.list()).toEqual([
+        { name: 'a-link', kind: 'other' },
+        { name: 'b.json', kind: 'file' },
+        { name: 'fifo', kind: 'other' },
+        { name: 'r2', kind: 'folder' },
+      ]);
+    } finally {
+      await opening.folder.close();
+    }
+  });
+
+  it('removes a file or a symlink itself, never its target, and answers false for a missing entry', async () => {
+    await mkdir(inRoot('runs'));
+    await writeFile(inRoot('runs/state.json'), '{}');
+    await symlink(join(fixture.outside, 'sentinel.txt'), inRoot('runs/link.json'));
+    const opening = await root.openFolder('runs');
+    if (opening.kind !== 'opened') throw new Error(`not opened: ${opening.kind}`);
+    try {
+      expect(await opening.folder.remove('state.json')).toBe(true);
+      expect(await opening.folder.remove('link.json')).toBe(true);
+      expect(await opening.folder.remove('state.json')).toBe(false);
+      expect(await opening.folder.list()).toEqual([]);
+    } finally {
+      await opening.folder.close();
+    }
+    await fixture.assertConfined();
+  });
 });

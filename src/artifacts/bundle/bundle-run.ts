@@ -16,7 +16,7 @@ import type { RunId } from '../../project/index.js';
 import { isRunRecordFile, RUN_RECORD_FILES_SHOWN } from './is-run-record-file.js';
 import { BUNDLE_MANIFEST_PATH } from './bundle-manifest.js';
 import type { BundleManifest } from './bundle-manifest.js';
-import { hexOfContentHash } from '../content-hash.js';
+import { hexOfContentHash } from '../../store/index.js';
 import { writeBundleArchive } from './write-bundle-archive.js';
 import { checkWrittenBundle } from './check-written-bundle.js';
 import { checkRecordPaths } from './check-record-paths.js';

@@ -6,7 +6,7 @@ import type { ArtifactRecord } from '../artifact-record.js';
 import { BundleError } from './bundle-error.js';
 import { objectPath, runDir } from '../../project/index.js';
 import { isRunBookkeeping } from './bundle-manifest.js';
-import { contentHashOf, hexOfContentHash } from '../content-hash.js';
+import { contentHashOf, hexOfContentHash } from '../../store/index.js';
 import { parseRecordLines } from '../store/index.js';
 import type { RunId } from '../../project/index.js';
 

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoOf, lstatOrMissing } from '../../workspace/index.js';
-import { contentHashOf } from '../content-hash.js';
+import { contentHashOf } from '../../store/index.js';
 
 /** What stands at a recorded workspace path now, compared with the content hash it should hold. */
 export type WorkspaceFileState =

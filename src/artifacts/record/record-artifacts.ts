@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { artifactIdOf } from '../artifact-record.js';
 import type { ArtifactRecord, ArtifactSource } from '../artifact-record.js';
 import { artifactRecordSchema } from '../artifact-record.js';
-import { contentHashOf } from '../content-hash.js';
+import { contentHashOf } from '../../store/index.js';
 import { appendArtifactRecords, renderRecordLines } from '../store/index.js';
 import {
   appendToIndex,

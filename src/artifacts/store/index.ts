@@ -1,7 +1,11 @@
-export { openObjectStore } from './object-store.js';
-export type { ObjectStore, ObjectStoreOptions, ObjectVerdict, PutResult } from './object-store.js';
-export { ObjectStoreError } from './object-store-error.js';
-export type { ObjectStoreErrorCode } from './object-store-error.js';
+export { ObjectStoreError, openObjectStore } from '../../store/index.js';
+export type {
+  ObjectStore,
+  ObjectStoreErrorCode,
+  ObjectStoreOptions,
+  ObjectVerdict,
+  PutResult,
+} from '../../store/index.js';
 export { parseRecordLines, readRecordLines, renderRecordLines } from './record-lines.js';
 export type { ArtifactRecordsRead, RecordLineProblem, RecordLineProblemCode } from './record-lines.js';
 export { appendArtifactRecords, readArtifactRecords } from './append-records.js';

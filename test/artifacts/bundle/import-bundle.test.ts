@@ -10,7 +10,7 @@ import { BundleError } from '../../../src/artifacts/bundle/bundle-error.js';
 import type { BundleErrorCode } from '../../../src/artifacts/bundle/bundle-error.js';
 import { bundleRun } from '../../../src/artifacts/bundle/bundle-run.js';
 import { importBundle } from '../../../src/artifacts/bundle/import-bundle.js';
-import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
+import { openObjectStore } from '../../../src/store/object-store.js';
 import { gzipTar, rawTar, readTarEntries } from '../../helpers/raw-tar.js';
 import type { RawEntry } from '../../helpers/raw-tar.js';
 import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
 import { openVersionDiffer } from '../../../src/artifacts/lineage/diff-versions.js';
 import type { ReplayDiff, VersionDifferOptions } from '../../../src/artifacts/lineage/diff-versions.js';
-import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
+import { openObjectStore } from '../../../src/store/object-store.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 

@@ -17,7 +17,7 @@ import { indexFileOf, rebuildArtifactIndex } from '../../../src/artifacts/store/
 import { artifactIdOf } from '../../../src/artifacts/artifact-record.js';
 import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
 import { appendArtifactRecords, readArtifactRecords } from '../../../src/artifacts/store/append-records.js';
-import { contentHashOf } from '../../../src/artifacts/content-hash.js';
+import { contentHashOf } from '../../../src/store/content-hash.js';
 import { UnknownRunError } from '../../../src/project/index.js';
 import { acquireShortLock } from '../../../src/workspace/index.js';
 import { tempFileName } from '../../../src/workspace/temp-file-name.js';

@@ -8,7 +8,7 @@ import {
   listIndexFiles,
   readPathVersions,
 } from '../../../src/artifacts/store/artifact-index.js';
-import { openObjectStore } from '../../../src/artifacts/store/object-store.js';
+import { openObjectStore } from '../../../src/store/object-store.js';
 import { countLineChanges } from '../../../src/artifacts/record/count-line-changes.js';
 import { openArtifactRecorder, versionsOfIngested } from '../../../src/artifacts/record/record-artifacts.js';
 import type { ArtifactVersionInput } from '../../../src/artifacts/record/record-artifacts.js';

@@ -1,0 +1,144 @@
+import { join } from 'node:path';
+import { AGENT_DIR } from '../project/index.js';
+import { openConfinedRoot } from '../workspace/index.js';
+import type { ConfinedRoot, FileOpening, ReadRefusal } from '../workspace/index.js';
+import { openObjectStore } from './object-store.js';
+import type { ProjectStore, StoreEntry } from './project-store.js';
+import { StoreError } from './store-error.js';
+import { storeKeyComponents } from './store-key.js';
+
+/**
+ * The files implementation of the storage port: today's `.agent/` layout of the project at `projectDir`, byte for
+ * byte. Every read and write goes through the confined walk rooted at the project (O_NOFOLLOW at every
+ * component, `.agent` included), replaces are atomic renames and appends one O_APPEND write, fsynced unless the
+ * caller asks for no durability. Nothing is opened until the first call; a store only read never creates
+ * `.agent/`.
+ */
+export function openProjectStore(projectDir: string): ProjectStore {
+  const location = join(projectDir, AGENT_DIR);
+  let opened: Promise<ConfinedRoot> | undefined;
+  const root = (): Promise<ConfinedRoot> => {
+    opened ??= openConfinedRoot(projectDir).catch((error: unknown) => {
+      // A project folder made after the store was opened (demo, a test) is found by the next call.
+      opened = undefined;
+      throw error;
+    });
+    return opened;
+  };
+
+  const refusedRead = (key: string, refusal: ReadRefusal): StoreError =>
+    new StoreError({
+      code: 'not_a_file',
+      key,
+      message: `${join(projectDir, refusal.relativePath)} is ${describeRefusal(refusal)}, not a file the store wrote; nothing is read through it: remove it`,
+    });
+
+  /** Opens the file under `key` for reading, or returns undefined when it is missing. */
+  const openKey = async (key: string): Promise<Extract<FileOpening, { kind: 'opened' }> | undefined> => {
+    storeKeyComponents(key);
+    const opening = await (await root()).openFile(key);
+    if (opening.kind === 'missing') return undefined;
+    if (opening.kind === 'refused') throw refusedRead(key, opening);
+    return opening;
+  };
+
+  const read: ProjectStore['read'] = async (key, options = {}) => {
+    const opening = await openKey(key);
+    if (opening === undefined) return undefined;
+    try {
+      if (options.maxBytes !== undefined && opening.stats.size > options.maxBytes) {
+        throw new StoreError({
+          code: 'too_large',
+          key,
+          message: `${join(projectDir, key)} holds ${String(opening.stats.size)} bytes, more than the ${String(options.maxBytes)} this read takes`,
+        });
+      }
+      return new Uint8Array(await opening.handle.readFile());
+    } finally {
+      await opening.handle.close();
+    }
+  };
+
+  const refusedWrite = (key: string, message: string): StoreError =>
+    new StoreError({
+      code: 'write_refused',
+      key,
+      message: `cannot write ${join(projectDir, key)}: ${message}`,
+    });
+
+  return {
+    kind: 'files',
+    location,
+    read,
+    readText: async (key, options) => {
+      const bytes = await read(key, options);
+      return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+    },
+    info: async (key) => {
+      const opening = await openKey(key);
+      if (opening === undefined) return undefined;
+      await opening.handle.close();
+      return { size: opening.stats.size, modifiedMs: opening.stats.mtimeMs };
+    },
+    list: async (folder) => {
+      storeKeyComponents(folder, { folder: true });
+      const opening = await (await root()).openFolder(folder);
+      if (opening.kind === 'missing') return [];
+      if (opening.kind === 'refused') throw refusedRead(folder, opening);
+      try {
+        return (await opening.folder.list()).map((entry): StoreEntry => ({ ...entry }));
+      } finally {
+        await opening.folder.close();
+      }
+    },
+    replace: async (key, content, options = {}) => {
+      storeKeyComponents(key);
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      const outcome = await (await root()).write(key, bytes, { durability: options.durability ?? 'fsync' });
+      if (outcome.status === 'refused') throw refusedWrite(key, outcome.message);
+    },
+    append: async (key, lines, options = {}) => {
+      storeKeyComponents(key);
+      const outcome = await (
+        await root()
+      ).appendLines(key, lines, { durability: options.durability ?? 'fsync' });
+      if (outcome.status === 'refused') throw refusedWrite(key, outcome.message);
+    },
+    remove: async (key) => {
+      const components = storeKeyComponents(key);
+      const name = components.pop();
+      if (name === undefined) return false;
+      const opening = await (await root()).openFolder([AGENT_DIR, ...components].join('/'));
+      if (opening.kind === 'missing') return false;
+      if (opening.kind === 'refused') throw refusedRead(key, opening);
+      try {
+        const seen = await opening.folder.stat(name);
+        if (seen?.isDirectory() === true) throw refusedWrite(key, 'it is a folder');
+        return await opening.folder.remove(name);
+      } finally {
+        await opening.folder.close();
+      }
+    },
+    openObjects: (options) => openObjectStore(projectDir, options),
+    close: async () => {
+      const current = opened;
+      opened = undefined;
+      if (current !== undefined) await (await current.catch(() => undefined))?.close();
+    },
+  };
+}
+
+function describeRefusal(refusal: ReadRefusal): string {
+  switch (refusal.code) {
+    case 'symlink':
+      return refusal.swapped === true ? 'a folder that moved while it was read' : 'a symlink';
+    case 'is_a_directory':
+      return 'a folder';
+    case 'not_a_regular_file':
+      return 'a FIFO, socket or device';
+    case 'hard_link':
+      return 'a file with more than one name (a hard link)';
+    case 'not_a_directory':
+      return 'a file where a folder should be';
+  }
+}

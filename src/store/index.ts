@@ -1,0 +1,20 @@
+export { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
+export { openObjectStore } from './object-store.js';
+export type { ObjectStore, ObjectStoreOptions, ObjectVerdict, PutResult } from './object-store.js';
+export { ObjectStoreError } from './object-store-error.js';
+export type { ObjectStoreErrorCode } from './object-store-error.js';
+export type {
+  ProjectStore,
+  StoreEntry,
+  StoreKind,
+  StoreReadOptions,
+  StoreWriteOptions,
+  StoredFileInfo,
+} from './project-store.js';
+export { StoreError } from './store-error.js';
+export type { StoreErrorCode } from './store-error.js';
+export { storeKeyComponents } from './store-key.js';
+export { openProjectStore } from './files-store.js';
+export { createMemoryStore } from './memory-store.js';
+export { isProject, openProject, projectDirOf, projectOf } from './project.js';
+export type { OpenProjectOptions, Project, ProjectRef } from './project.js';

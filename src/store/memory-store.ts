@@ -1,0 +1,220 @@
+import { AGENT_DIR, OBJECTS_DIR } from '../project/index.js';
+import { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
+import type { ObjectStore, PutResult } from './object-store.js';
+import { ObjectStoreError } from './object-store-error.js';
+import type { ProjectStore, StoreEntry } from './project-store.js';
+import { StoreError } from './store-error.js';
+import { storeKeyComponents } from './store-key.js';
+
+/** One stored file: its bytes and when they were written. */
+interface MemoryFile {
+  readonly bytes: Uint8Array;
+  readonly modifiedMs: number;
+}
+
+/**
+ * The memory implementation of the storage port: the same keys as the files store, kept in this process (for
+ * tests, and for library users who want nothing on disk). Objects live under their layout keys, so what lists,
+ * reads or damages a key sees them as the files store's readers do. Every read returns a copy.
+ */
+export function createMemoryStore(): ProjectStore {
+  const files = new Map<string, MemoryFile>();
+
+  const copyOf = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
+
+  /** Throws `write_refused` when a folder stands at `key` or a file stands where one of its folders goes. */
+  const checkWritable = (key: string): void => {
+    const components = storeKeyComponents(key);
+    for (let depth = 1; depth < components.length; depth++) {
+      const folder = [AGENT_DIR, ...components.slice(0, depth)].join('/');
+      if (files.has(folder)) throw refused(key, `${folder} is a file, not a folder`);
+    }
+    if (isFolder(key)) throw refused(key, 'it is a folder');
+  };
+
+  const isFolder = (key: string): boolean => {
+    const prefix = `${key}/`;
+    for (const stored of files.keys()) if (stored.startsWith(prefix)) return true;
+    return false;
+  };
+
+  const fileAt = (key: string): MemoryFile | undefined => {
+    storeKeyComponents(key);
+    const file = files.get(key);
+    if (file === undefined && isFolder(key)) {
+      throw new StoreError({
+        code: 'not_a_file',
+        key,
+        message: `memory store: ${key} is a folder, not a file`,
+      });
+    }
+    return file;
+  };
+
+  const read: ProjectStore['read'] = (key, options = {}) => {
+    const file = fileAt(key);
+    if (file === undefined) return Promise.resolve(undefined);
+    if (options.maxBytes !== undefined && file.bytes.byteLength > options.maxBytes) {
+      throw new StoreError({
+        code: 'too_large',
+        key,
+        message: `memory store: ${key} holds ${String(file.bytes.byteLength)} bytes, more than the ${String(options.maxBytes)} this read takes`,
+      });
+    }
+    return Promise.resolve(copyOf(file.bytes));
+  };
+
+  const replace = (key: string, bytes: Uint8Array): void => {
+    checkWritable(key);
+    files.set(key, { bytes: copyOf(bytes), modifiedMs: Date.now() });
+  };
+
+  const store: ProjectStore = {
+    kind: 'memory',
+    location: 'memory',
+    read: (key, options) => call(() => read(key, options)),
+    readText: (key, options) =>
+      call(async () => {
+        const bytes = await read(key, options);
+        return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+      }),
+    info: (key) =>
+      call(() => {
+        const file = fileAt(key);
+        return file === undefined ? undefined : { size: file.bytes.byteLength, modifiedMs: file.modifiedMs };
+      }),
+    list: (folder) =>
+      call(() => {
+        storeKeyComponents(folder, { folder: true });
+        const prefix = `${folder}/`;
+        const entries = new Map<string, StoreEntry['kind']>();
+        for (const key of files.keys()) {
+          if (!key.startsWith(prefix)) continue;
+          const rest = key.slice(prefix.length);
+          const slash = rest.indexOf('/');
+          const name = slash === -1 ? rest : rest.slice(0, slash);
+          entries.set(name, slash === -1 ? 'file' : 'folder');
+        }
+        return [...entries]
+          .map(([name, kind]): StoreEntry => ({ name, kind }))
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      }),
+    replace: (key, content) =>
+      call(() => {
+        replace(key, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+      }),
+    append: (key, lines) =>
+      call(() => {
+        if (lines !== '' && !lines.endsWith('\n')) {
+          // Misuse, as for the files store: a reader treats text after the last newline as an interrupted write.
+          throw new Error(`append: text for ${key} must end with a newline`);
+        }
+        checkWritable(key);
+        const before = files.get(key)?.bytes ?? new Uint8Array();
+        files.set(key, {
+          bytes: Buffer.concat([before, Buffer.from(lines, 'utf8')]),
+          modifiedMs: Date.now(),
+        });
+      }),
+    remove: (key) =>
+      call(() => {
+        checkWritable(key);
+        return files.delete(key);
+      }),
+    openObjects: () => Promise.resolve(memoryObjects(read, replace)),
+    close: () => Promise.resolve(),
+  };
+  return store;
+}
+
+/** Runs `body` as a promise: a throw becomes a rejection, as an I/O failure of the files store is. */
+function call<T>(body: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(body());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+function refused(key: string, why: string): StoreError {
+  return new StoreError({ code: 'write_refused', key, message: `memory store: cannot write ${key}: ${why}` });
+}
+
+/** The objects of a memory store, kept under their layout keys and verified by hash on every read. */
+function memoryObjects(
+  read: ProjectStore['read'],
+  replace: (key: string, bytes: Uint8Array) => void,
+): ObjectStore {
+  const keyOf = (hash: string): string => {
+    const hex = hexOfContentHash(hash);
+    if (hex === undefined) {
+      throw new ObjectStoreError({
+        code: 'malformed_hash',
+        hash,
+        message: `content hash ${JSON.stringify(hash)} is malformed; expected sha256: followed by 64 lowercase hex digits`,
+      });
+    }
+    return `${OBJECTS_DIR}/${objectPathOf(hex)}`;
+  };
+  const put = async (bytes: Uint8Array): Promise<PutResult> => {
+    const hash = contentHashOf(bytes);
+    const path = keyOf(hash);
+    const stored = await read(path);
+    // Healed as the files store heals: an object holding other bytes is replaced.
+    if (stored !== undefined && Buffer.from(stored).equals(bytes)) return { hash, path, stored: false };
+    replace(path, bytes);
+    return { hash, path, stored: true };
+  };
+  return {
+    put,
+    putAll: async (contents) => {
+      const results: PutResult[] = [];
+      for (const bytes of contents) results.push(await put(bytes));
+      return results;
+    },
+    putStream: async (hash, chunks) => {
+      const path = keyOf(hash);
+      const parts: Uint8Array[] = [];
+      for await (const chunk of chunks) parts.push(chunk);
+      const bytes = Buffer.concat(parts);
+      const actual = contentHashOf(bytes);
+      if (actual !== hash) {
+        throw new ObjectStoreError({
+          code: 'corrupt_object',
+          hash,
+          message: `the ${String(bytes.byteLength)} bytes streamed for object ${hash} hash to ${actual}; nothing was stored, so store the original content`,
+        });
+      }
+      const stored = await read(path);
+      if (stored !== undefined && contentHashOf(stored) === hash) return { hash, path, stored: false };
+      replace(path, bytes);
+      return { hash, path, stored: true };
+    },
+    get: async (hash) => {
+      const bytes = await read(keyOf(hash));
+      if (bytes === undefined) {
+        throw new ObjectStoreError({
+          code: 'missing_object',
+          hash,
+          message: `object ${hash} is not in the memory store; restore it from a bundle or re-run the step that made it`,
+        });
+      }
+      const actual = contentHashOf(bytes);
+      if (actual !== hash) {
+        throw new ObjectStoreError({
+          code: 'corrupt_object',
+          hash,
+          message: `object ${hash} is corrupt: its bytes hash to ${actual}; restore it from a bundle or put the original content again`,
+        });
+      }
+      return bytes;
+    },
+    has: async (hash) => (await read(keyOf(hash))) !== undefined,
+    verify: async (hash) => {
+      const bytes = await read(keyOf(hash));
+      if (bytes === undefined) return 'missing';
+      return contentHashOf(bytes) === hash ? 'ok' : 'corrupt';
+    },
+    close: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,66 @@
+import type { ObjectStore, ObjectStoreOptions } from './object-store.js';
+
+/** The implementations of the storage port: today's `.agent/` folder, or a process's memory. */
+export type StoreKind = 'files' | 'memory';
+
+/** How a write into the store is made durable. */
+export interface StoreWriteOptions {
+  /** `fsync` (default): on disk before the call resolves (the files store). `none`: for generated data. */
+  readonly durability?: 'fsync' | 'none';
+}
+
+/** How a read from the store is bounded. */
+export interface StoreReadOptions {
+  /** Refuse (`too_large`) rather than read more than this many bytes. */
+  readonly maxBytes?: number;
+}
+
+/** One entry of a store folder. */
+export interface StoreEntry {
+  readonly name: string;
+  /** `other`: something the store neither reads nor writes (a symlink, a FIFO planted in `.agent/`). */
+  readonly kind: 'file' | 'folder' | 'other';
+}
+
+/** What the store knows of one stored file without reading it. */
+export interface StoredFileInfo {
+  readonly size: number;
+  /** When it was last written, epoch milliseconds. */
+  readonly modifiedMs: number;
+}
+
+/**
+ * The storage port: everything the product keeps about runs (spec storage.md, Part 1), addressed by the
+ * project-relative keys of `src/project/project-layout.ts` (`.agent/runs/<run_id>/state.json`), plus the
+ * content-addressed objects. The files implementation keeps today's `.agent/` layout byte for byte; the memory
+ * implementation keeps the same keys in a process. The workspace (`workspace/`) is not in the store: the agents'
+ * files stay a real folder written by the confined writer.
+ *
+ * Keys name files; a folder exists while a file below it does. A replace is atomic (a reader sees the old or the
+ * new content, never a mix), an append of whole lines lands in one piece after every earlier append, and a read
+ * returns undefined for a missing key and throws {@link StoreError} for what is not a regular file.
+ */
+export interface ProjectStore {
+  /** Which implementation this is. */
+  readonly kind: StoreKind;
+  /** What messages name for the store: the project's `.agent` folder, or `memory`. */
+  readonly location: string;
+  /** The bytes stored under `key`, or undefined when nothing is. */
+  read(key: string, options?: StoreReadOptions): Promise<Uint8Array | undefined>;
+  /** The UTF-8 text stored under `key`, or undefined when nothing is. */
+  readText(key: string, options?: StoreReadOptions): Promise<string | undefined>;
+  /** Size and time of the file under `key`, or undefined when nothing is. */
+  info(key: string): Promise<StoredFileInfo | undefined>;
+  /** The entries directly below the folder `folder`, sorted by name; empty when the folder does not exist. */
+  list(folder: string): Promise<StoreEntry[]>;
+  /** Stores `content` under `key` in place of what was there, atomically. */
+  replace(key: string, content: Uint8Array | string, options?: StoreWriteOptions): Promise<void>;
+  /** Appends `lines` (whole lines, each ending in a newline) to the file under `key`, creating it when missing. */
+  append(key: string, lines: string, options?: StoreWriteOptions): Promise<void>;
+  /** Removes the file under `key`; false when nothing was there. */
+  remove(key: string): Promise<boolean>;
+  /** The project's content-addressed objects (`.agent/objects/sha256/...`), verified by hash on write and read. */
+  openObjects(options?: ObjectStoreOptions): Promise<ObjectStore>;
+  /** Releases what the store holds open; the store is not used after. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,25 @@
+/** Why a call on a project store failed. */
+export type StoreErrorCode =
+  /** A key that is not a plain path below `.agent/` (misuse). */
+  | 'malformed_key'
+  /** The key names a folder, a symlink, a FIFO or a file with two names: nothing is read through it. */
+  | 'not_a_file'
+  /** The store would not write the key: a symlink or a file in the way, a folder where a file goes. */
+  | 'write_refused'
+  /** What the key holds is larger than the caller's limit. */
+  | 'too_large';
+
+/** A failed call on a project store, with the key it was about. */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  /** What went wrong. */
+  readonly code: StoreErrorCode;
+  /** The key the call was about (`.agent/...`). */
+  readonly key: string;
+
+  constructor(fields: { code: StoreErrorCode; key: string; message: string; cause?: unknown }) {
+    super(fields.message, { cause: fields.cause });
+    this.code = fields.code;
+    this.key = fields.key;
+  }
+}

@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import { link, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openProjectStore } from '../../src/store/files-store.js';
+import { StoreError } from '../../src/store/store-error.js';
+import { tempProject } from '../helpers/temp-project.js';
+
+// The files store against the real filesystem: today's layout byte for byte, and nothing read or written
+// through a symlink, a FIFO or a hard link planted in .agent/.
+
+async function errorOf(call: Promise<unknown>): Promise<StoreError> {
+  const error: unknown = await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(StoreError);
+  return error as StoreError;
+}
+
+describe('openProjectStore', () => {
+  it('writes each key at that path of the project folder, exactly the bytes given', async () => {
+    const projectDir = await tempProject();
+    const store = openProjectStore(projectDir);
+    expect(store.location).toBe(path.join(projectDir, '.agent'));
+    await store.replace('.agent/runs/r1/state.json', '{"a":1}\n');
+    await store.append('.agent/runs/r1/events.jsonl', '{"e":1}\n');
+    await store.append('.agent/runs/r1/events.jsonl', '{"e":2}\n');
+    expect(await readFile(path.join(projectDir, '.agent/runs/r1/state.json'), 'utf8')).toBe('{"a":1}\n');
+    expect(await readFile(path.join(projectDir, '.agent/runs/r1/events.jsonl'), 'utf8')).toBe(
+      '{"e":1}\n{"e":2}\n',
+    );
+    await store.close();
+  });
+
+  it('reads what other code wrote there, and creates nothing when only read', async () => {
+    const reader = await tempProject({ '.agent/runs/r1/terminal.json': '{"state":"done"}' });
+    const store = openProjectStore(reader);
+    expect(await store.readText('.agent/runs/r1/terminal.json')).toBe('{"state":"done"}');
+    const empty = await tempProject();
+    const untouched = openProjectStore(empty);
+    expect(await untouched.read('.agent/runs/r1/state.json')).toBeUndefined();
+    expect(await untouched.list('.agent/runs')).toEqual([]);
+    expect(await readdir(empty)).toEqual([]);
+    await store.close();
+    await untouched.close();
+  });
+
+  it('neither reads nor writes through a symlinked .agent, and leaves its target alone', async () => {
+    const outside = await tempProject({ 'runs/r1/state.json': 'outside' });
+    const projectDir = await tempProject();
+    await symlink(outside, path.join(projectDir, '.agent'));
+    const store = openProjectStore(projectDir);
+    expect((await errorOf(store.read('.agent/runs/r1/state.json'))).code).toBe('not_a_file');
+    expect((await errorOf(store.replace('.agent/runs/r1/state.json', 'planted'))).code).toBe('write_refused');
+    expect((await errorOf(store.append('.agent/runs/r1/events.jsonl', '{}\n'))).code).toBe('write_refused');
+    expect((await errorOf(store.list('.agent/runs'))).code).toBe('not_a_file');
+    expect(await readFile(path.join(outside, 'runs/r1/state.json'), 'utf8')).toBe('outside');
+    expect(await readdir(path.join(outside, 'runs/r1'))).toEqual(['state.json']);
+    await store.close();
+  });
+
+  it('refuses a symlinked run folder and a symlinked file, and removes a symlink, not its target', async () => {
+    const outside = await tempProject({ 'state.json': 'secret' });
+    const projectDir = await tempProject({ '.agent/runs/r2/state.json': '{}' });
+    await symlink(outside, path.join(projectDir, '.agent/runs/r1'));
+    await symlink(path.join(outside, 'state.json'), path.join(projectDir, '.agent/runs/r2/terminal.json'));
+    const store = openProjectStore(projectDir);
+    const read = await errorOf(store.read('.agent/runs/r1/state.json'));
+    expect(read.code).toBe('not_a_file');
+    expect(read.message).toContain('is a symlink');
+    expect((await errorOf(store.read('.agent/runs/r2/terminal.json'))).code).toBe('not_a_file');
+    expect((await errorOf(store.replace('.agent/runs/r1/state.json', 'x'))).code).toBe('write_refused');
+    expect(await store.list('.agent/runs')).toEqual([
+      { name: 'r1', kind: 'other' },
+      { name: 'r2', kind: 'folder' },
+    ]);
+    expect(await store.remove('.agent/runs/r2/terminal.json')).toBe(true);
+    expect(await readFile(path.join(outside, 'state.json'), 'utf8')).toBe('secret');
+    await store.close();
+  });
+
+  it('refuses a FIFO without waiting on it, and a file with a second name outside', async () => {
+    const outside = await tempProject({ 'secret.txt': 'secret' });
+    const projectDir = await tempProject({ '.agent/runs/r1/state.json': '{}' });
+    execFileSync('mkfifo', [path.join(projectDir, '.agent/runs/r1/events.jsonl')]);
+    await link(path.join(outside, 'secret.txt'), path.join(projectDir, '.agent/runs/r1/terminal.json'));
+    const store = openProjectStore(projectDir);
+    const fifo = await errorOf(store.read('.agent/runs/r1/events.jsonl'));
+    expect(fifo.message).toContain('a FIFO, socket or device');
+    const hardLink = await errorOf(store.read('.agent/runs/r1/terminal.json'));
+    expect(hardLink.message).toContain('hard link');
+    expect((await errorOf(store.append('.agent/runs/r1/events.jsonl', '{}\n'))).code).toBe('write_refused');
+    await store.close();
+  });
+
+  it('finds a project folder made after the store was opened', async () => {
+    const parent = await tempProject();
+    const projectDir = path.join(parent, 'later');
+    const store = openProjectStore(projectDir);
+    await expect(store.read('.agent/runs/r1/state.json')).rejects.toMatchObject({ code: 'ENOENT' });
+    await mkdir(projectDir);
+    await store.replace('.agent/runs/r1/state.json', '{}');
+    expect((await stat(path.join(projectDir, '.agent/runs/r1/state.json'))).size).toBe(2);
+    await writeFile(path.join(projectDir, '.agent/runs/r1/manifest.json'), '[]');
+    expect(await store.readText('.agent/runs/r1/manifest.json')).toBe('[]');
+    await store.close();
+  });
+});

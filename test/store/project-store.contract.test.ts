@@ -1,0 +1,217 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { contentHashOf, objectPathOf } from '../../src/store/content-hash.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
+import { openProjectStore } from '../../src/store/files-store.js';
+import type { ProjectStore } from '../../src/store/project-store.js';
+import { ObjectStoreError } from '../../src/store/object-store-error.js';
+import { StoreError } from '../../src/store/store-error.js';
+import { tempProject } from '../helpers/temp-project.js';
+
+// The storage port's contract (spec storage.md, Part 1): one suite, run against every implementation. Part 2's
+// PostgreSQL and S3 implementations join the table below.
+
+const IMPLEMENTATIONS: readonly (readonly [string, () => Promise<ProjectStore>])[] = [
+  ['files', async () => openProjectStore(await tempProject())],
+  ['memory', () => Promise.resolve(createMemoryStore())],
+];
+
+/** The store error a call rejected with (the call must reject). */
+async function storeErrorOf(call: Promise<unknown>): Promise<StoreError> {
+  const error: unknown = await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(StoreError);
+  return error as StoreError;
+}
+
+describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
+  it('reads a missing key as undefined, and an empty folder as no entries', async () => {
+    const store = await open();
+    expect(await store.read('.agent/runs/r1/state.json')).toBeUndefined();
+    expect(await store.readText('.agent/runs/r1/state.json')).toBeUndefined();
+    expect(await store.info('.agent/runs/r1/state.json')).toBeUndefined();
+    expect(await store.list('.agent/runs')).toEqual([]);
+    expect(await store.list('.agent')).toEqual([]);
+    expect(await store.remove('.agent/runs/r1/state.json')).toBe(false);
+  });
+
+  it('returns what was stored, and replaces it whole', async () => {
+    const store = await open();
+    await store.replace('.agent/runs/r1/state.json', '{"revision":1}\n');
+    expect(await store.readText('.agent/runs/r1/state.json')).toBe('{"revision":1}\n');
+    await store.replace('.agent/runs/r1/state.json', new Uint8Array([0, 255, 10]));
+    expect([...((await store.read('.agent/runs/r1/state.json')) ?? [])]).toEqual([0, 255, 10]);
+    expect((await store.info('.agent/runs/r1/state.json'))?.size).toBe(3);
+  });
+
+  it('keeps its own copy: changing the bytes given or read changes nothing stored', async () => {
+    const store = await open();
+    const given = new Uint8Array([1, 2, 3]);
+    await store.replace('.agent/runs/r1/x.json', given);
+    given[0] = 9;
+    const first = await store.read('.agent/runs/r1/x.json');
+    if (first === undefined) throw new Error('not stored');
+    first[1] = 9;
+    expect([...((await store.read('.agent/runs/r1/x.json')) ?? [])]).toEqual([1, 2, 3]);
+  });
+
+  it('appends whole lines in order, creating the file', async () => {
+    const store = await open();
+    await store.append('.agent/runs/r1/events.jsonl', '{"n":1}\n');
+    await store.append('.agent/runs/r1/events.jsonl', '{"n":2}\n{"n":3}\n');
+    expect(await store.readText('.agent/runs/r1/events.jsonl')).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
+  });
+
+  it('keeps every line of 200 appends at once whole, each exactly once', async () => {
+    const store = await open();
+    const lines = Array.from(
+      { length: 200 },
+      (_, index) => `{"n":${String(index)},"pad":"${'x'.repeat(index * 7)}"}\n`,
+    );
+    await Promise.all(
+      lines.map((line) => store.append('.agent/runs/r1/events.jsonl', line, { durability: 'none' })),
+    );
+    const stored = (await store.readText('.agent/runs/r1/events.jsonl'))
+      ?.split('\n')
+      .filter((line) => line !== '');
+    expect(stored?.slice().sort()).toEqual(lines.map((line) => line.trimEnd()).sort());
+  });
+
+  it('refuses an append that does not end a line', async () => {
+    const store = await open();
+    await expect(store.append('.agent/runs/r1/events.jsonl', '{"n":1}')).rejects.toThrow(
+      /must end with a newline/,
+    );
+  });
+
+  it("lists a folder's files and folders by name, and removes a file", async () => {
+    const store = await open();
+    await store.replace('.agent/runs/r2/state.json', '{}');
+    await store.replace('.agent/runs/r1/manifests/n1.json', '{}');
+    await store.replace('.agent/runs/r1/state.json', '{}');
+    await store.replace('.agent/runs.txt', 'x');
+    expect(await store.list('.agent/runs')).toEqual([
+      { name: 'r1', kind: 'folder' },
+      { name: 'r2', kind: 'folder' },
+    ]);
+    expect(await store.list('.agent/runs/r1')).toEqual([
+      { name: 'manifests', kind: 'folder' },
+      { name: 'state.json', kind: 'file' },
+    ]);
+    expect(await store.remove('.agent/runs/r1/state.json')).toBe(true);
+    expect(await store.read('.agent/runs/r1/state.json')).toBeUndefined();
+    expect(await store.list('.agent/runs/r1')).toEqual([{ name: 'manifests', kind: 'folder' }]);
+  });
+
+  it('refuses to read a folder as a file, and to write a file over a folder or below a file', async () => {
+    const store = await open();
+    await store.replace('.agent/runs/r1/state.json', '{}');
+    expect((await storeErrorOf(store.read('.agent/runs/r1'))).code).toBe('not_a_file');
+    expect((await storeErrorOf(store.replace('.agent/runs/r1', 'x'))).code).toBe('write_refused');
+    expect((await storeErrorOf(store.append('.agent/runs/r1/state.json/x', '{}\n'))).code).toBe(
+      'write_refused',
+    );
+    expect(await store.readText('.agent/runs/r1/state.json')).toBe('{}');
+  });
+
+  it("refuses a read past the caller's limit with too_large", async () => {
+    const store = await open();
+    await store.replace('.agent/runs/r1/big.json', 'x'.repeat(100));
+    expect(await store.readText('.agent/runs/r1/big.json', { maxBytes: 100 })).toHaveLength(100);
+    const error = await storeErrorOf(store.read('.agent/runs/r1/big.json', { maxBytes: 99 }));
+    expect(error.code).toBe('too_large');
+    expect(error.message).toMatch(/100 bytes, more than the 99/);
+  });
+
+  it.each([
+    'workspace/x.ts',
+    '.agent/../workspace/x.ts',
+    '.agent/runs/./r1',
+    '.agent//runs',
+    '/etc/passwd',
+    '.agent/runs/r1/',
+    '.agent/runs/.hidden',
+    '.agent/runs/a b',
+    '.agent',
+  ])('refuses the key %j as malformed_key, touching nothing', async (key) => {
+    const store = await open();
+    for (const call of [
+      store.read(key),
+      store.replace(key, 'x'),
+      store.append(key, 'x\n'),
+      store.remove(key),
+    ]) {
+      const error = await storeErrorOf(call);
+      expect(error.code).toBe('malformed_key');
+      expect(error.key).toBe(key);
+    }
+    expect(await store.list('.agent')).toEqual([]);
+  });
+
+  describe('objects', () => {
+    it('stores a content once under its hash, and reads it back verified', async () => {
+      const store = await open();
+      const objects = await store.openObjects({ durability: 'none' });
+      const bytes = Buffer.from('export const a = 1;\n');
+      const first = await objects.put(bytes);
+      expect(first).toEqual({
+        hash: contentHashOf(bytes),
+        path: `.agent/objects/${objectPathOf(first.hash.slice(7))}`,
+        stored: true,
+      });
+      expect((await objects.put(bytes)).stored).toBe(false);
+      expect(Buffer.from(await objects.get(first.hash)).toString()).toBe('export const a = 1;\n');
+      expect(await objects.has(first.hash)).toBe(true);
+      expect(await objects.verify(first.hash)).toBe('ok');
+      const all = await objects.putAll([bytes, Buffer.from('b'), Buffer.from('b')]);
+      expect(all.map((result) => result.hash)).toEqual([
+        first.hash,
+        contentHashOf(Buffer.from('b')),
+        contentHashOf(Buffer.from('b')),
+      ]);
+      await objects.close();
+    });
+
+    it('answers a missing object with missing_object and a malformed hash with malformed_hash', async () => {
+      const store = await open();
+      const objects = await store.openObjects();
+      const missing = contentHashOf(Buffer.from('never stored'));
+      await expect(objects.get(missing)).rejects.toMatchObject({ code: 'missing_object', hash: missing });
+      expect(await objects.has(missing)).toBe(false);
+      expect(await objects.verify(missing)).toBe('missing');
+      await expect(objects.get('sha256:XYZ')).rejects.toBeInstanceOf(ObjectStoreError);
+      await expect(objects.get('sha256:XYZ')).rejects.toMatchObject({ code: 'malformed_hash' });
+      await objects.close();
+    });
+
+    it('refuses an object whose bytes no longer match its hash on read, and heals it on the next put', async () => {
+      const store = await open();
+      const objects = await store.openObjects({ durability: 'none' });
+      const bytes = Buffer.from('the original\n');
+      const { hash, path } = await objects.put(bytes);
+      await store.replace(path, 'tampered\n');
+      await expect(objects.get(hash)).rejects.toMatchObject({ code: 'corrupt_object', hash });
+      expect(await objects.verify(hash)).toBe('corrupt');
+      expect((await objects.put(bytes)).stored).toBe(true);
+      expect(await objects.verify(hash)).toBe('ok');
+      await objects.close();
+    });
+
+    it('refuses streamed bytes that do not hash to the name they were sent under, storing nothing', async () => {
+      const store = await open();
+      const objects = await store.openObjects({ durability: 'none' });
+      const claimed = contentHashOf(Buffer.from('what was promised'));
+      const chunks = [Buffer.from('something '), Buffer.from('else')];
+      await expect(objects.putStream(claimed, Readable.from(chunks))).rejects.toMatchObject({
+        code: 'corrupt_object',
+      });
+      expect(await objects.has(claimed)).toBe(false);
+      const right = Buffer.from('what was promised');
+      expect((await objects.putStream(claimed, Readable.from([right]))).stored).toBe(true);
+      expect(Buffer.from(await objects.get(claimed)).toString()).toBe('what was promised');
+      await objects.close();
+    });
+  });
+});
