@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { AGENT_DIR } from '../project/index.js';
+import { AGENT_DIR, describeError } from '../project/index.js';
 import { openConfinedRoot } from '../workspace/index.js';
-import type { ConfinedRoot, FileOpening, ReadRefusal } from '../workspace/index.js';
+import type { ConfinedFolder, ConfinedRoot, FileOpening, ReadRefusal } from '../workspace/index.js';
+import { fileAppender } from './file-appender.js';
 import { openObjectStore } from './object-store.js';
 import type { ProjectStore, StoreEntry } from './project-store.js';
 import { StoreError } from './store-error.js';
@@ -66,6 +67,36 @@ export function openProjectStore(projectDir: string): ProjectStore {
       message: `cannot write ${join(projectDir, key)}: ${message}`,
     });
 
+  /**
+   * Walks to the folder holding `key` (made first for a write) and runs `use` on it with the key's last name;
+   * `missing` when a read finds no folder.
+   */
+  const inFolderOf = async <T>(
+    key: string,
+    mode: 'read' | 'write',
+    use: (folder: ConfinedFolder, name: string) => Promise<T>,
+    missing: T,
+  ): Promise<T> => {
+    const components = storeKeyComponents(key);
+    const name = components.pop() ?? '';
+    const folderKey = [AGENT_DIR, ...components].join('/');
+    const confined = await root();
+    if (mode === 'write') {
+      const made = await confined.makeDirectory(folderKey);
+      if (made.status === 'refused') throw refusedWrite(key, made.message);
+    }
+    const opening = await confined.openFolder(folderKey);
+    if (opening.kind === 'missing') return missing;
+    if (opening.kind === 'refused') {
+      throw mode === 'write' ? refusedWrite(key, describeRefusal(opening)) : refusedRead(key, opening);
+    }
+    try {
+      return await use(opening.folder, name);
+    } finally {
+      await opening.folder.close();
+    }
+  };
+
   return {
     kind: 'files',
     location,
@@ -104,21 +135,44 @@ export function openProjectStore(projectDir: string): ProjectStore {
       ).appendLines(key, lines, { durability: options.durability ?? 'fsync' });
       if (outcome.status === 'refused') throw refusedWrite(key, outcome.message);
     },
-    remove: async (key) => {
-      const components = storeKeyComponents(key);
-      const name = components.pop();
-      if (name === undefined) return false;
-      const opening = await (await root()).openFolder([AGENT_DIR, ...components].join('/'));
-      if (opening.kind === 'missing') return false;
-      if (opening.kind === 'refused') throw refusedRead(key, opening);
-      try {
-        const seen = await opening.folder.stat(name);
-        if (seen?.isDirectory() === true) throw refusedWrite(key, 'it is a folder');
-        return await opening.folder.remove(name);
-      } finally {
-        await opening.folder.close();
-      }
-    },
+    remove: (key) =>
+      inFolderOf(
+        key,
+        'read',
+        async (folder, name) => {
+          if ((await folder.stat(name))?.isDirectory() === true) throw refusedWrite(key, 'it is a folder');
+          return folder.remove(name);
+        },
+        false,
+      ),
+    createExclusive: (key, content, options = {}) =>
+      inFolderOf(
+        key,
+        'write',
+        (folder, name) =>
+          folder.createExclusive(name, content, { durability: options.durability ?? 'fsync' }),
+        false,
+      ),
+    removeIfHolds: (key, content) =>
+      inFolderOf(key, 'read', (folder, name) => folder.removeIfHolds(name, content), undefined),
+    removeStale: (key, staleContent) =>
+      inFolderOf(key, 'read', (folder, name) => folder.removeStale(name, staleContent), false),
+    openAppender: (key) =>
+      inFolderOf(
+        key,
+        'write',
+        async (folder, name) => {
+          try {
+            return fileAppender(await folder.openAppend(name));
+          } catch (error) {
+            throw refusedWrite(key, describeError(error));
+          }
+        },
+        undefined,
+      ).then((appender) => {
+        if (appender === undefined) throw refusedWrite(key, 'its folder could not be made');
+        return appender;
+      }),
     openObjects: (options) => openObjectStore(projectDir, options),
     close: async () => {
       const current = opened;

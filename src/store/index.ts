@@ -4,6 +4,7 @@ export type { ObjectStore, ObjectStoreOptions, ObjectVerdict, PutResult } from '
 export { ObjectStoreError } from './object-store-error.js';
 export type { ObjectStoreErrorCode } from './object-store-error.js';
 export type {
+  LineAppender,
   ProjectStore,
   StoreEntry,
   StoreKind,

@@ -51,6 +51,13 @@ export function createMemoryStore(): ProjectStore {
     return file;
   };
 
+  /** Whether `key` holds exactly the UTF-8 of `content`. */
+  const holds = (key: string, content: string): boolean => {
+    storeKeyComponents(key);
+    const file = files.get(key);
+    return file !== undefined && Buffer.from(file.bytes).equals(Buffer.from(content, 'utf8'));
+  };
+
   const read: ProjectStore['read'] = (key, options = {}) => {
     const file = fileAt(key);
     if (file === undefined) return Promise.resolve(undefined);
@@ -120,6 +127,42 @@ export function createMemoryStore(): ProjectStore {
       call(() => {
         checkWritable(key);
         return files.delete(key);
+      }),
+    createExclusive: (key, content) =>
+      call(() => {
+        checkWritable(key);
+        if (files.has(key)) return false;
+        replace(key, Buffer.from(content, 'utf8'));
+        return true;
+      }),
+    removeIfHolds: (key, content) =>
+      call(() => {
+        if (holds(key, content)) files.delete(key);
+      }),
+    removeStale: (key, staleContent) =>
+      call(() => {
+        if (!holds(key, staleContent)) return false;
+        return files.delete(key);
+      }),
+    openAppender: (key) =>
+      call(() => {
+        checkWritable(key);
+        let closed = false;
+        return {
+          write: (lines: string) => {
+            if (closed) throw new Error('the appender is closed');
+            const before = files.get(key)?.bytes ?? new Uint8Array();
+            // A memory file never ends inside a line: every write lands whole.
+            files.set(key, {
+              bytes: Buffer.concat([before, Buffer.from(lines, 'utf8')]),
+              modifiedMs: Date.now(),
+            });
+          },
+          close: () => {
+            closed = true;
+            return Promise.resolve();
+          },
+        };
       }),
     openObjects: () => Promise.resolve(memoryObjects(read, replace)),
     close: () => Promise.resolve(),

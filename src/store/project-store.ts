@@ -29,6 +29,17 @@ export interface StoredFileInfo {
   readonly modifiedMs: number;
 }
 
+/** Appends lines to one stored file as they come, each call landing whole and at once (no await in between). */
+export interface LineAppender {
+  /**
+   * Appends `lines` (whole lines) in one write, after every earlier write; a file left ending inside a line by
+   * an interrupted writer gets a newline first. Throws the I/O error of a failed write.
+   */
+  write(lines: string): void;
+  /** Releases the file. */
+  close(): Promise<void>;
+}
+
 /**
  * The storage port: everything the product keeps about runs (spec storage.md, Part 1), addressed by the
  * project-relative keys of `src/project/project-layout.ts` (`.agent/runs/<run_id>/state.json`), plus the
@@ -59,6 +70,20 @@ export interface ProjectStore {
   append(key: string, lines: string, options?: StoreWriteOptions): Promise<void>;
   /** Removes the file under `key`; false when nothing was there. */
   remove(key: string): Promise<boolean>;
+  /**
+   * Creates `key` holding `content` unless something is stored there (a lock: the run lock, the short locks);
+   * false when something is.
+   */
+  createExclusive(key: string, content: string, options?: StoreWriteOptions): Promise<boolean>;
+  /** Removes `key` if it still holds exactly `content` (a lock that is ours); never throws. */
+  removeIfHolds(key: string, content: string): Promise<void>;
+  /**
+   * Removes `key` only if it still holds `staleContent` (a stale lock judged by its content), so that a fresh
+   * lock made in between is kept; true when the stale one was removed.
+   */
+  removeStale(key: string, staleContent: string): Promise<boolean>;
+  /** Opens `key` for line-at-a-time synchronous appends (an event log); created when missing. */
+  openAppender(key: string): Promise<LineAppender>;
   /** The project's content-addressed objects (`.agent/objects/sha256/...`), verified by hash on write and read. */
   openObjects(options?: ObjectStoreOptions): Promise<ObjectStore>;
   /** Releases what the store holds open; the store is not used after. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './directory-handle.js';
 import type { WriteStep } from './confined-write-options.js';
 import { errnoOf } from './errno-of.js';
+import { createLockFile, releaseLockIfOurs, removeStaleLock } from './lock-file.js';
 import { lstatOrMissing } from './lstat-or-missing.js';
 import { open, readdir, readlink, unlink } from './quick-fs.js';
 import type { QuickHandle } from './quick-fs.js';
@@ -12,6 +13,9 @@ import { withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
 
 // O_NOFOLLOW: the last name is never a link; O_NONBLOCK: a FIFO swapped in after the lstat cannot hang the open.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+// O_APPEND: every write lands at the end; O_RDWR: the last byte can be read on the same descriptor.
+const APPEND_FLAGS =
+  constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** How a confined read runs. */
 export interface ConfinedReadOptions {
@@ -43,6 +47,17 @@ export interface ConfinedFolder {
   list(): Promise<FolderEntry[]>;
   /** Unlinks the entry `name` when it is not a folder (a symlink itself, never its target); false when missing. */
   remove(name: string): Promise<boolean>;
+  /** Creates the file `name` holding `text` unless an entry is there (O_EXCL, O_NOFOLLOW); false when one is. */
+  createExclusive(name: string, text: string, options: { readonly durability: 'fsync' | 'none' }): Promise<boolean>;
+  /** Deletes the file `name` if it still holds exactly `text` (a lock that is ours); never throws. */
+  removeIfHolds(name: string, text: string): Promise<void>;
+  /**
+   * Moves the file `name` aside and deletes it only if it still holds `staleText` (a stale lock), putting back a
+   * fresh one another process made in between; true when the stale one was removed.
+   */
+  removeStale(name: string, staleText: string): Promise<boolean>;
+  /** Opens the file `name` for appending (created when missing; a symlink, FIFO or folder refused). */
+  openAppend(name: string): Promise<QuickHandle>;
   /** Releases the folder's descriptor. */
   close(): Promise<void>;
 }
@@ -192,8 +207,34 @@ function confinedFolder(directory: DirectoryHandle, byPath: boolean): ConfinedFo
         throw workspaceErrorFrom(error, 'unlink', shownAs(name));
       }
     },
+    createExclusive: async (name, text, options) => {
+      if (!(await answeredInPlace())) throw workspaceErrorFrom(movedError(), 'open', shownAs(name));
+      return createLockFile(directory.entry(name), text, options);
+    },
+    removeIfHolds: (name, text) => releaseLockIfOurs(directory.entry(name), text),
+    removeStale: async (name, staleText) =>
+      (await answeredInPlace()) && removeStaleLock(directory.entry(name), staleText),
+    openAppend: async (name) => {
+      let handle: QuickHandle;
+      try {
+        handle = await open(directory.entry(name), APPEND_FLAGS, 0o644);
+      } catch (error) {
+        throw workspaceErrorFrom(error, 'open', shownAs(name));
+      }
+      const stats = await handle.stat();
+      if (!stats.isFile() || !(await answeredInPlace())) {
+        await handle.close();
+        throw workspaceErrorFrom(movedError(), 'open', shownAs(name));
+      }
+      return handle;
+    },
     close: () => directory.close(),
   };
+}
+
+/** The error of a folder that moved while it was used: no entry of it is opened through its old name. */
+function movedError(): NodeJS.ErrnoException {
+  return Object.assign(new Error('the folder moved while it was used'), { code: 'ELOOP' });
 }
 
 function kindCode(stats: Stats): 'symlink' | 'is_a_directory' | 'not_a_regular_file' {

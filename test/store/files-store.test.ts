@@ -94,6 +94,31 @@ describe('openProjectStore', () => {
     await store.close();
   });
 
+  it("starts an appender's first line on a fresh line after a writer killed mid-line", async () => {
+    const projectDir = await tempProject({ '.agent/runs/r1/events.jsonl': '{"n":1}\n{"torn":' });
+    const store = openProjectStore(projectDir);
+    const appender = await store.openAppender('.agent/runs/r1/events.jsonl');
+    appender.write('{"n":2}\n');
+    await appender.close();
+    expect(await readFile(path.join(projectDir, '.agent/runs/r1/events.jsonl'), 'utf8')).toBe(
+      '{"n":1}\n{"torn":\n{"n":2}\n',
+    );
+    await store.close();
+  });
+
+  it('refuses an appender or a lock through a symlink, and writes nothing outside', async () => {
+    const outside = await tempProject({ 'events.jsonl': 'outside\n' });
+    const projectDir = await tempProject({ '.agent/runs/r1/state.json': '{}' });
+    await symlink(path.join(outside, 'events.jsonl'), path.join(projectDir, '.agent/runs/r1/events.jsonl'));
+    await symlink(outside, path.join(projectDir, '.agent/runs/r2'));
+    const store = openProjectStore(projectDir);
+    expect((await errorOf(store.openAppender('.agent/runs/r1/events.jsonl'))).code).toBe('write_refused');
+    expect((await errorOf(store.createExclusive('.agent/runs/r2/lock', 'me\n'))).code).toBe('write_refused');
+    expect(await readdir(outside)).toEqual(['events.jsonl']);
+    expect(await readFile(path.join(outside, 'events.jsonl'), 'utf8')).toBe('outside\n');
+    await store.close();
+  });
+
   it('finds a project folder made after the store was opened', async () => {
     const parent = await tempProject();
     const projectDir = path.join(parent, 'later');

@@ -150,6 +150,83 @@ describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
     expect(await store.list('.agent')).toEqual([]);
   });
 
+  describe('locks', () => {
+    it('creates a lock once, keeps it while another asks, and releases it only for its holder', async () => {
+      const store = await open();
+      const key = '.agent/runs/r1/lock';
+      expect(await store.createExclusive(key, 'holder A\n')).toBe(true);
+      expect(await store.createExclusive(key, 'holder B\n')).toBe(false);
+      expect(await store.readText(key)).toBe('holder A\n');
+      await store.removeIfHolds(key, 'holder B\n');
+      expect(await store.readText(key)).toBe('holder A\n');
+      await store.removeIfHolds(key, 'holder A\n');
+      expect(await store.read(key)).toBeUndefined();
+      await store.removeIfHolds(key, 'holder A\n');
+      expect(await store.createExclusive(key, 'holder B\n')).toBe(true);
+    });
+
+    it('lets exactly one of 20 callers at once create the lock', async () => {
+      const store = await open();
+      const created = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          store.createExclusive('.agent/workspace.lock', `holder ${String(index)}\n`, { durability: 'none' }),
+        ),
+      );
+      expect(created.filter(Boolean)).toHaveLength(1);
+      const winner = created.indexOf(true);
+      expect(await store.readText('.agent/workspace.lock')).toBe(`holder ${String(winner)}\n`);
+    });
+
+    it('removes a stale lock only while it still holds what was judged stale', async () => {
+      const store = await open();
+      const key = '.agent/index/history.lock';
+      await store.replace(key, 'stale\n');
+      expect(await store.removeStale(key, 'fresh\n')).toBe(false);
+      expect(await store.readText(key)).toBe('stale\n');
+      expect(await store.removeStale(key, 'stale\n')).toBe(true);
+      expect(await store.read(key)).toBeUndefined();
+      expect(await store.removeStale(key, 'stale\n')).toBe(false);
+    });
+  });
+
+  describe('appenders', () => {
+    it('appends each write whole and in order, after what append wrote before', async () => {
+      const store = await open();
+      const key = '.agent/runs/r1/events.jsonl';
+      await store.append(key, '{"n":0}\n');
+      const appender = await store.openAppender(key);
+      for (let index = 1; index <= 50; index++) appender.write(`{"n":${String(index)}}\n`);
+      await appender.close();
+      expect(() => {
+        appender.write('{"late":true}\n');
+      }).toThrow(/closed/);
+      const lines = (await store.readText(key))?.trimEnd().split('\n');
+      expect(lines).toEqual(Array.from({ length: 51 }, (_, index) => `{"n":${String(index)}}`));
+    });
+
+    it("keeps two appenders on one file from splitting each other's lines", async () => {
+      const store = await open();
+      const key = '.agent/runs/r1/events.jsonl';
+      const [first, second] = await Promise.all([store.openAppender(key), store.openAppender(key)]);
+      for (let index = 0; index < 100; index++) {
+        first.write(`{"a":${String(index)}}\n`);
+        second.write(`{"b":${String(index)}}\n`);
+      }
+      await Promise.all([first.close(), second.close()]);
+      const lines = (await store.readText(key))?.trimEnd().split('\n') ?? [];
+      expect(lines).toHaveLength(200);
+      expect(lines.filter((line) => line.startsWith('{"a"'))).toEqual(
+        Array.from({ length: 100 }, (_, index) => `{"a":${String(index)}}`),
+      );
+    });
+
+    it('refuses an appender on a folder', async () => {
+      const store = await open();
+      await store.replace('.agent/runs/r1/manifests/n.json', '{}');
+      expect((await storeErrorOf(store.openAppender('.agent/runs/r1/manifests'))).code).toBe('write_refused');
+    });
+  });
+
   describe('objects', () => {
     it('stores a content once under its hash, and reads it back verified', async () => {
       const store = await open();
