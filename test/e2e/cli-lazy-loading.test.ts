@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,11 +24,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The npm packages a CLI invocation loaded, by name. */
+let invocations = 0;
+
+/** The npm packages a CLI invocation loaded, by name, its worker threads' included. */
 async function packagesLoaded(args: readonly string[], cwd = dir): Promise<Set<string>> {
-  const result = await runProgram(process.execPath, ['--import', preload, CLI, ...args], { cwd });
+  invocations += 1;
+  const log = path.join(dir, `loaded-${String(invocations)}.log`);
+  await runProgram(process.execPath, ['--import', preload, CLI, ...args], { cwd, env: { LOAD_LOG: log } });
+  const loaded = await readFile(log, 'utf8').catch(() => '');
   const packages = new Set<string>();
-  for (const match of result.stderr.matchAll(/^LOADED .*?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm))
+  for (const match of loaded.matchAll(/^LOADED .*?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm))
     if (match[1] !== undefined) packages.add(match[1]);
   return packages;
 }
