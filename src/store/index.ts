@@ -18,4 +18,5 @@ export { storeKeyComponents } from './store-key.js';
 export { openProjectStore } from './files-store.js';
 export { createMemoryStore } from './memory-store.js';
 export { isProject, openProject, projectDirOf, projectOf } from './project.js';
+export { storeLockSlot } from './store-lock-slot.js';
 export type { OpenProjectOptions, Project, ProjectRef } from './project.js';

@@ -48,7 +48,11 @@ export interface ConfinedFolder {
   /** Unlinks the entry `name` when it is not a folder (a symlink itself, never its target); false when missing. */
   remove(name: string): Promise<boolean>;
   /** Creates the file `name` holding `text` unless an entry is there (O_EXCL, O_NOFOLLOW); false when one is. */
-  createExclusive(name: string, text: string, options: { readonly durability: 'fsync' | 'none' }): Promise<boolean>;
+  createExclusive(
+    name: string,
+    text: string,
+    options: { readonly durability: 'fsync' | 'none' },
+  ): Promise<boolean>;
   /** Deletes the file `name` if it still holds exactly `text` (a lock that is ours); never throws. */
   removeIfHolds(name: string, text: string): Promise<void>;
   /**

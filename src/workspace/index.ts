@@ -24,8 +24,8 @@ export type { AtomicFileOptions, AtomicFileOutcome } from './write-file-atomical
 export { errnoOf } from './errno-of.js';
 export { TEMP_FILE_PATTERN, tempFileWriter } from './temp-file-name.js';
 export { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } from './lock-file.js';
-export { acquireShortLock, readLiveShortLockOwner } from './short-lock.js';
-export type { ShortLock, ShortLockAttempt, ShortLockOwner } from './short-lock.js';
+export { acquireShortLock, lockFileSlot, readLiveShortLockOwner } from './short-lock.js';
+export type { LockSlot, ShortLock, ShortLockAttempt, ShortLockOwner } from './short-lock.js';
 export { lstatOrMissing } from './lstat-or-missing.js';
 export { inspectDirectoryChain } from './inspect-directory-chain.js';
 export type { DirectoryChainProblem } from './inspect-directory-chain.js';

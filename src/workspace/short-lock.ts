@@ -26,6 +26,39 @@ export interface ShortLock {
   release(): Promise<void>;
 }
 
+/**
+ * Where a short lock lives: a lock file by path (`lockFileSlot`) or a key of the project store. The lock's rules
+ * (exclusive create, stale takeover, release only by its holder) are written once, over these four calls.
+ */
+export interface LockSlot {
+  /** Creates the lock holding `text` unless one exists; false when one does. */
+  create(text: string): Promise<boolean>;
+  /** The lock's text and when it was last written, or undefined when there is none. */
+  read(): Promise<{ readonly text: string; readonly mtimeMs: number } | undefined>;
+  /** Removes the lock only while it still holds `staleText`; true when it was removed. */
+  removeStale(staleText: string): Promise<boolean>;
+  /** Removes the lock if it still holds `text`; never throws. */
+  removeIfHolds(text: string): Promise<void>;
+}
+
+/** The {@link LockSlot} of the lock file at `file` (O_EXCL create, never through a symlink at the file). */
+export function lockFileSlot(file: string): LockSlot {
+  return {
+    create: (text) => createLockFile(file, text, { durability: 'none' }),
+    read: async () => {
+      try {
+        const [text, { mtimeMs }] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+        return { text, mtimeMs };
+      } catch (error) {
+        if (errnoOf(error) === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+    removeStale: (staleText) => removeStaleLock(file, staleText),
+    removeIfHolds: (text) => releaseLockIfOurs(file, text),
+  };
+}
+
 /** A short lock taken, or who kept it for the whole wait. */
 export type ShortLockAttempt =
   | { readonly acquired: true; readonly lock: ShortLock }
@@ -56,9 +89,10 @@ type Holder =
  * `waitMs`. The workflow state lock and the contract submission lock are this one.
  */
 export async function acquireShortLock(
-  file: string,
+  where: string | LockSlot,
   options: { readonly waitMs: number },
 ): Promise<ShortLockAttempt> {
+  const slot = typeof where === 'string' ? lockFileSlot(where) : where;
   const owner: ShortLockOwner = {
     pid: process.pid,
     hostname: hostname(),
@@ -72,19 +106,19 @@ export async function acquireShortLock(
   let lastHolder: Holder;
 
   for (;;) {
-    if (await createLockFile(file, text, { durability: 'none' })) {
-      const release = (): Promise<void> => releaseLockIfOurs(file, text);
+    if (await slot.create(text)) {
+      const release = (): Promise<void> => slot.removeIfHolds(text);
       const isHeld = (): Promise<boolean> =>
-        readFile(file, 'utf8').then(
-          (current) => current === text,
+        slot.read().then(
+          (current) => current?.text === text,
           () => false,
         );
       const lock = tookOver === undefined ? { owner, isHeld, release } : { owner, tookOver, isHeld, release };
       return { acquired: true, lock };
     }
-    lastHolder = await readHolder(file);
+    lastHolder = await readHolder(slot);
     if (lastHolder.kind !== 'missing' && isStale(lastHolder)) {
-      if ((await removeStaleLock(file, lastHolder.text)) && lastHolder.kind === 'owner') {
+      if ((await slot.removeStale(lastHolder.text)) && lastHolder.kind === 'owner') {
         tookOver = lastHolder.owner;
       }
       continue;
@@ -106,21 +140,16 @@ export async function acquireShortLock(
  * undefined (no lock, a stale or unreadable one): what a reader uses to tell work in progress from work a kill
  * interrupted.
  */
-export async function readLiveShortLockOwner(file: string): Promise<ShortLockOwner | undefined> {
-  const holder = await readHolder(file);
+export async function readLiveShortLockOwner(where: string | LockSlot): Promise<ShortLockOwner | undefined> {
+  const holder = await readHolder(typeof where === 'string' ? lockFileSlot(where) : where);
   return holder.kind === 'owner' && !isStale(holder) ? holder.owner : undefined;
 }
 
-async function readHolder(file: string): Promise<Holder> {
-  let text: string;
-  let mtimeMs: number;
-  try {
-    [text, { mtimeMs }] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return { kind: 'missing' };
-    throw error;
-  }
-  const ageMs = Date.now() - mtimeMs;
+async function readHolder(slot: LockSlot): Promise<Holder> {
+  const found = await slot.read();
+  if (found === undefined) return { kind: 'missing' };
+  const { text } = found;
+  const ageMs = Date.now() - found.mtimeMs;
   try {
     return { kind: 'owner', owner: ownerSchema.parse(JSON.parse(text)), text, ageMs };
   } catch {

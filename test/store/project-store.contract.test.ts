@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { contentHashOf, objectPathOf } from '../../src/store/content-hash.js';
@@ -6,6 +7,8 @@ import { openProjectStore } from '../../src/store/files-store.js';
 import type { ProjectStore } from '../../src/store/project-store.js';
 import { ObjectStoreError } from '../../src/store/object-store-error.js';
 import { StoreError } from '../../src/store/store-error.js';
+import { storeLockSlot } from '../../src/store/store-lock-slot.js';
+import { acquireShortLock, readLiveShortLockOwner } from '../../src/workspace/short-lock.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 // The storage port's contract (spec storage.md, Part 1): one suite, run against every implementation. Part 2's
@@ -186,6 +189,32 @@ describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
       expect(await store.removeStale(key, 'stale\n')).toBe(true);
       expect(await store.read(key)).toBeUndefined();
       expect(await store.removeStale(key, 'stale\n')).toBe(false);
+    });
+  });
+
+  describe('short locks on the store', () => {
+    it("holds one holder at a time, tells the waiter who holds it, and takes over a dead holder's lock", async () => {
+      const store = await open();
+      const slot = storeLockSlot(store, '.agent/runs/r1/submit.lock');
+      const first = await acquireShortLock(slot, { waitMs: 0 });
+      if (!first.acquired) throw new Error('not acquired');
+      expect(await first.lock.isHeld()).toBe(true);
+      const second = await acquireShortLock(slot, { waitMs: 20 });
+      expect(second).toEqual({ acquired: false, holder: expect.stringMatching(/^pid \d+ on /) as unknown });
+      expect(await readLiveShortLockOwner(slot)).toEqual(first.lock.owner);
+      await first.lock.release();
+      expect(await store.read('.agent/runs/r1/submit.lock')).toBeUndefined();
+      // A holder whose process is gone (pid 2^22 + 1 is above Linux's pid_max default) is taken over.
+      const dead = {
+        pid: 4_194_305,
+        hostname: hostname(),
+        acquired_at: new Date().toISOString(),
+        token: 'dead',
+      };
+      await store.replace('.agent/runs/r1/submit.lock', `${JSON.stringify(dead)}\n`);
+      expect(await readLiveShortLockOwner(slot)).toBeUndefined();
+      const third = await acquireShortLock(slot, { waitMs: 0 });
+      expect(third.acquired && third.lock.tookOver).toEqual(dead);
     });
   });
 
