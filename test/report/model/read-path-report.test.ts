@@ -25,7 +25,7 @@ beforeAll(async () => {
   const second = await runCli(['run', 'team', '--project', project, '--input', 'goal=x', '--run-id', 'r2']);
   expect(second.code, second.stderr).toBe(0);
   runs = (await readdir(path.join(project, '.agent', 'runs'))).sort();
-}, 120_000);
+});
 
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });

@@ -56,7 +56,7 @@ beforeAll(async () => {
   const resumed = await runCli(['run', '--resume', 'r1', '--project', project]);
   expect(resumed.code, resumed.stderr).toBe(0);
   resumedReport = await readRunReport(project, 'r1');
-}, 120_000);
+});
 
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });

@@ -444,7 +444,7 @@ describe('a hostile document next to a parallel command node', () => {
       code: 'too_complex',
       message: expect.stringContaining('max_parse_ms (5000 ms)') as unknown,
     });
-  }, 30_000);
+  });
 
   it("writes the hostile document's block with the scanner, the default parser", async () => {
     const { projectDir, result } = await runBesideCommand(undefined);
@@ -453,5 +453,5 @@ describe('a hostile document next to a parallel command node', () => {
       ingest: { written: 1, problems: [] },
     });
     expect(await readFile(path.join(projectDir, 'workspace', 'a.ts'), 'utf8')).toBe('x\n');
-  }, 30_000);
+  });
 });
