@@ -20,6 +20,7 @@ export function fileAppender(handle: QuickHandle): LineAppender {
         written += writeSync(handle.fd, bytes, written, bytes.byteLength - written);
       }
     },
+    sync: () => handle.datasync(),
     close: async () => {
       closed = true;
       await handle.close();

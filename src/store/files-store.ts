@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { AGENT_DIR, describeError } from '../project/index.js';
 import { openConfinedRoot } from '../workspace/index.js';
-import type { ConfinedFolder, ConfinedRoot, FileOpening, ReadRefusal } from '../workspace/index.js';
+import type {
+  ConfinedFolder,
+  ConfinedRoot,
+  FileOpening,
+  ReadRefusal,
+  WriteRefusal,
+} from '../workspace/index.js';
 import { fileAppender } from './file-appender.js';
 import { openObjectStore } from './object-store.js';
 import type { ProjectStore, StoreEntry } from './project-store.js';
@@ -31,6 +37,7 @@ export function openProjectStore(projectDir: string): ProjectStore {
     new StoreError({
       code: 'not_a_file',
       key,
+      refusal: refusal.code,
       message: `${join(projectDir, refusal.relativePath)} is ${describeRefusal(refusal)}, not a file the store wrote; nothing is read through it: remove it`,
     });
 
@@ -60,12 +67,23 @@ export function openProjectStore(projectDir: string): ProjectStore {
     }
   };
 
-  const refusedWrite = (key: string, message: string): StoreError =>
+  const refusedWrite = (key: string, message: string, refusal?: string): StoreError =>
     new StoreError({
       code: 'write_refused',
       key,
       message: `cannot write ${join(projectDir, key)}: ${message}`,
+      ...(refusal === undefined ? {} : { refusal }),
     });
+
+  /** The store's error for a refusal of the confined writer: what stood where, in the project folder. */
+  const refusedWriteOf = (key: string, refusal: WriteRefusal): StoreError =>
+    refusal.at === undefined
+      ? refusedWrite(key, refusal.message, refusal.code)
+      : refusedWrite(
+          key,
+          `${join(projectDir, refusal.at)} is ${describeRefusal({ kind: 'refused', code: refusal.code as ReadRefusal['code'], relativePath: refusal.at })}; nothing in ${AGENT_DIR}/ is written through it: replace it with a real folder`,
+          refusal.code,
+        );
 
   /**
    * Walks to the folder holding `key` (made first for a write) and runs `use` on it with the key's last name;
@@ -83,12 +101,18 @@ export function openProjectStore(projectDir: string): ProjectStore {
     const confined = await root();
     if (mode === 'write') {
       const made = await confined.makeDirectory(folderKey);
-      if (made.status === 'refused') throw refusedWrite(key, made.message);
+      if (made.status === 'refused') throw refusedWriteOf(key, made);
     }
     const opening = await confined.openFolder(folderKey);
     if (opening.kind === 'missing') return missing;
     if (opening.kind === 'refused') {
-      throw mode === 'write' ? refusedWrite(key, describeRefusal(opening)) : refusedRead(key, opening);
+      throw mode === 'write'
+        ? refusedWrite(
+            key,
+            `${join(projectDir, opening.relativePath)} is ${describeRefusal(opening)}`,
+            opening.code,
+          )
+        : refusedRead(key, opening);
     }
     try {
       return await use(opening.folder, name);
@@ -126,14 +150,14 @@ export function openProjectStore(projectDir: string): ProjectStore {
       storeKeyComponents(key);
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       const outcome = await (await root()).write(key, bytes, { durability: options.durability ?? 'fsync' });
-      if (outcome.status === 'refused') throw refusedWrite(key, outcome.message);
+      if (outcome.status === 'refused') throw refusedWriteOf(key, outcome);
     },
     append: async (key, lines, options = {}) => {
       storeKeyComponents(key);
       const outcome = await (
         await root()
       ).appendLines(key, lines, { durability: options.durability ?? 'fsync' });
-      if (outcome.status === 'refused') throw refusedWrite(key, outcome.message);
+      if (outcome.status === 'refused') throw refusedWriteOf(key, outcome);
     },
     remove: (key) =>
       inFolderOf(
@@ -153,8 +177,13 @@ export function openProjectStore(projectDir: string): ProjectStore {
           folder.createExclusive(name, content, { durability: options.durability ?? 'fsync' }),
         false,
       ),
-    removeIfHolds: (key, content) =>
-      inFolderOf(key, 'read', (folder, name) => folder.removeIfHolds(name, content), undefined),
+    removeIfHolds: async (key, content) => {
+      storeKeyComponents(key);
+      // Never throws (a release must not fail what it ends): a lock behind a symlink is not ours to remove.
+      await inFolderOf(key, 'read', (folder, name) => folder.removeIfHolds(name, content), undefined).catch(
+        () => undefined,
+      );
+    },
     removeStale: (key, staleContent) =>
       inFolderOf(key, 'read', (folder, name) => folder.removeStale(name, staleContent), false),
     openAppender: (key) =>
@@ -165,7 +194,8 @@ export function openProjectStore(projectDir: string): ProjectStore {
           try {
             return fileAppender(await folder.openAppend(name));
           } catch (error) {
-            throw refusedWrite(key, describeError(error));
+            const errno = (error as { code?: unknown }).code;
+            throw refusedWrite(key, describeError(error), errno === 'ELOOP' ? 'symlink' : undefined);
           }
         },
         undefined,

@@ -158,6 +158,7 @@ export function createMemoryStore(): ProjectStore {
               modifiedMs: Date.now(),
             });
           },
+          sync: () => Promise.resolve(),
           close: () => {
             closed = true;
             return Promise.resolve();

@@ -36,6 +36,8 @@ export interface LineAppender {
    * an interrupted writer gets a newline first. Throws the I/O error of a failed write.
    */
   write(lines: string): void;
+  /** Makes every write so far durable (fdatasync on the files store). */
+  sync(): Promise<void>;
   /** Releases the file. */
   close(): Promise<void>;
 }

@@ -46,3 +46,20 @@ export function projectOf(project: ProjectRef): Project {
 export function projectDirOf(project: ProjectRef): string {
   return typeof project === 'string' ? project : project.dir;
 }
+
+/**
+ * Runs `use` on the {@link Project} a caller named; a store opened here for a folder path is closed after, so a
+ * function called once per run in a loop leaves no descriptor open.
+ */
+export async function usingProject<T>(
+  project: ProjectRef,
+  use: (project: Project) => Promise<T>,
+): Promise<T> {
+  if (typeof project !== 'string') return use(project);
+  const opened = openProject(project);
+  try {
+    return await use(opened);
+  } finally {
+    await opened.store.close();
+  }
+}

@@ -16,10 +16,22 @@ export class StoreError extends Error {
   readonly code: StoreErrorCode;
   /** The key the call was about (`.agent/...`). */
   readonly key: string;
+  /**
+   * For `not_a_file` and `write_refused` from the files store: what stood in the way, as the confined writer
+   * names it (`symlink`, `is_a_directory`, `not_a_directory`, `not_a_regular_file`, `hard_link`, or a path rule).
+   */
+  readonly refusal?: string;
 
-  constructor(fields: { code: StoreErrorCode; key: string; message: string; cause?: unknown }) {
+  constructor(fields: {
+    code: StoreErrorCode;
+    key: string;
+    message: string;
+    refusal?: string;
+    cause?: unknown;
+  }) {
     super(fields.message, { cause: fields.cause });
     this.code = fields.code;
     this.key = fields.key;
+    if (fields.refusal !== undefined) this.refusal = fields.refusal;
   }
 }

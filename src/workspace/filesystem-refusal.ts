@@ -2,7 +2,12 @@ import type { FilesystemRefusalCode, WriteRefusal } from './write-outcome.js';
 
 /** A `refused` outcome for something found on disk at `relativePath`, with a message that says what to fix. */
 export function filesystemRefusal(code: FilesystemRefusalCode, relativePath: string): WriteRefusal {
-  return { status: 'refused', code, message: refusalMessage(code, JSON.stringify(relativePath)) };
+  return {
+    status: 'refused',
+    code,
+    message: refusalMessage(code, JSON.stringify(relativePath)),
+    at: relativePath,
+  };
 }
 
 /** A `refused` outcome for a directory that was moved or replaced between the walk and the rename. */

@@ -31,6 +31,8 @@ export type WriteOutcome =
       readonly status: 'refused';
       readonly code: PathRuleCode | FilesystemRefusalCode;
       readonly message: string;
+      /** For a filesystem refusal: the entry in the way, relative to the root (`/`-separated). */
+      readonly at?: string;
     };
 
 /** What an append of whole lines did with one file. */
@@ -40,6 +42,8 @@ export type AppendOutcome =
       readonly status: 'refused';
       readonly code: PathRuleCode | FilesystemRefusalCode;
       readonly message: string;
+      /** For a filesystem refusal: the entry in the way, relative to the root (`/`-separated). */
+      readonly at?: string;
     };
 
 /** The `refused` outcome alone: what every capability of the writer returns when it will not touch a path. */

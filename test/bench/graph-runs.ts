@@ -17,7 +17,7 @@ import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { createReplayAgent, runGraph } from '../../src/runtime/index.js';
 import type { GraphDefinition, NodeState, RunState } from '../../src/runtime/index.js';
 import { writeRunState } from '../../src/runtime/run/run-state.js';
-import { openConfinedRoot } from '../../src/workspace/index.js';
+import { openProjectStore } from '../../src/store/index.js';
 
 type Shape = 'chain' | 'fanout';
 const SIZES = [50, 200] as const;
@@ -183,7 +183,7 @@ function stateOf(nodes: number): RunState {
 /** Milliseconds of one state.json rewrite (atomic, fsynced) of a run of `nodes` nodes, median of `rounds`. */
 async function timeStateWrite(root: string, nodes: number, rounds: number): Promise<number> {
   const projectDir = await mkdtemp(path.join(root, 'state-'));
-  const confined = await openConfinedRoot(projectDir, { create: true });
+  const confined = openProjectStore(projectDir);
   const state = stateOf(nodes);
   const times: number[] = [];
   try {

@@ -1,3 +1,5 @@
+import { openProject } from '../../store/index.js';
+import type { ProjectStore } from '../../store/index.js';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { openEventLog, redactSecrets } from '../../events/index.js';
@@ -68,13 +70,15 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   const agents = resolveAgents(options, nodesToRun(planned.plan));
 
   const root = await openConfinedRoot(projectDir, { create: true });
+  // Everything the run keeps under .agent/ (its lock, state, transition log) goes through the project's store.
+  const project = openProject(projectDir);
   let lock: RunLock | undefined;
   let eventLog: EventLog | undefined;
   let recorder: RunRecorder | undefined;
   // One workspace root for every node's ingest, opened on the first write; the project root is the run's own.
   const ingestRoots = openIngestRoots(projectDir, { project: root });
   try {
-    lock = await acquireRunLock(projectDir, runId, now());
+    lock = await acquireRunLock(project, runId, now());
     // The lock makes this read authoritative: a runner that died after planStart may have gone further.
     const start = await planStart(options, projectDir, runId, now);
     const unresolved = new Set([...nodesToRun(start.plan)].filter((id) => !agents.has(id)));
@@ -93,7 +97,17 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     });
     return await execute(
       options,
-      { projectDir, root, ingestRoots, lock, concurrency, now, agents: allAgents, recorder },
+      {
+        projectDir,
+        root,
+        store: project.store,
+        ingestRoots,
+        lock,
+        concurrency,
+        now,
+        agents: allAgents,
+        recorder,
+      },
       start,
       eventLog,
     );
@@ -102,6 +116,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     if (eventLog !== undefined) await closeEvents(eventLog);
     await lock?.release();
     await ingestRoots.close();
+    await project.store.close();
     await root.close();
   }
 }
@@ -145,6 +160,7 @@ async function planStart(
 interface RunEnvironment {
   readonly projectDir: string;
   readonly root: ConfinedRoot;
+  readonly store: ProjectStore;
   readonly ingestRoots: SharedIngestRoots;
   readonly lock: RunLock;
   readonly concurrency: number;
@@ -192,7 +208,7 @@ async function executeWithin(
   const events = eventLog.child({ run_id: runId });
   const ingestEnabled = options.ingest?.enabled === true;
   const store = createRunStateStore(
-    { root: environment.root, projectDir: environment.projectDir },
+    { store: environment.store },
     {
       version: 1,
       run_id: runId,

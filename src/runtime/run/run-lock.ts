@@ -1,16 +1,10 @@
-import { lstat, mkdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import path from 'node:path';
 import { z } from 'zod';
 import { runDir, runLockPath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import {
-  createLockFile,
-  isProcessAlive,
-  readRegularFile,
-  releaseLockIfOurs,
-  removeStaleLock,
-} from '../../workspace/index.js';
+import { projectOf, StoreError, usingProject } from '../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../store/index.js';
+import { isProcessAlive } from '../../workspace/index.js';
 import { RunError } from './run-error.js';
 
 /** Who holds a run's lock: the content of `.agent/runs/<run_id>/lock`. */
@@ -45,76 +39,75 @@ type Holder =
   | { readonly kind: 'unreadable'; readonly text: string; readonly ageMs: number };
 
 /**
- * Takes `.agent/runs/<run_id>/lock` (created with O_EXCL), taking over a stale lock whose process is no
- * longer alive on this host; throws {@link RunError} `run_locked` while another live runner holds it.
+ * Takes `.agent/runs/<run_id>/lock` (created exclusively through the project's store, never through a symlink),
+ * taking over a stale lock whose process is no longer alive on this host; throws {@link RunError} `run_locked`
+ * while another live runner holds it, and `run_dir_unusable` when a symlink or a file stands where the run folder
+ * goes.
  */
 export async function acquireRunLock(
-  projectDir: string,
+  project: ProjectRef,
   runId: RunId,
   now: Date = new Date(),
 ): Promise<RunLock> {
-  await ensureRunDir(projectDir, runDir(runId));
+  const { store } = projectOf(project);
+  // A store opened here for a folder path is closed with the lock.
+  const done = typeof project === 'string' ? () => store.close() : () => Promise.resolve();
   const relative = runLockPath(runId);
-  const absolute = path.join(projectDir, relative);
   const owner: RunLockOwner = { pid: process.pid, hostname: hostname(), started_at: now.toISOString() };
   const text = `${JSON.stringify(owner)}\n`;
   let tookOver: RunLockOwner | undefined;
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    if (await createLockFile(absolute, text, { durability: 'fsync' })) {
-      const release = (): Promise<void> => releaseLockIfOurs(absolute, text);
+    if (await createLock(store, runId, text)) {
+      const release = (): Promise<void> => store.removeIfHolds(relative, text).finally(done);
       return tookOver === undefined
         ? { path: relative, owner, release }
         : { path: relative, owner, tookOver, release };
     }
-    const holder = await readHolder(absolute);
+    const holder = await readHolder(store, relative);
     if (holder.kind === 'missing') continue;
     const busy = liveHolderMessage(holder, runId, relative);
-    if (busy !== null) throw new RunError('run_locked', busy);
-    if ((await removeStaleLock(absolute, holder.text)) && holder.kind === 'owner') tookOver = holder.owner;
+    if (busy !== null) {
+      await done();
+      throw new RunError('run_locked', busy);
+    }
+    if ((await store.removeStale(relative, holder.text)) && holder.kind === 'owner') tookOver = holder.owner;
   }
+  await done();
   throw new RunError(
     'run_locked',
     `run ${runId} is locked: ${relative} keeps changing while another runner takes it over; try again`,
   );
 }
 
+/** Creates the lock (and the run folder) through the store; a symlink or a file in the way is `run_dir_unusable`. */
+async function createLock(store: ProjectStore, runId: RunId, text: string): Promise<boolean> {
+  try {
+    return await store.createExclusive(runLockPath(runId), text, { durability: 'fsync' });
+  } catch (error) {
+    if (!(error instanceof StoreError) || error.code !== 'write_refused') throw error;
+    const what = error.refusal === 'symlink' ? 'a symlink' : 'not a directory';
+    throw new RunError(
+      'run_dir_unusable',
+      `${runDir(runId)} is ${what} (or a folder on its way is): the run folder must be a real directory; ${error.message}`,
+      { cause: error },
+    );
+  }
+}
+
 /** Whether a live runner holds the run's lock now (a missing or stale lock means no runner is active). */
-export async function isRunLocked(projectDir: string, runId: RunId): Promise<boolean> {
+export async function isRunLocked(project: ProjectRef, runId: RunId): Promise<boolean> {
   const relative = runLockPath(runId);
-  const holder = await readHolder(path.join(projectDir, relative)).catch((): Holder => ({ kind: 'missing' }));
+  const holder = await usingProject(project, ({ store }) => readHolder(store, relative)).catch(
+    (): Holder => ({ kind: 'missing' }),
+  );
   return liveHolderMessage(holder, runId, relative) !== null;
 }
 
-/** Creates the run folder component by component, refusing a symlink anywhere under the project. */
-async function ensureRunDir(projectDir: string, folder: string): Promise<void> {
-  let current = projectDir;
-  for (const component of folder.split('/')) {
-    current = path.join(current, component);
-    try {
-      await mkdir(current);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const info = await lstat(current);
-    if (!info.isDirectory()) {
-      throw new RunError(
-        'run_dir_unusable',
-        `${path.relative(projectDir, current)} is ${info.isSymbolicLink() ? 'a symlink' : 'not a directory'}; the run folder must be a real directory`,
-      );
-    }
-  }
-}
-
-async function readHolder(file: string): Promise<Holder> {
-  let text: string;
-  let mtimeMs: number;
-  try {
-    [text, { mtimeMs }] = await Promise.all([readRegularFile(file, 'utf8'), stat(file)]);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    throw error;
-  }
+async function readHolder(store: ProjectStore, key: string): Promise<Holder> {
+  const [text, info] = await Promise.all([store.readText(key), store.info(key)]);
+  if (text === undefined || info === undefined) return { kind: 'missing' };
+  const { modifiedMs: mtimeMs } = info;
   try {
     const owner = ownerSchema.parse(JSON.parse(text));
     return { kind: 'owner', owner, text };

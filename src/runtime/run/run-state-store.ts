@@ -1,8 +1,6 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { describeError, runStatePath, runTransitionsPath } from '../../project/index.js';
 import { redactJson } from '../../project/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
+import type { ProjectStore } from '../../store/index.js';
 import { RunError } from './run-error.js';
 import { writeRunState } from './run-state.js';
 import type { RunTransition } from './run-transitions.js';
@@ -38,10 +36,9 @@ export interface RunStateStore {
 /** The parts of a state that do not change while the run goes. */
 export type RunStateHeader = Omit<RunState, 'status' | 'updated_at' | 'nodes' | 'budgets'>;
 
-/** Where a store persists: the run's confined project root and the project's absolute path. */
+/** Where a run's state persists: the project's store (state.json and transitions.jsonl of the run). */
 export interface RunStateTarget {
-  readonly root: ConfinedRoot;
-  readonly projectDir: string;
+  readonly store: ProjectStore;
 }
 
 /** Creates the store of one run; `nodes` is in graph order; `budgets`, when given, is read at every commit. */
@@ -104,13 +101,13 @@ export function createRunStateStore(
     // Lines committed from now on go to the log this compaction starts, numbered from 1.
     seq = 0;
     return enqueue(runStatePath(header.run_id), async () => {
-      const base = await writeRunState(target.root, state);
+      const base = await writeRunState(target.store, state);
       // A crash from here on leaves the previous log, whose header names other bytes: readers ignore it.
       await log?.close();
       log = undefined;
       const relative = runTransitionsPath(header.run_id);
-      if (next === 'log') log = await openTransitionLog(target.root, target.projectDir, header.run_id, base);
-      else await rm(path.join(target.projectDir, relative), { force: true });
+      if (next === 'log') log = await openTransitionLog(target.store, header.run_id, base);
+      else await target.store.remove(relative);
       return state;
     });
   };

@@ -11,7 +11,8 @@ import {
 } from '../../project/index.js';
 import { redactJson } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
+import { StoreError } from '../../store/index.js';
+import type { ProjectStore } from '../../store/index.js';
 import { RunError } from './run-error.js';
 import { applyRunTransitions } from './run-transitions.js';
 import { runStateSchema } from './run-state-schema.js';
@@ -111,23 +112,28 @@ export function parseRunState(text: string, file: string): RunState {
 }
 
 /**
- * Writes a run's state.json atomically (temp file + rename) through the confined writer; returns the sha256
- * of the bytes written, which the run's transition log names as its base.
+ * Writes a run's state.json atomically (temp file + rename, through the store's confined writer); returns the
+ * sha256 of the bytes written, which the run's transition log names as its base.
  */
 export async function writeRunState(
-  root: ConfinedRoot,
+  store: ProjectStore,
   state: RunState,
   durability: 'fsync' | 'none' = 'fsync',
 ): Promise<string> {
   const relative = runStatePath(state.run_id);
   // Errors, outputs recorded as text and inputs are redacted (docs/security.md, "Secrets").
   const bytes = new TextEncoder().encode(`${JSON.stringify(redactJson(state), null, 2)}\n`);
-  const outcome = await root.write(relative, bytes, { durability });
-  if (outcome.status === 'refused') {
-    throw new RunError(
-      'state_write_failed',
-      `${relative} was not written: ${outcome.code}: ${outcome.message}`,
-    );
+  try {
+    await store.replace(relative, bytes, { durability });
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'write_refused') {
+      throw new RunError(
+        'state_write_failed',
+        `${relative} was not written: ${error.refusal ?? error.code}: ${error.message}`,
+        { cause: error },
+      );
+    }
+    throw error;
   }
   return sha256Hex(bytes);
 }

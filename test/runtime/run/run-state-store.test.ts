@@ -5,7 +5,7 @@ import { parseRunId } from '../../../src/project/index.js';
 import { createRunStateStore } from '../../../src/runtime/run/run-state-store.js';
 import { readRunState } from '../../../src/runtime/run/run-state.js';
 import type { NodeState } from '../../../src/runtime/run/run-types.js';
-import { openConfinedRoot } from '../../../src/workspace/index.js';
+import { openProjectStore } from '../../../src/store/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
 
 const runId = parseRunId('st');
@@ -22,14 +22,14 @@ const pending: NodeState = { status: 'pending', attempts: 0 };
 
 async function openStore() {
   const projectDir = await tempProject();
-  const root = await openConfinedRoot(projectDir, { create: true });
+  const root = openProjectStore(projectDir);
   const nodes = new Map([
     ['a', pending],
     ['b', pending],
     ['c', pending],
   ]);
   const store = createRunStateStore(
-    { root, projectDir },
+    { store: root },
     header,
     nodes,
     () => new Date('2025-06-01T12:00:05.000Z'),

@@ -3,7 +3,7 @@ import { mkdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRunId } from '../../../src/project/index.js';
-import { openConfinedRoot } from '../../../src/workspace/index.js';
+import { openProjectStore } from '../../../src/store/index.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
 import {
@@ -80,7 +80,7 @@ describe('runStateSchema', () => {
 describe('writeRunState and readRunState', () => {
   it('round-trips a state through an atomic write', async () => {
     const projectDir = await tempProject();
-    const root = await openConfinedRoot(projectDir);
+    const root = openProjectStore(projectDir);
     try {
       await writeRunState(root, valid);
     } finally {
@@ -97,7 +97,7 @@ describe('writeRunState and readRunState', () => {
     const outside = await tempProject();
     await mkdir(path.join(projectDir, '.agent/runs'), { recursive: true });
     await symlink(outside, path.join(projectDir, '.agent/runs/r1'));
-    const root = await openConfinedRoot(projectDir);
+    const root = openProjectStore(projectDir);
     try {
       await expect(writeRunState(root, valid)).rejects.toThrow(/state\.json was not written: symlink/);
     } finally {
