@@ -225,6 +225,8 @@ describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
       await store.append(key, '{"n":0}\n');
       const appender = await store.openAppender(key);
       for (let index = 1; index <= 50; index++) appender.write(`{"n":${String(index)}}\n`);
+      await appender.sync();
+      expect((await store.readText(key))?.split('\n')).toHaveLength(52);
       await appender.close();
       expect(() => {
         appender.write('{"late":true}\n');
