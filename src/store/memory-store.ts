@@ -1,7 +1,7 @@
 import { AGENT_DIR, OBJECTS_DIR } from '../project/index.js';
 import { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
 import type { ObjectStore, PutResult } from './object-store.js';
-import { ObjectStoreError } from './object-store-error.js';
+import { checkedObject, malformedHashError, streamedMismatchError } from './object-store-error.js';
 import type { ProjectStore, StoreEntry } from './project-store.js';
 import { StoreError } from './store-error.js';
 import { storeKeyComponents } from './store-key.js';
@@ -191,13 +191,7 @@ function memoryObjects(
 ): ObjectStore {
   const keyOf = (hash: string): string => {
     const hex = hexOfContentHash(hash);
-    if (hex === undefined) {
-      throw new ObjectStoreError({
-        code: 'malformed_hash',
-        hash,
-        message: `content hash ${JSON.stringify(hash)} is malformed; expected sha256: followed by 64 lowercase hex digits`,
-      });
-    }
+    if (hex === undefined) throw malformedHashError(hash);
     return `${OBJECTS_DIR}/${objectPathOf(hex)}`;
   };
   const put = async (bytes: Uint8Array): Promise<PutResult> => {
@@ -222,13 +216,7 @@ function memoryObjects(
       for await (const chunk of chunks) parts.push(chunk);
       const bytes = Buffer.concat(parts);
       const actual = contentHashOf(bytes);
-      if (actual !== hash) {
-        throw new ObjectStoreError({
-          code: 'corrupt_object',
-          hash,
-          message: `the ${String(bytes.byteLength)} bytes streamed for object ${hash} hash to ${actual}; nothing was stored, so store the original content`,
-        });
-      }
+      if (actual !== hash) throw streamedMismatchError(hash, bytes.byteLength, actual);
       const stored = await read(path);
       if (stored !== undefined && contentHashOf(stored) === hash) return { hash, path, stored: false };
       replace(path, bytes);
@@ -236,22 +224,7 @@ function memoryObjects(
     },
     get: async (hash) => {
       const bytes = await read(keyOf(hash));
-      if (bytes === undefined) {
-        throw new ObjectStoreError({
-          code: 'missing_object',
-          hash,
-          message: `object ${hash} is not in the memory store; restore it from a bundle or re-run the step that made it`,
-        });
-      }
-      const actual = contentHashOf(bytes);
-      if (actual !== hash) {
-        throw new ObjectStoreError({
-          code: 'corrupt_object',
-          hash,
-          message: `object ${hash} is corrupt: its bytes hash to ${actual}; restore it from a bundle or put the original content again`,
-        });
-      }
-      return bytes;
+      return checkedObject(hash, bytes, bytes && contentHashOf(bytes), 'the memory store');
     },
     has: async (hash) => (await read(keyOf(hash))) !== undefined,
     verify: async (hash) => {

@@ -4,7 +4,7 @@ import { OBJECTS_DIR } from '../project/index.js';
 import { errnoOf, openConfinedRoot, quickFs } from '../workspace/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
 import { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
-import { ObjectStoreError } from './object-store-error.js';
+import { checkedObject, malformedHashError, streamedMismatchError } from './object-store-error.js';
 
 /** What `put` did with one content. */
 export interface PutResult {
@@ -94,13 +94,7 @@ export async function openObjectStore(
   /** The checked hex digits of `hash`; a malformed hash never reaches path building. */
   const hexOf = (hash: string): string => {
     const hex = hexOfContentHash(hash);
-    if (hex === undefined) {
-      throw new ObjectStoreError({
-        code: 'malformed_hash',
-        hash,
-        message: `content hash ${JSON.stringify(hash)} is malformed; expected sha256: followed by 64 lowercase hex digits`,
-      });
-    }
+    if (hex === undefined) throw malformedHashError(hash);
     return hex;
   };
 
@@ -148,11 +142,7 @@ export async function openObjectStore(
       case 'would_write':
         throw new Error(`cannot store object ${path}: the writer reported a dry run`);
       case 'hash_mismatch':
-        throw new ObjectStoreError({
-          code: 'corrupt_object',
-          hash,
-          message: `the ${String(outcome.bytes)} bytes streamed for object ${hash} hash to sha256:${outcome.sha256}; nothing was stored, so store the original content`,
-        });
+        throw streamedMismatchError(hash, outcome.bytes, `sha256:${outcome.sha256}`);
     }
   };
 
@@ -258,22 +248,7 @@ export async function openObjectStore(
     get: async (hash) => {
       const hex = hexOf(hash);
       const bytes = await readObject(hex);
-      if (bytes === undefined) {
-        throw new ObjectStoreError({
-          code: 'missing_object',
-          hash,
-          message: `object ${hash} is not in ${OBJECTS_DIR}; restore it from a bundle or re-run the step that made it`,
-        });
-      }
-      const actual = contentHashOf(bytes);
-      if (actual !== hash) {
-        throw new ObjectStoreError({
-          code: 'corrupt_object',
-          hash,
-          message: `object ${hash} is corrupt: its bytes hash to ${actual}; restore it from a bundle or put the original content again`,
-        });
-      }
-      return bytes;
+      return checkedObject(hash, bytes, bytes && contentHashOf(bytes), OBJECTS_DIR);
     },
     has: async (hash) => {
       const hex = hexOf(hash);
