@@ -57,27 +57,29 @@ export async function acquireRunLock(
   const text = `${JSON.stringify(owner)}\n`;
   let tookOver: RunLockOwner | undefined;
 
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    if (await createLock(store, runId, text)) {
-      const release = (): Promise<void> => store.removeIfHolds(relative, text).finally(done);
-      return tookOver === undefined
-        ? { path: relative, owner, release }
-        : { path: relative, owner, tookOver, release };
+  try {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      if (await createLock(store, runId, text)) {
+        const release = (): Promise<void> => store.removeIfHolds(relative, text).finally(done);
+        return tookOver === undefined
+          ? { path: relative, owner, release }
+          : { path: relative, owner, tookOver, release };
+      }
+      const holder = await readHolder(store, relative);
+      if (holder.kind === 'missing') continue;
+      const busy = liveHolderMessage(holder, runId, relative);
+      if (busy !== null) throw new RunError('run_locked', busy);
+      if ((await store.removeStale(relative, holder.text)) && holder.kind === 'owner')
+        tookOver = holder.owner;
     }
-    const holder = await readHolder(store, relative);
-    if (holder.kind === 'missing') continue;
-    const busy = liveHolderMessage(holder, runId, relative);
-    if (busy !== null) {
-      await done();
-      throw new RunError('run_locked', busy);
-    }
-    if ((await store.removeStale(relative, holder.text)) && holder.kind === 'owner') tookOver = holder.owner;
+    throw new RunError(
+      'run_locked',
+      `run ${runId} is locked: ${relative} keeps changing while another runner takes it over; try again`,
+    );
+  } catch (error) {
+    await done();
+    throw error;
   }
-  await done();
-  throw new RunError(
-    'run_locked',
-    `run ${runId} is locked: ${relative} keeps changing while another runner takes it over; try again`,
-  );
 }
 
 /** Creates the lock (and the run folder) through the store; a symlink or a file in the way is `run_dir_unusable`. */
