@@ -35,7 +35,7 @@ export type {
 } from './workspace/index.js';
 
 // events: the events.jsonl sink and redaction
-export { EventLogError, memoryEventLog, openEventLog, redactSecrets } from './events/index.js';
+export { EventLogError, memoryEventLog, openRunEventLog, redactSecrets } from './events/index.js';
 export type { EventFields, EventLevel, EventLine, EventLog, MemoryEventLog } from './events/index.js';
 
 // project: ids, the on-disk layout and the names of the block parsers

@@ -4,10 +4,10 @@ import type FastGlob from 'fast-glob';
 import { openIngestRecords } from '../artifacts/index.js';
 import type { RecordFailure } from '../artifacts/index.js';
 import { loadProjectConfig } from '../config/index.js';
-import { openEventLog } from '../events/index.js';
+import { openRunEventLog } from '../events/index.js';
 import type { EventLog } from '../events/index.js';
 import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../ingest/index.js';
-import { lazyModule, parseNodeId, parseRunId, runEventsPath } from '../project/index.js';
+import { lazyModule, parseNodeId, parseRunId } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import type { IngestManifest, IngestMode, IngestProblem, IngestResult } from '../ingest/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
@@ -206,25 +206,30 @@ function recordFailureReporter(
   io: CliIo,
 ): { report: (failure: RecordFailure) => void; count: () => number; close: () => Promise<void> } {
   let failures = 0;
-  let events: EventLog | undefined;
+  // Each failure's event after the last one's; the log is opened on the first failure.
+  let events: Promise<EventLog | undefined> = Promise.resolve(undefined);
   return {
     report: ({ nodeId, message }) => {
       failures += 1;
       io.stderr.write(`artifact-ingest: ${strict ? 'error' : 'warning'}: ${message}\n`);
-      try {
-        events ??= openEventLog(path.join(projectDir, runEventsPath(runId)), { run_id: runId });
-        events.write('ERROR', 'artifacts.error', {
-          ...(nodeId === undefined ? {} : { node_id: nodeId }),
-          code: 'record_failed',
-          message,
-        });
-      } catch {
-        // The log cannot be opened either (the same full or read-only .agent/): stderr has said it.
-      }
+      events = events.then(async (opened) => {
+        let log = opened;
+        try {
+          log ??= await openRunEventLog(projectDir, runId, { run_id: runId });
+          log.write('ERROR', 'artifacts.error', {
+            ...(nodeId === undefined ? {} : { node_id: nodeId }),
+            code: 'record_failed',
+            message,
+          });
+        } catch {
+          // The log cannot be opened either (the same full or read-only .agent/): stderr has said it.
+        }
+        return log;
+      });
     },
     count: () => failures,
     close: async () => {
-      await events?.close().catch(() => undefined);
+      await (await events)?.close().catch(() => undefined);
     },
   };
 }

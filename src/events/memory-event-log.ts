@@ -7,7 +7,7 @@ export interface MemoryEventLog extends EventLog {
   readonly lines: readonly Record<string, unknown>[];
 }
 
-/** Returns an event log that formats lines exactly as `openEventLog` does but keeps them in memory. */
+/** Returns an event log that formats lines exactly as `openRunEventLog` does but keeps them in memory. */
 export function memoryEventLog(bindings: EventFields = {}): MemoryEventLog {
   const lines: Record<string, unknown>[] = [];
   const log = createEventLog(

@@ -1,6 +1,7 @@
 import type { EventLog } from '../events/index.js';
 import type { IngestLimits } from '../config/index.js';
 import type { FenceParser } from '../project/index.js';
+import type { ProjectRef } from '../store/index.js';
 import { describeError, sha256Hex } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
@@ -44,7 +45,8 @@ export interface ConcludeIngest {
 
 /** One document to write, ingest behind the flag, and record. */
 export interface ConcludeDocumentOptions {
-  readonly projectDir: string;
+  /** A project folder, or a `Project` whose store keeps the manifest and the events. */
+  readonly projectDir: ProjectRef;
   /** The run's confined project root: the document is written through it. */
   readonly root: ConfinedRoot;
   readonly runId: RunId;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { memoryEventLog, openEventLog } from '../events/index.js';
+import { memoryEventLog, openRunEventLog } from '../events/index.js';
 import type { EventLevel, EventLog } from '../events/index.js';
 import type { IngestedContent } from './apply-plans.js';
 import { blockEventFields, candidatesOf, eventLevelOf, manifestArtifactOf } from './block-outcome.js';
@@ -10,6 +10,8 @@ import type { FenceParser } from '../project/index.js';
 import { ingestManifestSchema } from './ingest-manifest.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
 import { describeError, parseNodeId, parseRunId, redactSecrets, runEventsPath } from '../project/index.js';
+import { openProject } from '../store/index.js';
+import type { Project, ProjectRef } from '../store/index.js';
 import { findSecretInPath } from '../workspace/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import type { IngestProblem, ReportProblem } from './ingest-problem.js';
@@ -26,8 +28,11 @@ import { writeManifest } from './write-manifest.js';
 
 /** Options for one document's ingest. */
 export interface IngestOptions {
-  /** Project root P: documents, workspace/ and .agent/ live under it. */
-  readonly projectDir: string;
+  /**
+   * The project: a folder holding the documents, workspace/ and .agent/ (its files store), or a `Project`, whose
+   * `dir` holds the documents and workspace/ and whose store keeps the manifest and the events.
+   */
+  readonly projectDir: ProjectRef;
   /** The document, relative to the project root (or absolute inside it). */
   readonly docPath: string;
   /**
@@ -114,7 +119,8 @@ export async function ingestDocument(options: IngestOptions): Promise<IngestMani
 
 /** Ingests one document, never throwing for anything but misuse (bad ids, a document outside the project). */
 export async function runIngest(options: IngestOptions): Promise<IngestResult> {
-  const projectDir = path.resolve(options.projectDir);
+  const { project, ownStore } = projectOfOptions(options.projectDir);
+  const projectDir = path.resolve(project.dir);
   const docPath = projectRelative(projectDir, options.docPath);
   const runId = parseRunId(options.runId, 'runId');
   const nodeId = parseNodeId(options.nodeId, 'nodeId');
@@ -129,7 +135,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   // Roots handed in belong to the caller; roots opened here are closed here.
   const { roots, ownRoots } = rootsOf(options, projectDir, dryRun);
 
-  const events = openRunEvents(options, runId, projectDir, dryRun, problems).child({
+  const events = (await openRunEvents(options, runId, project, dryRun, problems)).child({
     run_id: runId,
     node_id: nodeId,
     doc_path: docPath,
@@ -157,7 +163,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     if (text !== null) {
       const { plans, omitted } = await planText(text, docPath, limits, options.parser, report);
       ({ blocks, contents } = await placeBlocks(plans, {
-        projectDir,
+        project,
         events,
         apply: { roots, dryRun, durability },
         ...(options.onPlaced === undefined ? {} : { onPlaced: options.onPlaced }),
@@ -195,8 +201,9 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   const manifestPath =
     dryRun || !checked.success || undecodable
       ? null
-      : await writeManifest(roots, manifest, durability, report);
+      : await writeManifest(project.store, manifest, durability, report);
   if (ownRoots !== undefined) await closeRoots(ownRoots, report);
+  if (ownStore) await closeStore(project, report);
 
   const { summary } = manifest;
   const noneValid =
@@ -258,18 +265,18 @@ async function planText(
   return { plans: planBlocks(blocks, limits), omitted };
 }
 
-function openRunEvents(
+async function openRunEvents(
   options: IngestOptions,
   runId: RunId,
-  projectDir: string,
+  project: Project,
   dryRun: boolean,
   problems: IngestProblem[],
-): EventLog {
+): Promise<EventLog> {
   if (options.events !== undefined) return options.events;
   if (dryRun) return memoryEventLog();
   const eventsPath = runEventsPath(runId);
   try {
-    return openEventLog(path.join(projectDir, eventsPath));
+    return await openRunEventLog(project, runId);
   } catch (error) {
     // Fail-open (spec 6): without an event log the problem still reaches the caller and stderr.
     const message = redactSecrets(`cannot open ${eventsPath}: ${describeError(error)}`);
@@ -323,11 +330,29 @@ function rootsOf(
   return { roots: ownRoots, ownRoots };
 }
 
+/**
+ * The project a caller named, its folder resolved: a folder path opens its files store for this ingest alone
+ * (`ownStore`: closed when the ingest ends); a `Project`'s store is its owner's.
+ */
+function projectOfOptions(ref: ProjectRef): { project: Project; ownStore: boolean } {
+  return typeof ref === 'string'
+    ? { project: openProject(path.resolve(ref)), ownStore: true }
+    : { project: ref, ownStore: false };
+}
+
+async function closeStore(project: Project, report: ReportProblem): Promise<void> {
+  try {
+    await project.store.close();
+  } catch (error) {
+    report('io_error', `could not close the store ${project.store.location}: ${describeError(error)}`);
+  }
+}
+
 async function closeRoots(roots: { close(): Promise<void> }, report: ReportProblem): Promise<void> {
   try {
     await roots.close();
   } catch (error) {
-    report('io_error', `could not close workspace/ or the project root: ${describeError(error)}`);
+    report('io_error', `could not close workspace/: ${describeError(error)}`);
   }
 }
 

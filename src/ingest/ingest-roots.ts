@@ -3,24 +3,20 @@ import { WORKSPACE_DIR } from '../project/index.js';
 import { openConfinedRoot } from '../workspace/index.js';
 import type { ConfinedRoot, ConfinedRootOptions } from '../workspace/index.js';
 
-/** The confined roots an ingest writes through: the project (manifests) and workspace/ (block files). */
+/** The confined root an ingest writes block files through: workspace/ (the manifest goes to the project's store). */
 export interface IngestRoots {
-  /** The project root, for manifests; it is never created. */
-  project(): Promise<ConfinedRoot>;
   /** The workspace/ root, for block files. */
   workspace(): Promise<ConfinedRoot>;
 }
 
 /** Roots opened on first use and shared by every ingest handed them, until their opener closes them. */
 export interface SharedIngestRoots extends IngestRoots {
-  /** Closes the roots these opened (never a project root that was handed in). */
+  /** Closes the roots these opened. */
   close(): Promise<void>;
 }
 
 /** How shared roots are opened. */
 export interface IngestRootsOptions {
-  /** An already open project root to use (its opener closes it), instead of opening one. */
-  readonly project?: ConfinedRoot;
   /** A dry run never creates workspace/. */
   readonly dryRun?: boolean;
   /** Opens a root; `openConfinedRoot` unless a test counts the opens. */
@@ -28,8 +24,8 @@ export interface IngestRootsOptions {
 }
 
 /**
- * Makes the roots of one project, each opened at most once (on first use, so an ingest that writes nothing
- * creates nothing) and shared by every ingest they are handed to; a failed open is retried on the next use.
+ * Makes the workspace root of one project, opened at most once (on first use, so an ingest that writes nothing
+ * creates nothing) and shared by every ingest it is handed to; a failed open is retried on the next use.
  */
 export function openIngestRoots(projectDir: string, options: IngestRootsOptions = {}): SharedIngestRoots {
   const open = options.open ?? openConfinedRoot;
@@ -49,9 +45,7 @@ export function openIngestRoots(projectDir: string, options: IngestRootsOptions 
       return pending;
     };
   };
-  const given = options.project;
   return {
-    project: given === undefined ? once(projectDir, { create: false }) : () => Promise.resolve(given),
     workspace: once(path.join(projectDir, WORKSPACE_DIR), { create: options.dryRun !== true }),
     async close() {
       const roots = await Promise.allSettled(opened.splice(0));

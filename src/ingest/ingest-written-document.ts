@@ -2,6 +2,7 @@ import { redactSecrets } from '../events/index.js';
 import type { EventLog } from '../events/index.js';
 import type { IngestLimits } from '../config/index.js';
 import type { FenceParser } from '../project/index.js';
+import type { ProjectRef } from '../store/index.js';
 import { describeError } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import { runIngest } from './ingest-document.js';
@@ -28,7 +29,8 @@ export interface DocumentIngestSummary {
 
 /** One just-written document to hand to the ingest. */
 export interface WrittenDocumentIngestOptions {
-  readonly projectDir: string;
+  /** A project folder, or a `Project` whose store keeps the manifest and the events. */
+  readonly projectDir: ProjectRef;
   readonly runId: RunId;
   readonly nodeId: NodeId;
   /** Project-relative path of the document. */

@@ -1,4 +1,5 @@
 import type { EventLog } from '../events/index.js';
+import type { Project } from '../store/index.js';
 import { applyPlans } from './apply-plans.js';
 import type { AppliedPlans, ApplyOptions, IngestedContent } from './apply-plans.js';
 import { holdWorkspaceLock } from './hold-workspace-lock.js';
@@ -10,7 +11,8 @@ export const MAX_STARTED_PATHS = 50;
 
 /** How one document's cleared plans are placed and recorded. */
 export interface PlaceOptions {
-  readonly projectDir: string;
+  /** Its store holds the workspace lock. */
+  readonly project: Project;
   /** The document's event log (run, node and document already bound). */
   readonly events: EventLog;
   readonly apply: ApplyOptions;
@@ -34,7 +36,7 @@ export async function placeBlocks(plans: readonly BlockPlan[], options: PlaceOpt
     return applied;
   }
   const held = await holdWorkspaceLock(
-    options.projectDir,
+    options.project,
     async (lockedAt) => {
       options.events.write('INFO', 'ingest.started', startedFields(planned));
       // Every writer of workspace/ holds this lock, so a temp file older than it is a dead writer's.

@@ -8,9 +8,10 @@ import type {
   ReadRefusal,
   WriteRefusal,
 } from '../workspace/index.js';
+import { bytesToRead } from './bytes-to-read.js';
 import { fileAppender } from './file-appender.js';
 import { openObjectStore } from './object-store.js';
-import type { ProjectStore, StoreEntry } from './project-store.js';
+import type { ProjectStore, StoreEntry, StoredFileReader } from './project-store.js';
 import { StoreError } from './store-error.js';
 import { storeKeyComponents } from './store-key.js';
 
@@ -67,12 +68,14 @@ export function openProjectStore(projectDir: string): ProjectStore {
     }
   };
 
-  const refusedWrite = (key: string, message: string, refusal?: string): StoreError =>
+  /** A refused write; `cause`, the I/O error behind it, keeps its errno (EACCES, ENOSPC) for whoever reports it. */
+  const refusedWrite = (key: string, message: string, refusal?: string, cause?: unknown): StoreError =>
     new StoreError({
       code: 'write_refused',
       key,
       message: `cannot write ${join(projectDir, key)}: ${message}`,
       ...(refusal === undefined ? {} : { refusal }),
+      cause,
     });
 
   /** The store's error for a refusal of the confined writer: what stood where, in the project folder. */
@@ -186,6 +189,10 @@ export function openProjectStore(projectDir: string): ProjectStore {
     },
     removeStale: (key, staleContent) =>
       inFolderOf(key, 'read', (folder, name) => folder.removeStale(name, staleContent), false),
+    openReader: async (key) => {
+      const opening = await openKey(key);
+      return opening === undefined ? undefined : fileReader(opening);
+    },
     openAppender: (key) =>
       inFolderOf(
         key,
@@ -195,7 +202,7 @@ export function openProjectStore(projectDir: string): ProjectStore {
             return fileAppender(await folder.openAppend(name));
           } catch (error) {
             const errno = (error as { code?: unknown }).code;
-            throw refusedWrite(key, describeError(error), errno === 'ELOOP' ? 'symlink' : undefined);
+            throw refusedWrite(key, describeError(error), errno === 'ELOOP' ? 'symlink' : undefined, error);
           }
         },
         undefined,
@@ -208,6 +215,30 @@ export function openProjectStore(projectDir: string): ProjectStore {
       const current = opened;
       opened = undefined;
       if (current !== undefined) await (await current.catch(() => undefined))?.close();
+    },
+  };
+}
+
+/** A reader of an opened file, its size taken from the fstat of the opening: reads never go past it. */
+function fileReader({ handle, stats }: Extract<FileOpening, { kind: 'opened' }>): StoredFileReader {
+  let closed = false;
+  return {
+    size: stats.size,
+    read: async (position, length) => {
+      if (closed) throw new Error('the reader is closed');
+      const bytes = new Uint8Array(bytesToRead(stats.size, position, length));
+      let filled = 0;
+      while (filled < bytes.byteLength) {
+        const { bytesRead } = await handle.read(bytes, filled, bytes.byteLength - filled, position + filled);
+        // Truncated since it was opened (the store never does that): what is there is what is read.
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return bytes.subarray(0, filled);
+    },
+    close: async () => {
+      closed = true;
+      await handle.close();
     },
   };
 }

@@ -11,6 +11,7 @@ export type {
   StoreReadOptions,
   StoreWriteOptions,
   StoredFileInfo,
+  StoredFileReader,
 } from './project-store.js';
 export { StoreError } from './store-error.js';
 export type { StoreErrorCode } from './store-error.js';

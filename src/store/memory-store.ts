@@ -1,4 +1,5 @@
 import { AGENT_DIR, OBJECTS_DIR } from '../project/index.js';
+import { bytesToRead } from './bytes-to-read.js';
 import { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
 import type { ObjectStore, PutResult } from './object-store.js';
 import { checkedObject, malformedHashError, streamedMismatchError } from './object-store-error.js';
@@ -143,6 +144,26 @@ export function createMemoryStore(): ProjectStore {
       call(() => {
         if (!holds(key, staleContent)) return false;
         return files.delete(key);
+      }),
+    openReader: (key) =>
+      call(() => {
+        const file = fileAt(key);
+        if (file === undefined) return undefined;
+        // Every write stores new bytes and never changes these: the reader keeps what was there when opened.
+        const { bytes } = file;
+        let closed = false;
+        return {
+          size: bytes.byteLength,
+          read: (position: number, length: number) =>
+            call(() => {
+              if (closed) throw new Error('the reader is closed');
+              return bytes.slice(position, position + bytesToRead(bytes.byteLength, position, length));
+            }),
+          close: () => {
+            closed = true;
+            return Promise.resolve();
+          },
+        };
       }),
     openAppender: (key) =>
       call(() => {

@@ -43,6 +43,19 @@ export interface LineAppender {
 }
 
 /**
+ * A stored file opened for reading from any position: a log read line by line, or from its end back, without
+ * holding it whole. Reads see the file as it was when opened: bytes appended since are not read.
+ */
+export interface StoredFileReader {
+  /** Its size in bytes when it was opened; no read goes past it. */
+  readonly size: number;
+  /** Up to `length` bytes from `position`: fewer at the end, none at or past `size`. */
+  read(position: number, length: number): Promise<Uint8Array>;
+  /** Releases the file. */
+  close(): Promise<void>;
+}
+
+/**
  * The storage port: everything the product keeps about runs (spec storage.md, Part 1), addressed by the
  * project-relative keys of `src/project/project-layout.ts` (`.agent/runs/<run_id>/state.json`), plus the
  * content-addressed objects. The files implementation keeps today's `.agent/` layout byte for byte; the memory
@@ -84,6 +97,11 @@ export interface ProjectStore {
    * lock made in between is kept; true when the stale one was removed.
    */
   removeStale(key: string, staleContent: string): Promise<boolean>;
+  /**
+   * Opens the file under `key` for reading in parts (a large log), or returns undefined when nothing is stored
+   * there; throws {@link StoreError} `not_a_file` as `read` does. The caller closes it.
+   */
+  openReader(key: string): Promise<StoredFileReader | undefined>;
   /** Opens `key` for line-at-a-time synchronous appends (an event log); created when missing. */
   openAppender(key: string): Promise<LineAppender>;
   /** The project's content-addressed objects (`.agent/objects/sha256/...`), verified by hash on write and read. */

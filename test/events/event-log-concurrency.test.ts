@@ -15,10 +15,10 @@ afterEach(async () => {
   if (dir !== '') await rm(dir, { recursive: true, force: true });
 });
 
-function startWriter(file: string, writer: string): { child: ChildProcess; ready: Promise<void> } {
+function startWriter(project: string, writer: string): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', FIXTURE, file, writer, String(EVENTS_PER_WRITER)],
+    ['--import', 'tsx', FIXTURE, project, writer, String(EVENTS_PER_WRITER)],
     { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const ready = new Promise<void>((resolve, reject) => {
@@ -38,11 +38,11 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', resolve));
 }
 
-describe('openEventLog with concurrent writer processes', () => {
+describe('openRunEventLog with concurrent writer processes', () => {
   it('keeps every line whole, counts exact and each writer in order when 6 processes append at once', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'events-concurrency-'));
     const file = path.join(dir, '.agent', 'runs', 'r1', 'events.jsonl');
-    const writers = Array.from({ length: WRITERS }, (_, index) => startWriter(file, `w${String(index)}`));
+    const writers = Array.from({ length: WRITERS }, (_, index) => startWriter(dir, `w${String(index)}`));
     await Promise.all(writers.map(({ ready }) => ready));
     // Every writer is loaded and waiting; release them together so their bursts overlap.
     for (const { child } of writers) child.stdin?.end('go\n');

@@ -1,17 +1,20 @@
 import fs from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   EventLogError,
   eventLineSchema,
   memoryEventLog,
-  openEventLog,
+  openRunEventLog,
   type EventLevel,
   type EventLog,
 } from '../../src/events/index.js';
+import { fullDiskStore } from '../helpers/full-disk-store.js';
 import { mountReadOnly } from '../helpers/read-only-mount.js';
+import { openProject, openProjectStore } from '../../src/store/index.js';
 
 const GITHUB_TOKEN = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
 const OPENAI_KEY = 'sk-proj-Xk3Lm9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz9Xc2Vb5Nm8Qa1Ws4Ed7Rf0Tg3Yh6Uj9';
@@ -26,6 +29,44 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The run's events.jsonl in the project `dir`, where `openRunEventLog(dir, 'r1')` writes. */
+function eventsFile(): string {
+  return path.join(dir, '.agent', 'runs', 'r1', 'events.jsonl');
+}
+
+/** Plants `text` as the run's events.jsonl, as an earlier writer left it. */
+async function plantEvents(text: string): Promise<string> {
+  const file = eventsFile();
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+  return file;
+}
+
+/**
+ * Spies on fs.writeSync as every module calls it, the named export of node:fs included (the store's appender
+ * imports it so); `texts` are the bytes each call wrote, as UTF-8.
+ */
+function spyOnWriteSync(): { texts: () => string[]; restore: () => void } {
+  const spy = vi.spyOn(fs, 'writeSync');
+  syncBuiltinESMExports();
+  return {
+    texts: () => spy.mock.calls.map((call) => writtenText(call as readonly unknown[])),
+    restore: () => {
+      spy.mockRestore();
+      syncBuiltinESMExports();
+    },
+  };
+}
+
+/** What one writeSync(fd, data, offset?, length?) call wrote, as UTF-8. */
+function writtenText([, data, offset, length]: readonly unknown[]): string {
+  if (typeof data === 'string') return data;
+  const bytes = data as Uint8Array;
+  const start = typeof offset === 'number' ? offset : 0;
+  const end = typeof length === 'number' ? start + length : bytes.byteLength;
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
+}
+
 async function readLines(file: string): Promise<Record<string, unknown>[]> {
   const text = await readFile(file, 'utf8');
   expect(text.endsWith('\n')).toBe(true);
@@ -35,10 +76,10 @@ async function readLines(file: string): Promise<Record<string, unknown>[]> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-describe('openEventLog line format', () => {
+describe('openRunEventLog line format', () => {
   it('writes one JSON object per line with ts, level and event, creating parent directories', async () => {
-    const file = path.join(dir, '.agent', 'runs', 'r1', 'events.jsonl');
-    const log = openEventLog(file);
+    const file = eventsFile();
+    const log = await openRunEventLog(dir, 'r1');
     log.write('INFO', 'ingest.block', { index: 0, status: 'written' });
     log.write('WARNING', 'ingest.summary', { total_blocks: 2, written: 0 });
     log.write('ERROR', 'ingest.error', { code: 'io_error' });
@@ -57,9 +98,9 @@ describe('openEventLog line format', () => {
   });
 
   it('writes ts as the current UTC time with milliseconds', async () => {
-    const file = path.join(dir, 'events.jsonl');
+    const file = eventsFile();
     const before = Date.now();
-    const log = openEventLog(file);
+    const log = await openRunEventLog(dir, 'r1');
     log.write('INFO', 'test.clock');
     await log.close();
     const [line] = await readLines(file);
@@ -69,12 +110,13 @@ describe('openEventLog line format', () => {
   });
 
   it('appends to an existing file instead of truncating it', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    await writeFile(file, '{"level":"INFO","ts":"2025-01-01T00:00:00.000Z","event":"runtime.start"}\n');
-    const log = openEventLog(file);
+    const file = await plantEvents(
+      '{"level":"INFO","ts":"2025-01-01T00:00:00.000Z","event":"runtime.start"}\n',
+    );
+    const log = await openRunEventLog(dir, 'r1');
     log.write('INFO', 'ingest.summary');
     await log.close();
-    const second = openEventLog(file);
+    const second = await openRunEventLog(dir, 'r1');
     second.write('INFO', 'ingest.summary');
     await second.close();
     expect((await readLines(file)).map((line) => line['event'])).toEqual([
@@ -85,11 +127,10 @@ describe('openEventLog line format', () => {
   });
 
   it('starts the next event on a fresh line after a write that was cut off, so only the cut line fails to parse', async () => {
-    const file = path.join(dir, 'events.jsonl');
     const whole = '{"level":"INFO","ts":"2025-01-01T00:00:00.000Z","event":"runtime.start"}\n';
     // A full disk or a kill stopped the second line part-way.
-    await writeFile(file, `${whole}{"level":"INFO","ts":"2025-01-01T00:00:01.000Z","ev`);
-    const log = openEventLog(file);
+    const file = await plantEvents(`${whole}{"level":"INFO","ts":"2025-01-01T00:00:01.000Z","ev`);
+    const log = await openRunEventLog(dir, 'r1');
     log.write('INFO', 'ingest.summary', { seq: 1 });
     log.write('INFO', 'ingest.summary', { seq: 2 });
     await log.close();
@@ -112,8 +153,8 @@ describe('openEventLog line format', () => {
   });
 
   it('keeps msg only when a field supplies it and an err field as a plain field', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const log = openEventLog(file);
+    const file = eventsFile();
+    const log = await openRunEventLog(dir, 'r1');
     log.write('INFO', 'test.message', { msg: 'hello' });
     log.write('ERROR', 'test.failure', { err: new Error('disk on fire') });
     await log.close();
@@ -124,13 +165,12 @@ describe('openEventLog line format', () => {
   });
 
   it('writes each event with exactly one fs.writeSync of one whole line, even past 16 KiB', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const log = openEventLog(file);
-    const writeSync = vi.spyOn(fs, 'writeSync');
+    const log = await openRunEventLog(dir, 'r1');
+    const writeSync = spyOnWriteSync();
     const sizes = [10, 5_000, 20_000, 200_000];
     for (const size of sizes) log.write('INFO', 'test.size', { padding: 'p'.repeat(size) });
-    const calls = writeSync.mock.calls.map(([, data]) => data);
-    writeSync.mockRestore();
+    const calls = writeSync.texts();
+    writeSync.restore();
     await log.close();
 
     expect(calls).toHaveLength(sizes.length);
@@ -142,7 +182,7 @@ describe('openEventLog line format', () => {
   });
 });
 
-describe('openEventLog writeAll', () => {
+describe('openRunEventLog writeAll', () => {
   const entries = [1, 2, 3].map((seq) => ({
     level: 'INFO' as const,
     event: 'ingest.block',
@@ -150,13 +190,13 @@ describe('openEventLog writeAll', () => {
   }));
 
   it('appends every event with one fs.writeSync of whole lines, with the bindings of the member', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const log = openEventLog(file);
+    const file = eventsFile();
+    const log = await openRunEventLog(dir, 'r1');
     const child = log.child({ run_id: 'r1' });
-    const writeSync = vi.spyOn(fs, 'writeSync');
+    const writeSync = spyOnWriteSync();
     child.writeAll(entries);
-    const calls = writeSync.mock.calls.length;
-    writeSync.mockRestore();
+    const calls = writeSync.texts().length;
+    writeSync.restore();
     log.write('INFO', 'ingest.summary', { seq: 4 });
     await log.close();
     expect(calls).toBe(1);
@@ -171,9 +211,8 @@ describe('openEventLog writeAll', () => {
   });
 
   it('starts the batch on a fresh line after a write that was cut off, so only the cut line is lost', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    await writeFile(file, '{"level":"INFO","ts":"2025-01-01T00:00:01.000Z","ev');
-    const log = openEventLog(file);
+    const file = await plantEvents('{"level":"INFO","ts":"2025-01-01T00:00:01.000Z","ev');
+    const log = await openRunEventLog(dir, 'r1');
     log.writeAll(entries);
     await log.close();
     const lines = (await readFile(file, 'utf8')).split('\n');
@@ -183,8 +222,8 @@ describe('openEventLog writeAll', () => {
   });
 
   it('appends the events before a misused one, then throws', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const log = openEventLog(file);
+    const file = eventsFile();
+    const log = await openRunEventLog(dir, 'r1');
     expect(() => {
       log.writeAll([...entries.slice(0, 2), { level: 'INFO', event: 'Not Dotted' }, ...entries.slice(2)]);
     }).toThrow(/dotted lowercase/);
@@ -208,10 +247,10 @@ describe('openEventLog writeAll', () => {
   });
 });
 
-describe('openEventLog bindings and child', () => {
+describe('openRunEventLog bindings and child', () => {
   it('adds bindings to every line and child bindings only to the child lines', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const root = openEventLog(file, { run_id: 'r1' });
+    const file = eventsFile();
+    const root = await openRunEventLog(dir, 'r1', { run_id: 'r1' });
     const node = root.child({ node_id: 'n1', doc_path: 'docs/plan.md' });
     const leaf = node.child({ attempt: 2 });
     root.write('INFO', 'runtime.start');
@@ -237,8 +276,8 @@ describe('openEventLog bindings and child', () => {
   });
 
   it('lets a field override a binding of the same name without writing the key twice', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const log = openEventLog(file, { node_id: 'from-binding' });
+    const file = eventsFile();
+    const log = await openRunEventLog(dir, 'r1', { node_id: 'from-binding' });
     log.write('INFO', 'ingest.block', { node_id: 'from-field' });
     await log.close();
     const text = await readFile(file, 'utf8');
@@ -247,8 +286,7 @@ describe('openEventLog bindings and child', () => {
   });
 
   it('closes the shared file from any member of the family, once', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const root = openEventLog(file, { run_id: 'r1' });
+    const root = await openRunEventLog(dir, 'r1', { run_id: 'r1' });
     const child = root.child({ node_id: 'n1' });
     child.write('INFO', 'ingest.block');
     const closing = child.close();
@@ -263,10 +301,10 @@ describe('openEventLog bindings and child', () => {
   });
 });
 
-describe('openEventLog redaction', () => {
+describe('openRunEventLog redaction', () => {
   it('redacts a token inside a path binding, a path field and an Error message in the file', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const log = openEventLog(file, { doc_path: `docs/${GITHUB_TOKEN}/notes.md` });
+    const file = eventsFile();
+    const log = await openRunEventLog(dir, 'r1', { doc_path: `docs/${GITHUB_TOKEN}/notes.md` });
     const cause = new Error(`upstream said: Authorization: Bearer ${OPENAI_KEY}`);
     const error = Object.assign(new Error(`cannot open workspace/${GITHUB_TOKEN}.txt`, { cause }), {
       code: 'EACCES',
@@ -299,8 +337,8 @@ describe('openEventLog redaction', () => {
   });
 
   it('writes bytes as a count, never their contents', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const log = openEventLog(file);
+    const file = eventsFile();
+    const log = await openRunEventLog(dir, 'r1');
     log.write('INFO', 'ingest.block', { bytes: Buffer.from('print("secret sauce")\n') });
     await log.close();
     const text = await readFile(file, 'utf8');
@@ -309,7 +347,7 @@ describe('openEventLog redaction', () => {
   });
 });
 
-describe('openEventLog misuse and I/O errors', () => {
+describe('openRunEventLog misuse and I/O errors', () => {
   const log = (): EventLog => memoryEventLog();
 
   it.each(['ts', 'level', 'event'])('refuses a field or binding named %s', (key) => {
@@ -352,30 +390,30 @@ describe('openEventLog misuse and I/O errors', () => {
   });
 
   it('throws EventLogError when the events file cannot be created', async () => {
-    const blocker = path.join(dir, 'runs');
-    await writeFile(blocker, 'not a directory');
-    let thrown: unknown;
-    try {
-      openEventLog(path.join(blocker, 'r1', 'events.jsonl'));
-    } catch (error) {
-      thrown = error;
-    }
+    await mkdir(path.join(dir, '.agent'));
+    await writeFile(path.join(dir, '.agent', 'runs'), 'not a directory');
+    const thrown: unknown = await openRunEventLog(dir, 'r1').catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(EventLogError);
-    expect(thrown).toMatchObject({ syscall: 'open', path: path.join(blocker, 'r1', 'events.jsonl') });
-    expect((thrown as EventLogError).code).toMatch(/^E[A-Z]+$/);
+    expect(thrown).toMatchObject({ syscall: 'open', path: eventsFile() });
+    // The store refuses to write below a file: no system call failed, so the code is the store's.
+    expect(thrown).toMatchObject({
+      code: 'write_refused',
+      message: expect.stringContaining('is a file where a folder should be') as string,
+    });
   });
 });
 
-describe('openEventLog on a read-only filesystem', () => {
-  it('throws EventLogError with the real cause (EROFS) when the parent folder cannot be made', ({ skip }) => {
+describe('openRunEventLog on a read-only filesystem', () => {
+  it('throws EventLogError with the real cause (EROFS) when the parent folder cannot be made', async ({
+    skip,
+  }) => {
     const mount = mountReadOnly(dir);
     if (mount.kind === 'skipped') {
       skip(mount.skip);
       return;
     }
     try {
-      // Node's recursive mkdir reports ENOENT for this; the log must say EROFS.
-      expect(() => openEventLog(path.join(dir, 'runs', 'r1', 'events.jsonl'))).toThrow(
+      await expect(openRunEventLog(dir, 'r1')).rejects.toThrow(
         expect.objectContaining({ name: 'EventLogError', code: 'EROFS', syscall: 'open' }) as Error,
       );
     } finally {
@@ -384,31 +422,29 @@ describe('openEventLog on a read-only filesystem', () => {
   });
 });
 
-describe('openEventLog when the disk is full', () => {
-  it.skipIf(!fs.existsSync('/dev/full'))(
-    'never throws from write, drops later events and reports ENOSPC from close',
-    async () => {
-      const log = openEventLog('/dev/full', { run_id: 'r1' });
-      expect(() => {
-        for (let seq = 0; seq < 3; seq += 1) log.write('INFO', 'test.full', { seq });
-      }).not.toThrow();
-      const closing = log.close();
-      await expect(closing).rejects.toBeInstanceOf(EventLogError);
-      await expect(closing).rejects.toMatchObject({
-        code: 'ENOSPC',
-        syscall: 'write',
-        path: '/dev/full',
-        message: expect.stringContaining('2 later event(s) were dropped') as string,
-      });
-    },
-  );
+describe('openRunEventLog when the disk is full', () => {
+  it('never throws from write, drops later events and reports ENOSPC from close', async () => {
+    const project = openProject(dir, { store: fullDiskStore(openProjectStore(dir)) });
+    const log = await openRunEventLog(project, 'r1', { run_id: 'r1' });
+    expect(() => {
+      for (let seq = 0; seq < 3; seq += 1) log.write('INFO', 'test.full', { seq });
+    }).not.toThrow();
+    const closing = log.close();
+    await expect(closing).rejects.toBeInstanceOf(EventLogError);
+    await expect(closing).rejects.toMatchObject({
+      code: 'ENOSPC',
+      syscall: 'write',
+      path: eventsFile(),
+      message: expect.stringContaining('2 later event(s) were dropped') as string,
+    });
+    await project.store.close();
+  });
 });
 
 describe('close', () => {
   it('has every event on disk once it resolves, and releases the descriptor', async () => {
-    const file = path.join(dir, 'runs', 'events.jsonl');
-    await mkdir(path.dirname(file), { recursive: true });
-    const log = openEventLog(file);
+    const file = eventsFile();
+    const log = await openRunEventLog(dir, 'r1');
     for (let seq = 0; seq < 500; seq += 1) log.write('INFO', 'test.flush', { seq });
     expect(await openDescriptorsOn(file)).toBe(1);
     await log.close();
@@ -420,8 +456,8 @@ describe('close', () => {
 
 describe('memoryEventLog', () => {
   it('keeps the same line shape as a file, across children', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const disk = openEventLog(file, { run_id: 'r1' });
+    const file = eventsFile();
+    const disk = await openRunEventLog(dir, 'r1', { run_id: 'r1' });
     const memory = memoryEventLog({ run_id: 'r1' });
     for (const target of [disk, memory]) {
       target.child({ node_id: 'n1' }).write('WARNING', 'ingest.summary', { written: 0, reason: 'token=abc' });
@@ -456,8 +492,8 @@ async function openDescriptorsOn(file: string): Promise<number> {
 
 describe('one line per event', () => {
   it('escapes newlines and line separators inside values so an event never spans two lines', async () => {
-    const file = path.join(dir, 'events.jsonl');
-    const log = openEventLog(file);
+    const file = eventsFile();
+    const log = await openRunEventLog(dir, 'r1');
     log.write('WARNING', 'ingest.block', { reason: 'first\nsecond\r\nthird\u2028fourth', 'odd\nkey': 1 });
     await log.close();
     const text = await readFile(file, 'utf8');

@@ -8,7 +8,9 @@ import {
   ingestManifestSchema,
   runIngest,
 } from '../../src/ingest/index.js';
-import { parseNodeId, parseRunId } from '../../src/project/index.js';
+import { manifestPath, parseNodeId, parseRunId, runEventsPath } from '../../src/project/index.js';
+import { createMemoryStore, openProject, openProjectStore } from '../../src/store/index.js';
+import { fullDiskStore } from '../helpers/full-disk-store.js';
 import { hostileNestedLists } from '../helpers/hostile-markdown.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
 
@@ -483,11 +485,10 @@ describe('fail-open', () => {
 
   it('reports events it could not write (a full disk) as an io_error problem, so failMode closed fails', async () => {
     const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'a.ts', 'x') });
-    await mkdir(path.join(projectDir, '.agent/runs/run-1'), { recursive: true });
-    // /dev/full takes the open and answers every write with ENOSPC, as a full .agent/ does.
-    await symlink('/dev/full', path.join(projectDir, '.agent/runs/run-1/events.jsonl'));
+    // Every event write fails with ENOSPC, as on a full .agent/; the manifest still finds room.
+    const project = openProject(projectDir, { store: fullDiskStore(openProjectStore(projectDir)) });
 
-    const result = await runIngest({ projectDir, ...base });
+    const result = await runIngest({ projectDir: project, ...base });
 
     expect(result.manifestPath).toBe('.agent/runs/run-1/manifests/plan.json');
     expect(result.problems).toEqual([
@@ -497,9 +498,10 @@ describe('fail-open', () => {
       },
     ]);
     expect(result.failed).toBe(true);
-    await expect(ingestDocument({ projectDir, ...base, failMode: 'closed' })).rejects.toThrow(
+    await expect(ingestDocument({ projectDir: project, ...base, failMode: 'closed' })).rejects.toThrow(
       IngestFailedError,
     );
+    await project.store.close();
   });
 
   it('refuses a symlinked directory inside the workspace and leaves the outside untouched', async () => {
@@ -513,6 +515,57 @@ describe('fail-open', () => {
     expect(manifest.artifacts[0]?.status).toBe('rejected');
     expect(manifest.artifacts[0]?.reason).toMatch(/^symlink: /);
     expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('keep');
+  });
+});
+
+describe("the project's store", () => {
+  it('writes the block into workspace/, and the manifest and events into a memory store, nothing under .agent/', async () => {
+    const dir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'src/a.ts', 'a') });
+    const project = openProject(dir, { store: createMemoryStore() });
+
+    const manifest = await ingestDocument({ projectDir: project, ...base, now: fixedClock });
+
+    expect(manifest.summary).toMatchObject({ total_blocks: 1, written: 1 });
+    expect(await readFile(path.join(dir, 'workspace/src/a.ts'), 'utf8')).toBe('a\n');
+    await expect(lstat(path.join(dir, '.agent'))).rejects.toThrow(/ENOENT/);
+    const stored = await project.store.readText(manifestPath(base.runId, base.nodeId));
+    expect(JSON.parse(stored ?? 'null')).toEqual(manifest);
+    const events = (await project.store.readText(runEventsPath(base.runId)))
+      ?.trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events?.map((event) => event['event'])).toEqual([
+      'ingest.started',
+      'ingest.block',
+      'ingest.summary',
+    ]);
+    expect(events?.at(-1)).toMatchObject({
+      run_id: 'run-1',
+      node_id: 'plan',
+      manifest_path: manifestPath(base.runId, base.nodeId),
+    });
+    // The workspace lock was taken and released in the store too.
+    expect(await project.store.list('.agent')).toEqual([{ name: 'runs', kind: 'folder' }]);
+  });
+
+  it('refuses a run folder that is a symlink to an outside folder: no event line or manifest lands there', async () => {
+    const outside = await tempProject();
+    const dir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'a.ts', 'x') });
+    await mkdir(path.join(dir, '.agent/runs'), { recursive: true });
+    await symlink(outside, path.join(dir, '.agent/runs/run-1'));
+
+    const result = await runIngest({ projectDir: dir, ...base });
+
+    expect(result.manifestPath).toBeNull();
+    expect(result.failed).toBe(true);
+    expect(result.problems.map((problem) => problem.code)).toEqual(['io_error', 'io_error']);
+    expect(result.problems[0]?.message).toMatch(
+      /^cannot open \.agent\/runs\/run-1\/events\.jsonl: .*symlink/,
+    );
+    expect(result.problems[1]?.message).toMatch(/^manifest not written to .*write_refused: .*symlink/);
+    // Fail-open: the workspace is not in the run folder, and its file is written.
+    expect(await readFile(path.join(dir, 'workspace/a.ts'), 'utf8')).toBe('x\n');
+    expect(await readdir(outside)).toEqual([]);
   });
 });
 

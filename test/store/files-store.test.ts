@@ -94,6 +94,25 @@ describe('openProjectStore', () => {
     await store.close();
   });
 
+  it('opens no reader through a symlink, on a FIFO or on a file with a second name', async () => {
+    const outside = await tempProject({ 'events.jsonl': '{"outside":true}\n' });
+    const projectDir = await tempProject({ '.agent/runs/r2/state.json': '{}' });
+    await symlink(outside, path.join(projectDir, '.agent/runs/r1'));
+    await symlink(path.join(outside, 'events.jsonl'), path.join(projectDir, '.agent/runs/r2/events.jsonl'));
+    execFileSync('mkfifo', [path.join(projectDir, '.agent/runs/r2/fifo.jsonl')]);
+    await link(path.join(outside, 'events.jsonl'), path.join(projectDir, '.agent/runs/r2/linked.jsonl'));
+    const store = openProjectStore(projectDir);
+    for (const key of [
+      '.agent/runs/r1/events.jsonl',
+      '.agent/runs/r2/events.jsonl',
+      '.agent/runs/r2/fifo.jsonl',
+      '.agent/runs/r2/linked.jsonl',
+    ]) {
+      expect((await errorOf(store.openReader(key))).code).toBe('not_a_file');
+    }
+    await store.close();
+  });
+
   it("starts an appender's first line on a fresh line after a writer killed mid-line", async () => {
     const projectDir = await tempProject({ '.agent/runs/r1/events.jsonl': '{"n":1}\n{"torn":' });
     const store = openProjectStore(projectDir);

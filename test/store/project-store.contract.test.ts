@@ -258,6 +258,48 @@ describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
     });
   });
 
+  describe('readers', () => {
+    it('reads a file in parts from any position, never past the size it had when opened', async () => {
+      const store = await open();
+      const key = '.agent/runs/r1/events.jsonl';
+      await store.append(key, '{"n":1}\n{"n":2}\n');
+      const reader = await store.openReader(key);
+      if (reader === undefined) throw new Error('no reader');
+      expect(reader.size).toBe(16);
+      await store.append(key, '{"n":3}\n');
+      const text = async (position: number, length: number): Promise<string> =>
+        Buffer.from(await reader.read(position, length)).toString('utf8');
+      expect(await text(8, 8)).toBe('{"n":2}\n');
+      expect(await text(0, 4)).toBe('{"n"');
+      expect(await text(13, 100)).toBe('2}\n');
+      expect(await text(16, 8)).toBe('');
+      expect(await text(40, 8)).toBe('');
+      await expect(reader.read(-1, 4)).rejects.toThrow(RangeError);
+      await reader.close();
+      await expect(reader.read(0, 4)).rejects.toThrow(/closed/);
+    });
+
+    it('opens no reader on a missing key, and refuses one on a folder', async () => {
+      const store = await open();
+      expect(await store.openReader('.agent/runs/r1/events.jsonl')).toBeUndefined();
+      await store.replace('.agent/runs/r1/manifests/n.json', '{}');
+      expect((await storeErrorOf(store.openReader('.agent/runs/r1/manifests'))).code).toBe('not_a_file');
+    });
+
+    it('gives each read its own bytes: changing them changes nothing stored', async () => {
+      const store = await open();
+      const key = '.agent/runs/r1/x.json';
+      await store.replace(key, new Uint8Array([1, 2, 3]));
+      const reader = await store.openReader(key);
+      if (reader === undefined) throw new Error('no reader');
+      const first = await reader.read(0, 3);
+      first[0] = 9;
+      expect([...(await reader.read(0, 3))]).toEqual([1, 2, 3]);
+      await reader.close();
+      expect([...((await store.read(key)) ?? [])]).toEqual([1, 2, 3]);
+    });
+  });
+
   describe('objects', () => {
     it('stores a content once under its hash, and reads it back verified', async () => {
       const store = await open();

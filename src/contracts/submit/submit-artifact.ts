@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openArtifactRecorder } from '../../artifacts/index.js';
 import type { ArtifactRecorder } from '../../artifacts/index.js';
-import { openEventLog } from '../../events/index.js';
+import { openRunEventLog } from '../../events/index.js';
 import type { EventLog } from '../../events/index.js';
 import {
   contractArtifactPath,
@@ -9,7 +9,6 @@ import {
   parseNodeId,
   parseRunId,
   runDir,
-  runEventsPath,
   sha256Hex,
   submitLockPath,
 } from '../../project/index.js';
@@ -130,8 +129,7 @@ export async function submitArtifact(options: SubmitArtifactOptions): Promise<Su
     }
     const submittedAt = now().toISOString();
     const events =
-      options.events ??
-      (opened.events = openEventLog(path.join(projectDir, runEventsPath(runId)), { run_id: runId }));
+      options.events ?? (opened.events = await openRunEventLog(projectDir, runId, { run_id: runId }));
     events.write('INFO', 'artifact.submitted', {
       type,
       path: artifactPath,

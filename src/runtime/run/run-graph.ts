@@ -2,7 +2,7 @@ import { openProject } from '../../store/index.js';
 import type { ProjectStore } from '../../store/index.js';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { openEventLog, redactSecrets } from '../../events/index.js';
+import { openRunEventLog, redactSecrets } from '../../events/index.js';
 import type { EventEntry, EventLog } from '../../events/index.js';
 import { openIngestRoots } from '../../ingest/index.js';
 import type { SharedIngestRoots } from '../../ingest/index.js';
@@ -33,7 +33,7 @@ import type { RunRecorder } from './run-recorder.js';
 import { readRunState } from './run-state.js';
 import { createRunStateStore } from './run-state-store.js';
 import type { RunGraphOptions, RunResult } from './run-types.js';
-import { describeError, parseRunId, runEventsPath, runStatePath } from '../../project/index.js';
+import { describeError, parseRunId, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 
@@ -75,15 +75,15 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   let lock: RunLock | undefined;
   let eventLog: EventLog | undefined;
   let recorder: RunRecorder | undefined;
-  // One workspace root for every node's ingest, opened on the first write; the project root is the run's own.
-  const ingestRoots = openIngestRoots(projectDir, { project: root });
+  // One workspace root for every node's ingest, opened on the first write.
+  const ingestRoots = openIngestRoots(projectDir);
   try {
     lock = await acquireRunLock(project, runId, now());
     // The lock makes this read authoritative: a runner that died after planStart may have gone further.
     const start = await planStart(options, projectDir, runId, now);
     const unresolved = new Set([...nodesToRun(start.plan)].filter((id) => !agents.has(id)));
     const allAgents = new Map<string, Agent>([...agents, ...resolveAgents(options, unresolved)]);
-    eventLog = openEventLog(path.join(projectDir, runEventsPath(runId)));
+    eventLog = await openRunEventLog(project, runId);
     // What the killed invocation's state says ended goes into the events first, marked recovered.
     eventLog.child({ run_id: runId }).writeAll(start.lostEvents);
     // One recorder per run: its calls are serialized, so `previous` links between this run's nodes are exact.

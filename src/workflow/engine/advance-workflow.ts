@@ -100,7 +100,7 @@ export async function advanceWorkflow(
   const instructions = workflowStatusOf(state, definition).instructions;
 
   const durability = deps.durability ?? deps.config?.ingest.durability ?? 'fsync';
-  const events = openWorkflowEvents(projectDir, state.run_id);
+  const events = await openWorkflowEvents(projectDir, state.run_id);
   let ingest: StepDocumentIngest | undefined;
   let documentPath: string | undefined;
   let terminal: TerminalState | undefined;

@@ -1,7 +1,6 @@
-import path from 'node:path';
-import { openEventLog } from '../../events/index.js';
+import { openRunEventLog } from '../../events/index.js';
 import type { EventFields, EventLevel, EventLog } from '../../events/index.js';
-import { describeError, runEventsPath } from '../../project/index.js';
+import { describeError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import type { RevisionEvent } from '../state/index.js';
 
@@ -13,8 +12,8 @@ export interface WorkflowEvent {
 }
 
 /** Opens the run's events.jsonl with `run_id` bound to every line (the caller closes it). */
-export function openWorkflowEvents(projectDir: string, runId: RunId): EventLog {
-  return openEventLog(path.join(projectDir, runEventsPath(runId)), { run_id: runId });
+export function openWorkflowEvents(projectDir: string, runId: RunId): Promise<EventLog> {
+  return openRunEventLog(projectDir, runId, { run_id: runId });
 }
 
 /** An event as a state revision keeps it (JSON only: what state.json can hold). */
@@ -33,7 +32,7 @@ export async function appendWorkflowEvents(
   open?: EventLog,
 ): Promise<void> {
   try {
-    const log = open ?? openWorkflowEvents(projectDir, runId);
+    const log = open ?? (await openWorkflowEvents(projectDir, runId));
     for (const { level, event, fields } of events) log.write(level, event, fields);
     if (open === undefined) await log.close();
   } catch (error) {

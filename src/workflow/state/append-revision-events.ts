@@ -1,6 +1,5 @@
-import path from 'node:path';
-import { openEventLog } from '../../events/index.js';
-import { describeError, runEventsPath } from '../../project/index.js';
+import { openRunEventLog } from '../../events/index.js';
+import { describeError } from '../../project/index.js';
 import { STATE_REVISION_FIELD } from './revision-event.js';
 import type { RevisionEvent } from './revision-event.js';
 import type { WorkflowState } from './workflow-state-schema.js';
@@ -28,7 +27,7 @@ export async function appendRevisionEvents(
     ...(options.recovered === true ? { recovered: true } : {}),
   };
   try {
-    const log = openEventLog(path.join(projectDir, runEventsPath(state.run_id)), { run_id: state.run_id });
+    const log = await openRunEventLog(projectDir, state.run_id, { run_id: state.run_id });
     try {
       log.writeAll(
         entries.map(({ level, event, fields }) => ({ level, event, fields: { ...fields, ...marks } })),

@@ -1,4 +1,4 @@
-import { openRunEventsFile } from '../../events/index.js';
+import { openRunEventsReader } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
 import { STATE_REVISION_FIELD } from './revision-event.js';
 import type { RevisionEvent } from './revision-event.js';
@@ -32,18 +32,15 @@ export async function findMissingRevisionEvents(
 
 /** The names of the events appended for `revision`, newest first. */
 async function appendedEventNames(projectDir: string, runId: RunId, revision: number): Promise<string[]> {
-  const handle = await openRunEventsFile(projectDir, runId);
-  if (handle === undefined) return [];
+  const reader = await openRunEventsReader(projectDir, runId);
+  if (reader === undefined) return [];
   try {
-    const info = await handle.stat();
     const names: string[] = [];
     // Bytes of a line cut by the chunk's start, completed by the next (earlier) chunk.
     let carry = Buffer.alloc(0);
-    for (let end = info.size; end > 0;) {
+    for (let end = reader.size; end > 0;) {
       const start = Math.max(0, end - CHUNK_BYTES);
-      const chunk = Buffer.alloc(end - start);
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, start);
-      const buffer = Buffer.concat([chunk.subarray(0, bytesRead), carry]);
+      const buffer = Buffer.concat([await reader.read(start, end - start), carry]);
       // Above the file's start, the first line may begin in the earlier chunk: keep it for then.
       const cut = start === 0 ? -1 : buffer.indexOf(0x0a);
       carry = start === 0 ? Buffer.alloc(0) : buffer.subarray(0, cut === -1 ? buffer.length : cut);
@@ -59,7 +56,7 @@ async function appendedEventNames(projectDir: string, runId: RunId, revision: nu
     }
     return names;
   } finally {
-    await handle.close();
+    await reader.close();
   }
 }
 
