@@ -3,20 +3,11 @@ import { link, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:f
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openProjectStore } from '../../src/store/files-store.js';
-import { StoreError } from '../../src/store/store-error.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { storeErrorOf } from './store-error-of.js';
 
 // The files store against the real filesystem: today's layout byte for byte, and nothing read or written
 // through a symlink, a FIFO or a hard link planted in .agent/.
-
-async function errorOf(call: Promise<unknown>): Promise<StoreError> {
-  const error: unknown = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(StoreError);
-  return error as StoreError;
-}
 
 describe('openProjectStore', () => {
   it('writes each key at that path of the project folder, exactly the bytes given', async () => {
@@ -51,10 +42,14 @@ describe('openProjectStore', () => {
     const projectDir = await tempProject();
     await symlink(outside, path.join(projectDir, '.agent'));
     const store = openProjectStore(projectDir);
-    expect((await errorOf(store.read('.agent/runs/r1/state.json'))).code).toBe('not_a_file');
-    expect((await errorOf(store.replace('.agent/runs/r1/state.json', 'planted'))).code).toBe('write_refused');
-    expect((await errorOf(store.append('.agent/runs/r1/events.jsonl', '{}\n'))).code).toBe('write_refused');
-    expect((await errorOf(store.list('.agent/runs'))).code).toBe('not_a_file');
+    expect((await storeErrorOf(store.read('.agent/runs/r1/state.json'))).code).toBe('not_a_file');
+    expect((await storeErrorOf(store.replace('.agent/runs/r1/state.json', 'planted'))).code).toBe(
+      'write_refused',
+    );
+    expect((await storeErrorOf(store.append('.agent/runs/r1/events.jsonl', '{}\n'))).code).toBe(
+      'write_refused',
+    );
+    expect((await storeErrorOf(store.list('.agent/runs'))).code).toBe('not_a_file');
     expect(await readFile(path.join(outside, 'runs/r1/state.json'), 'utf8')).toBe('outside');
     expect(await readdir(path.join(outside, 'runs/r1'))).toEqual(['state.json']);
     await store.close();
@@ -66,11 +61,11 @@ describe('openProjectStore', () => {
     await symlink(outside, path.join(projectDir, '.agent/runs/r1'));
     await symlink(path.join(outside, 'state.json'), path.join(projectDir, '.agent/runs/r2/terminal.json'));
     const store = openProjectStore(projectDir);
-    const read = await errorOf(store.read('.agent/runs/r1/state.json'));
+    const read = await storeErrorOf(store.read('.agent/runs/r1/state.json'));
     expect(read.code).toBe('not_a_file');
     expect(read.message).toContain('is a symlink');
-    expect((await errorOf(store.read('.agent/runs/r2/terminal.json'))).code).toBe('not_a_file');
-    expect((await errorOf(store.replace('.agent/runs/r1/state.json', 'x'))).code).toBe('write_refused');
+    expect((await storeErrorOf(store.read('.agent/runs/r2/terminal.json'))).code).toBe('not_a_file');
+    expect((await storeErrorOf(store.replace('.agent/runs/r1/state.json', 'x'))).code).toBe('write_refused');
     expect(await store.list('.agent/runs')).toEqual([
       { name: 'r1', kind: 'other' },
       { name: 'r2', kind: 'folder' },
@@ -86,11 +81,13 @@ describe('openProjectStore', () => {
     execFileSync('mkfifo', [path.join(projectDir, '.agent/runs/r1/events.jsonl')]);
     await link(path.join(outside, 'secret.txt'), path.join(projectDir, '.agent/runs/r1/terminal.json'));
     const store = openProjectStore(projectDir);
-    const fifo = await errorOf(store.read('.agent/runs/r1/events.jsonl'));
+    const fifo = await storeErrorOf(store.read('.agent/runs/r1/events.jsonl'));
     expect(fifo.message).toContain('a FIFO, socket or device');
-    const hardLink = await errorOf(store.read('.agent/runs/r1/terminal.json'));
+    const hardLink = await storeErrorOf(store.read('.agent/runs/r1/terminal.json'));
     expect(hardLink.message).toContain('hard link');
-    expect((await errorOf(store.append('.agent/runs/r1/events.jsonl', '{}\n'))).code).toBe('write_refused');
+    expect((await storeErrorOf(store.append('.agent/runs/r1/events.jsonl', '{}\n'))).code).toBe(
+      'write_refused',
+    );
     await store.close();
   });
 
@@ -108,7 +105,7 @@ describe('openProjectStore', () => {
       '.agent/runs/r2/fifo.jsonl',
       '.agent/runs/r2/linked.jsonl',
     ]) {
-      expect((await errorOf(store.openReader(key))).code).toBe('not_a_file');
+      expect((await storeErrorOf(store.openReader(key))).code).toBe('not_a_file');
     }
     await store.close();
   });
@@ -131,8 +128,12 @@ describe('openProjectStore', () => {
     await symlink(path.join(outside, 'events.jsonl'), path.join(projectDir, '.agent/runs/r1/events.jsonl'));
     await symlink(outside, path.join(projectDir, '.agent/runs/r2'));
     const store = openProjectStore(projectDir);
-    expect((await errorOf(store.openAppender('.agent/runs/r1/events.jsonl'))).code).toBe('write_refused');
-    expect((await errorOf(store.createExclusive('.agent/runs/r2/lock', 'me\n'))).code).toBe('write_refused');
+    expect((await storeErrorOf(store.openAppender('.agent/runs/r1/events.jsonl'))).code).toBe(
+      'write_refused',
+    );
+    expect((await storeErrorOf(store.createExclusive('.agent/runs/r2/lock', 'me\n'))).code).toBe(
+      'write_refused',
+    );
     // A release never throws: a lock behind a symlink is not the holder's to remove.
     await expect(store.removeIfHolds('.agent/runs/r2/lock', 'me\n')).resolves.toBeUndefined();
     expect(await readdir(outside)).toEqual(['events.jsonl']);

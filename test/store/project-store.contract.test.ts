@@ -6,10 +6,10 @@ import { createMemoryStore } from '../../src/store/memory-store.js';
 import { openProjectStore } from '../../src/store/files-store.js';
 import type { ProjectStore } from '../../src/store/project-store.js';
 import { ObjectStoreError } from '../../src/store/object-store-error.js';
-import { StoreError } from '../../src/store/store-error.js';
 import { storeLockSlot } from '../../src/store/store-lock-slot.js';
 import { acquireShortLock, readLiveShortLockOwner } from '../../src/workspace/short-lock.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { storeErrorOf } from './store-error-of.js';
 
 // The storage port's contract (spec storage.md, Part 1): one suite, run against every implementation. Part 2's
 // PostgreSQL and S3 implementations join the table below.
@@ -20,15 +20,6 @@ const IMPLEMENTATIONS: readonly (readonly [string, () => Promise<ProjectStore>])
 ];
 
 /** The store error a call rejected with (the call must reject). */
-async function storeErrorOf(call: Promise<unknown>): Promise<StoreError> {
-  const error: unknown = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(StoreError);
-  return error as StoreError;
-}
-
 describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
   it('reads a missing key as undefined, and an empty folder as no entries', async () => {
     const store = await open();
