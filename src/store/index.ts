@@ -10,13 +10,15 @@ export type {
   StoreKind,
   StoreReadOptions,
   StoreWriteOptions,
+  FolderFill,
   StoredFileInfo,
+  StoredTail,
 } from './project-store.js';
 export { StoreError } from './store-error.js';
 export type { StoreErrorCode } from './store-error.js';
 export { storeKeyComponents } from './store-key.js';
 export { openProjectStore } from './files-store.js';
 export { createMemoryStore } from './memory-store.js';
-export { isProject, openProject, projectDirOf, projectOf } from './project.js';
+export { isProject, openProject, projectDirOf, projectOf, withProject } from './project.js';
 export { storeLockSlot } from './store-lock-slot.js';
 export type { OpenProjectOptions, Project, ProjectRef } from './project.js';

@@ -46,3 +46,17 @@ export function projectOf(project: ProjectRef): Project {
 export function projectDirOf(project: ProjectRef): string {
   return typeof project === 'string' ? project : project.dir;
 }
+
+/**
+ * Runs `use` on the project a caller named: a folder path opens its files store for this call alone and closes it
+ * after, so the call leaves nothing open; a {@link Project} is used as it is, and its owner closes it.
+ */
+export async function withProject<T>(project: ProjectRef, use: (project: Project) => Promise<T>): Promise<T> {
+  if (typeof project !== 'string') return use(project);
+  const opened = openProject(project);
+  try {
+    return await use(opened);
+  } finally {
+    await opened.store.close();
+  }
+}

@@ -1,0 +1,275 @@
+import { read as readAt } from 'node:fs';
+import { join } from 'node:path';
+import { describeError } from '../project/index.js';
+import type { ConfinedFolder, ConfinedRoot, FileOpening, ReadRefusal } from '../workspace/index.js';
+import { fileAppender } from './file-appender.js';
+import type { ProjectStore } from './project-store.js';
+import { StoreError } from './store-error.js';
+import { checkReadRange, storeKeyComponents } from './store-key.js';
+
+/** Where the files store reaches a key: a confined root, that root's folder below the project, the key below it. */
+export interface Placement {
+  readonly root: ConfinedRoot;
+  /** The root's folder below the project: '' for the project folder itself, else a folder key (`.agent/index`). */
+  readonly at: string;
+  /** The key's path below the root. */
+  readonly below: string;
+}
+
+/**
+ * How a call reaches its key: `read` finds what is there (and may look again when nothing is), `write` makes the
+ * key's folders, `update` changes what is there without making anything (remove, release a lock).
+ */
+export type Reach = 'read' | 'write' | 'update';
+
+/** Runs `use` on the placement of `key` (a checked key) for a call of kind `reach`. */
+export type Within = <T>(key: string, reach: Reach, use: (placement: Placement) => Promise<T>) => Promise<T>;
+
+/** The calls of the files store that name one key, each through the confined root `within` gives it. */
+export type KeyedCalls = Pick<
+  ProjectStore,
+  | 'read'
+  | 'readText'
+  | 'info'
+  | 'readFrom'
+  | 'replace'
+  | 'append'
+  | 'remove'
+  | 'createExclusive'
+  | 'removeIfHolds'
+  | 'removeStale'
+  | 'openAppender'
+>;
+
+/**
+ * The keyed calls of the files store of the project at `projectDir`: reads open the file through the confined walk
+ * (O_NOFOLLOW at every component, a FIFO or a file with two names refused), replaces are the confined writer's
+ * atomic renames and appends its one O_APPEND write, fsynced unless the caller asks for no durability.
+ */
+export function confinedStoreCalls(projectDir: string, within: Within): KeyedCalls {
+  const refusedRead = (key: string, at: string, refusal: ReadRefusal): StoreError =>
+    readRefused(projectDir, key, at, refusal);
+  const refusedWrite = (key: string, message: string): StoreError => writeRefused(projectDir, key, message);
+
+  type Opened = Extract<FileOpening, { kind: 'opened' }>;
+
+  /** Runs `use` on the file under `key` opened for reading, or returns undefined when it is missing. */
+  const withOpenedKey = async <T>(
+    key: string,
+    use: (opened: Opened) => Promise<T>,
+  ): Promise<T | undefined> => {
+    storeKeyComponents(key);
+    return await within(key, 'read', async ({ root, at, below }) => {
+      const opening = await root.openFile(below);
+      if (opening.kind === 'missing') return undefined;
+      if (opening.kind === 'refused') throw refusedRead(key, at, opening);
+      try {
+        return await use(opening);
+      } finally {
+        await opening.handle.close();
+      }
+    });
+  };
+
+  const read: ProjectStore['read'] = (key, options = {}) =>
+    withOpenedKey(key, async ({ handle, stats }) => {
+      if (options.maxBytes !== undefined && stats.size > options.maxBytes) {
+        throw new StoreError({
+          code: 'too_large',
+          key,
+          message: `${join(projectDir, key)} holds ${String(stats.size)} bytes, more than the ${String(options.maxBytes)} this read takes`,
+        });
+      }
+      return new Uint8Array(await readThroughPool(handle.fd, stats.size));
+    });
+
+  /**
+   * Walks to the folder holding `key` below its root (made first for a write) and runs `use` on it with the key's
+   * last name; `missing` when a read finds no folder.
+   */
+  const inFolderOf = async <T>(
+    key: string,
+    reach: Reach,
+    use: (folder: ConfinedFolder, name: string) => Promise<T>,
+    missing: T,
+  ): Promise<T> => {
+    storeKeyComponents(key);
+    return await within(key, reach, async ({ root, at, below }) => {
+      const components = below.split('/');
+      const name = components.pop() ?? '';
+      const folderPath = components.join('/');
+      if (reach === 'write' && folderPath !== '') {
+        const made = await root.makeDirectory(folderPath);
+        if (made.status === 'refused') throw refusedWrite(key, made.message);
+      }
+      const opening = await root.openFolder(folderPath);
+      if (opening.kind === 'missing') return missing;
+      if (opening.kind === 'refused') {
+        throw reach === 'write' ? refusedWrite(key, describeRefusal(opening)) : refusedRead(key, at, opening);
+      }
+      try {
+        return await use(opening.folder, name);
+      } finally {
+        await opening.folder.close();
+      }
+    });
+  };
+
+  return {
+    read,
+    readText: async (key, options) => {
+      const bytes = await read(key, options);
+      return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+    },
+    info: (key) =>
+      withOpenedKey(key, ({ stats }) => Promise.resolve({ size: stats.size, modifiedMs: stats.mtimeMs })),
+    readFrom: async (key, from, length) => {
+      checkReadRange(from, length);
+      return await withOpenedKey(key, async ({ handle, stats }) => {
+        const end = length === undefined ? stats.size : Math.min(stats.size, from + length);
+        const bytes = Buffer.alloc(Math.max(0, end - from));
+        let at = 0;
+        while (at < bytes.byteLength) {
+          const { bytesRead } = await handle.read(bytes, at, bytes.byteLength - at, from + at);
+          if (bytesRead === 0) break;
+          at += bytesRead;
+        }
+        return {
+          bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, at),
+          size: stats.size,
+          // An inode number may be reused once its file is removed; its birth time tells the new file from the old.
+          version: `${String(stats.dev)}:${String(stats.ino)}:${String(stats.birthtimeMs)}`,
+        };
+      });
+    },
+    replace: async (key, content, options = {}) => {
+      storeKeyComponents(key);
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      await within(key, 'write', async ({ root, below }) => {
+        const outcome = await root.write(below, bytes, { durability: options.durability ?? 'fsync' });
+        if (outcome.status === 'refused') throw refusedWrite(key, outcome.message);
+      });
+    },
+    append: async (key, lines, options = {}) => {
+      storeKeyComponents(key);
+      await within(key, 'write', async ({ root, below }) => {
+        const outcome = await root.appendLines(below, lines, { durability: options.durability ?? 'fsync' });
+        if (outcome.status === 'refused') throw refusedWrite(key, outcome.message);
+      });
+    },
+    remove: (key) =>
+      inFolderOf(
+        key,
+        'update',
+        async (folder, name) => {
+          if ((await folder.stat(name))?.isDirectory() === true) throw refusedWrite(key, 'it is a folder');
+          return folder.remove(name);
+        },
+        false,
+      ),
+    createExclusive: (key, content, options = {}) =>
+      inFolderOf(
+        key,
+        'write',
+        (folder, name) =>
+          folder.createExclusive(name, content, { durability: options.durability ?? 'fsync' }),
+        false,
+      ),
+    removeIfHolds: (key, content) =>
+      inFolderOf(key, 'update', (folder, name) => folder.removeIfHolds(name, content), undefined),
+    removeStale: (key, staleContent) =>
+      inFolderOf(key, 'update', (folder, name) => folder.removeStale(name, staleContent), false),
+    openAppender: (key) =>
+      inFolderOf(
+        key,
+        'write',
+        async (folder, name) => {
+          try {
+            return fileAppender(await folder.openAppend(name));
+          } catch (error) {
+            throw refusedWrite(key, describeError(error));
+          }
+        },
+        undefined,
+      ).then((appender) => {
+        if (appender === undefined) throw refusedWrite(key, 'its folder could not be made');
+        return appender;
+      }),
+  };
+}
+
+/**
+ * The bytes of the open file `fd` from its start to its end, read through libuv's pool (D81: a query may read many
+ * large records files, and the event loop keeps turning meanwhile); one call when the file kept its size.
+ */
+async function readThroughPool(fd: number, size: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let position = 0;
+  for (;;) {
+    // One byte more than the size: a short read is the end of a regular file, with no second call to find it.
+    const chunk = Buffer.allocUnsafe(Math.max(size - position, 0) + 1);
+    const bytesRead = await new Promise<number>((resolve, reject) => {
+      readAt(fd, chunk, 0, chunk.byteLength, position, (error, count) => {
+        if (error === null) resolve(count);
+        else reject(error);
+      });
+    });
+    chunks.push(chunk.subarray(0, bytesRead));
+    position += bytesRead;
+    if (bytesRead < chunk.byteLength) return Buffer.concat(chunks, position);
+  }
+}
+
+/**
+ * The error of a read the confined walk refused below the root at `at` (a folder key, '' for the project): what
+ * is in the file's place, named by its path.
+ */
+export function readRefused(projectDir: string, key: string, at: string, refusal: ReadRefusal): StoreError {
+  const path = join(projectDir, at, refusal.relativePath);
+  return new StoreError({
+    code: 'not_a_file',
+    key,
+    message: `${path} is ${describeRefusal(refusal)}, not a file the store wrote; nothing is read through it: remove it`,
+    cause: notRegularFileCause(path, refusal),
+  });
+}
+
+/** The error of a write the store would not make, with the writer's reason. */
+export function writeRefused(projectDir: string, key: string, message: string): StoreError {
+  return new StoreError({
+    code: 'write_refused',
+    key,
+    message: `cannot write ${join(projectDir, key)}: ${message}`,
+  });
+}
+
+/**
+ * For a folder, FIFO, socket or device where a file is read: the error a plain read gives (EISDIR, EINVAL; the shape
+ * of `readRegularFile`'s), kept as the refusal's cause for readers that have always reported it (docs/security.md).
+ */
+function notRegularFileCause(path: string, refusal: ReadRefusal): Error | undefined {
+  if (refusal.code !== 'is_a_directory' && refusal.code !== 'not_a_regular_file') return undefined;
+  const code = refusal.code === 'is_a_directory' ? 'EISDIR' : 'EINVAL';
+  return Object.assign(
+    new Error(
+      `${code}: not a regular file, read '${path}' (${describeRefusal(refusal)} is in its place; remove it)`,
+    ),
+    { code, syscall: 'read', path },
+  );
+}
+
+/** What a refused read found in place of a file or folder, as messages name it. */
+export function describeRefusal(refusal: ReadRefusal): string {
+  switch (refusal.code) {
+    case 'symlink':
+      return refusal.swapped === true ? 'a folder that moved while it was read' : 'a symlink';
+    case 'is_a_directory':
+      return 'a folder';
+    case 'not_a_regular_file':
+      return 'a FIFO, socket or device';
+    case 'hard_link':
+      return 'a file with more than one name (a hard link)';
+    case 'not_a_directory':
+      return 'a file where a folder should be';
+  }
+}
