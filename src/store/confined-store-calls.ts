@@ -1,4 +1,5 @@
 import { read as readAt } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import { describeError } from '../project/index.js';
 import type { ConfinedFolder, ConfinedRoot, FileOpening, ReadRefusal } from '../workspace/index.js';
@@ -90,7 +91,7 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
   const inFolderOf = async <T>(
     key: string,
     reach: Reach,
-    use: (folder: ConfinedFolder, name: string) => Promise<T>,
+    use: (folder: ConfinedFolder, name: string, at: string) => Promise<T>,
     missing: T,
   ): Promise<T> => {
     storeKeyComponents(key);
@@ -108,12 +109,31 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
         throw reach === 'write' ? refusedWrite(key, describeRefusal(opening)) : refusedRead(key, at, opening);
       }
       try {
-        return await use(opening.folder, name);
+        return await use(opening.folder, name, at);
       } finally {
         await opening.folder.close();
       }
     });
   };
+
+  /**
+   * The lstat of the regular file under `key`, taken in its folder without opening it (for `info` and an empty
+   * `readFrom`: no open, so no read can wait), refused as a read refuses; undefined when nothing is there.
+   */
+  const statKey = (key: string): Promise<Stats | undefined> =>
+    inFolderOf(
+      key,
+      'read',
+      async (folder, name, at) => {
+        const stats = await folder.stat(name);
+        if (stats === undefined) return undefined;
+        const code = refusalCodeOf(stats);
+        if (code === undefined) return stats;
+        const relativePath = folder.relativePath === '' ? name : `${folder.relativePath}/${name}`;
+        throw refusedRead(key, at, { kind: 'refused', code, relativePath });
+      },
+      undefined,
+    );
 
   return {
     read,
@@ -121,10 +141,18 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
       const bytes = await read(key, options);
       return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
     },
-    info: (key) =>
-      withOpenedKey(key, ({ stats }) => Promise.resolve({ size: stats.size, modifiedMs: stats.mtimeMs })),
+    info: async (key) => {
+      const stats = await statKey(key);
+      return stats === undefined ? undefined : { size: stats.size, modifiedMs: stats.mtimeMs };
+    },
     readFrom: async (key, from, length) => {
       checkReadRange(from, length);
+      if (length === 0) {
+        const stats = await statKey(key);
+        return stats === undefined
+          ? undefined
+          : { bytes: new Uint8Array(), size: stats.size, version: versionOf(stats) };
+      }
       return await withOpenedKey(key, async ({ handle, stats }) => {
         const end = length === undefined ? stats.size : Math.min(stats.size, from + length);
         const bytes = Buffer.alloc(Math.max(0, end - from));
@@ -137,8 +165,7 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
         return {
           bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, at),
           size: stats.size,
-          // An inode number may be reused once its file is removed; its birth time tells the new file from the old.
-          version: `${String(stats.dev)}:${String(stats.ino)}:${String(stats.birthtimeMs)}`,
+          version: versionOf(stats),
         };
       });
     },
@@ -196,6 +223,21 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
         return appender;
       }),
   };
+}
+
+/** Which file `stats` are of, among those stored under one key over time. */
+function versionOf(stats: Stats): string {
+  // An inode number may be reused once its file is removed; its birth time tells the new file from the old.
+  return `${String(stats.dev)}:${String(stats.ino)}:${String(stats.birthtimeMs)}`;
+}
+
+/** Why a read refuses the entry an lstat found, as the confined read judges it; undefined for a file it reads. */
+function refusalCodeOf(stats: Stats): ReadRefusal['code'] | undefined {
+  if (stats.isSymbolicLink()) return 'symlink';
+  if (stats.isDirectory()) return 'is_a_directory';
+  if (!stats.isFile()) return 'not_a_regular_file';
+  // A file with a second name may be a file outside the project's.
+  return stats.nlink > 1 ? 'hard_link' : undefined;
 }
 
 /**
