@@ -106,7 +106,9 @@ export async function readHistoryMeta(project: ProjectRef): Promise<HistoryMeta 
 export async function readHistorySegments(
   project: ProjectRef,
 ): Promise<{ readonly segments: readonly HistorySegment[]; readonly ordered: boolean }> {
-  const text = (await readOptional(project, HISTORY_SEGMENTS_PATH)) ?? '';
+  // Read on the calling thread (`readFrom`, D81): every recorded batch reads it, and it stays small (a line per roll).
+  const stored = await withProject(project, ({ store }) => store.readFrom(HISTORY_SEGMENTS_PATH, 0));
+  const text = stored === undefined ? '' : Buffer.from(stored.bytes).toString('utf8');
   const segments: HistorySegment[] = [];
   for (const line of text.split('\n')) {
     if (line === '') continue;
