@@ -15,6 +15,8 @@ export interface Placement {
   readonly at: string;
   /** The key's path below the root. */
   readonly below: string;
+  /** For a read: the key's own folder, already open below the root (a session's), so no walk is made. */
+  readonly folder?: ConfinedFolder;
 }
 
 /**
@@ -60,8 +62,9 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
     use: (opened: Opened) => Promise<T>,
   ): Promise<T | undefined> => {
     storeKeyComponents(key);
-    return await within(key, 'read', async ({ root, at, below }) => {
-      const opening = await root.openFile(below);
+    return await within(key, 'read', async ({ root, at, below, folder }) => {
+      const opening =
+        folder === undefined ? await root.openFile(below) : await folder.openFile(lastNameOf(below));
       if (opening.kind === 'missing') return undefined;
       if (opening.kind === 'refused') throw refusedRead(key, at, opening);
       try {
@@ -95,10 +98,11 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
     missing: T,
   ): Promise<T> => {
     storeKeyComponents(key);
-    return await within(key, reach, async ({ root, at, below }) => {
+    return await within(key, reach, async ({ root, at, below, folder }) => {
       const components = below.split('/');
       const name = components.pop() ?? '';
       const folderPath = components.join('/');
+      if (folder !== undefined) return await use(folder, name, at);
       if (reach === 'write' && folderPath !== '') {
         const made = await root.makeDirectory(folderPath);
         if (made.status === 'refused') throw refusedWrite(key, made.message);
@@ -223,6 +227,11 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
         return appender;
       }),
   };
+}
+
+/** The last name of a `/`-separated path. */
+function lastNameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /** Which file `stats` are of, among those stored under one key over time. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { AGENT_DIR } from '../project/index.js';
 import { lstatOrMissing, openConfinedRoot } from '../workspace/index.js';
-import type { ConfinedRoot } from '../workspace/index.js';
+import type { ConfinedFolder, ConfinedRoot } from '../workspace/index.js';
 import { confinedStoreCalls, writeRefused } from './confined-store-calls.js';
 import type { Placement, Reach, Within } from './confined-store-calls.js';
 import type { ProjectStore } from './project-store.js';
@@ -13,13 +13,19 @@ interface KeptFolder {
   readonly root: ConfinedRoot;
   readonly dev: number;
   readonly ino: number;
+  /** Folders one level below it opened for reads (the path index's `<2 hex>` folders), by name. */
+  readonly below: Map<string, Promise<ConfinedFolder | undefined>>;
 }
+
+/** Folders one level below a kept folder that a session keeps open for reads: the path index has 256. */
+const FOLDERS_BELOW = 256;
 
 /**
  * A session of the files store (`ProjectStore.openSession`): the calls that name a key reach it through a confined
  * root of its folder cut to two levels below `.agent` (`.agent/runs/<run_id>`, `.agent/index/paths`,
- * `.agent/index/history`, `.agent/index`), opened by the first write below it (made through the project's root,
- * so no symlink on the way is followed) and kept until `close`: a call walks one folder level or none, not the
+ * `.agent/index/history`, `.agent/index`), opened by the first read or write below it (a write makes it through the
+ * project's root first; either way it must be the real folder at its place, no symlink on the way) and kept
+ * until `close`: a call walks one folder level or none, not the
  * whole `.agent/...` path. A call through a kept folder that throws lets the folder go (it may have been removed
  * or moved); a read that finds nothing there looks again from the project when the folder is no longer in place.
  */
@@ -30,13 +36,17 @@ export function openFilesSession(
 ): ProjectStore {
   const kept = new Map<string, Promise<KeptFolder>>();
 
-  const open = (folder: string, key: string): Promise<KeptFolder> => {
+  /** The kept folder `folder`, opened now when it is not yet: made first for a write, found as it is for a read. */
+  const open = (folder: string, key: string, reach: Reach): Promise<KeptFolder> => {
     const known = kept.get(folder);
     if (known !== undefined) return known;
     const opening = (async (): Promise<KeptFolder> => {
       const project = await baseRoot();
-      const made = await project.makeDirectory(folder);
-      if (made.status === 'refused') throw refused(key, made.message);
+      if (reach === 'write') {
+        const made = await project.makeDirectory(folder);
+        if (made.status === 'refused') throw refused(key, made.message);
+      }
+      // A folder that is missing, or not a real folder of the project, is refused here, and a read then walks.
       const root = await openConfinedRoot(join(project.realPath, folder));
       try {
         const identity = await lstatOrMissing(root.realPath);
@@ -44,7 +54,7 @@ export function openFilesSession(
         if (root.realPath !== join(project.realPath, folder) || identity?.isDirectory() !== true) {
           throw refused(key, `${folder} is no longer a folder of the project`);
         }
-        return { root, dev: identity.dev, ino: identity.ino };
+        return { root, dev: identity.dev, ino: identity.ino, below: new Map() };
       } catch (error) {
         await root.close();
         throw error;
@@ -61,7 +71,57 @@ export function openFilesSession(
   const drop = async (folder: string, opening: Promise<KeptFolder>): Promise<void> => {
     if (kept.get(folder) !== opening) return;
     kept.delete(folder);
-    await (await opening).root.close();
+    await release(await opening);
+  };
+
+  const release = async ({ root, below }: KeptFolder): Promise<void> => {
+    const folders = await Promise.allSettled(below.values());
+    below.clear();
+    await Promise.all(
+      folders.map((folder) =>
+        folder.status === 'fulfilled' && folder.value !== undefined
+          ? folder.value.close()
+          : Promise.resolve(),
+      ),
+    );
+    await root.close();
+  };
+
+  /**
+   * The folder one level below a kept folder that holds `below` (`ab` of `ab/<62 hex>.jsonl`), opened for reads
+   * and kept with it: a read then opens the file in it with no walk. Undefined when `below` is not one level down,
+   * or the folder is not there to keep.
+   */
+  const folderBelow = (keptFolder: KeptFolder, below: string): Promise<ConfinedFolder | undefined> => {
+    const slash = below.indexOf('/');
+    if (slash === -1 || below.includes('/', slash + 1)) return Promise.resolve(undefined);
+    const name = below.slice(0, slash);
+    const known = keptFolder.below.get(name);
+    if (known !== undefined) return known;
+    if (keptFolder.below.size >= FOLDERS_BELOW) return Promise.resolve(undefined);
+    const opening = keptFolder.root
+      .openFolder(name)
+      .then((opened) => (opened.kind === 'opened' ? opened.folder : undefined));
+    // A folder not there yet (or refused) is looked for again by the next read.
+    void opening.then(
+      (folder) => {
+        if (folder === undefined) keptFolder.below.delete(name);
+      },
+      () => keptFolder.below.delete(name),
+    );
+    keptFolder.below.set(name, opening);
+    return opening;
+  };
+
+  /** Lets go of the folder `name` below `keptFolder` if it was removed or moved since it was kept (two lstats). */
+  const belowGone = async (keptFolder: KeptFolder, name: string): Promise<boolean> => {
+    const opening = keptFolder.below.get(name);
+    const held = await (await opening)?.stat('.');
+    const now = await lstatOrMissing(join(keptFolder.root.realPath, name)).catch(() => undefined);
+    if (now?.isDirectory() === true && now.dev === held?.dev && now.ino === held.ino) return false;
+    if (keptFolder.below.get(name) === opening) keptFolder.below.delete(name);
+    await (await opening)?.close();
+    return true;
   };
 
   /** Whether the kept folder is still the folder at its place in the project (one lstat). */
@@ -85,7 +145,7 @@ export function openFilesSession(
   ): Promise<T> => {
     const folder = keptFolderOf(key);
     const opening =
-      folder === undefined ? undefined : reach === 'write' ? open(folder, key) : kept.get(folder);
+      folder === undefined ? undefined : reach === 'update' ? kept.get(folder) : open(folder, key, reach);
     if (folder === undefined || opening === undefined) return use(await fromProject(key));
     let keptFolder: KeptFolder;
     try {
@@ -94,9 +154,20 @@ export function openFilesSession(
       if (reach === 'write') throw error;
       return use(await fromProject(key));
     }
+    const below = key.slice(folder.length + 1);
     let answer: T;
     try {
-      answer = await use({ root: keptFolder.root, at: folder, below: key.slice(folder.length + 1) });
+      const folderOfKey = reach === 'read' ? await folderBelow(keptFolder, below) : undefined;
+      const placement = { root: keptFolder.root, at: folder, below };
+      answer = await use(folderOfKey === undefined ? placement : { ...placement, folder: folderOfKey });
+      if (
+        answer === undefined &&
+        folderOfKey !== undefined &&
+        (await belowGone(keptFolder, below.slice(0, below.indexOf('/'))))
+      ) {
+        // Nothing there, in a folder below that was removed or moved since it was kept: the walk finds what is.
+        answer = await use(placement);
+      }
     } catch (error) {
       await drop(folder, opening);
       throw error;
@@ -119,9 +190,7 @@ export function openFilesSession(
       kept.clear();
       const folders = await Promise.allSettled(openings);
       await Promise.all(
-        folders.map((folder) =>
-          folder.status === 'fulfilled' ? folder.value.root.close() : Promise.resolve(),
-        ),
+        folders.map((folder) => (folder.status === 'fulfilled' ? release(folder.value) : Promise.resolve())),
       );
     },
   };

@@ -98,6 +98,21 @@ describe('a session of the files store', () => {
     await store.close();
   });
 
+  it('reads what is in a folder of the path index made again since a read kept it', async () => {
+    const projectDir = await tempProject();
+    const store = openProjectStore(projectDir);
+    const session = await store.openSession();
+    await session.append('.agent/index/paths/ab/cd.jsonl', '{"n":1}\n', { durability: 'none' });
+    expect((await session.readFrom('.agent/index/paths/ab/cd.jsonl', 0))?.size).toBe(8);
+    await rm(path.join(projectDir, '.agent/index/paths/ab'), { recursive: true });
+    await mkdir(path.join(projectDir, '.agent/index/paths/ab'));
+    await writeFile(path.join(projectDir, '.agent/index/paths/ab/ef.jsonl'), '{"n":2}\n');
+    expect(await session.readText('.agent/index/paths/ab/ef.jsonl')).toBe('{"n":2}\n');
+    expect(await session.readFrom('.agent/index/paths/ab/cd.jsonl', 0)).toBeUndefined();
+    await session.close();
+    await store.close();
+  });
+
   it('refuses a FIFO in a kept folder without waiting on it', async () => {
     const projectDir = await tempProject();
     const store = openProjectStore(projectDir);
