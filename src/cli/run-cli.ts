@@ -48,7 +48,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     }
     const loaded = await loadCommand(name);
     command = name;
-    return await loaded.run(project === undefined ? args : withProject(name, project, args), io);
+    return await loaded.run(project === undefined ? args : usingProject(name, project, args), io);
   } catch (error) {
     return reportError(error, command, json, io);
   }
@@ -82,7 +82,7 @@ function takeLeadingProject(argv: readonly string[]): { project?: string; rest: 
   return { rest: argv };
 }
 
-function withProject(command: string, project: string, args: readonly string[]): string[] {
+function usingProject(command: string, project: string, args: readonly string[]): string[] {
   const end = args.indexOf('--');
   const options = end === -1 ? args : args.slice(0, end);
   if (options.some((arg) => arg === '--project' || arg.startsWith('--project=')))

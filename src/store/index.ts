@@ -10,8 +10,10 @@ export type {
   StoreKind,
   StoreReadOptions,
   StoreWriteOptions,
+  FolderFill,
   StoredFileInfo,
   StoredFileReader,
+  StoredTail,
 } from './project-store.js';
 export { StoreError } from './store-error.js';
 export type { StoreErrorCode } from './store-error.js';

@@ -5,12 +5,13 @@ import type { ObjectStore, PutResult } from './object-store.js';
 import { checkedObject, malformedHashError, streamedMismatchError } from './object-store-error.js';
 import type { ProjectStore, StoreEntry } from './project-store.js';
 import { StoreError } from './store-error.js';
-import { storeKeyComponents } from './store-key.js';
+import { checkKeyBelow, checkReadRange, storeKeyComponents } from './store-key.js';
 
-/** One stored file: its bytes and when they were written. */
+/** One stored file: its bytes, when they were written, and which file it is (kept by appends, new on replace). */
 interface MemoryFile {
   readonly bytes: Uint8Array;
   readonly modifiedMs: number;
+  readonly version: number;
 }
 
 /**
@@ -20,6 +21,7 @@ interface MemoryFile {
  */
 export function createMemoryStore(): ProjectStore {
   const files = new Map<string, MemoryFile>();
+  let versions = 0;
 
   const copyOf = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
 
@@ -74,7 +76,17 @@ export function createMemoryStore(): ProjectStore {
 
   const replace = (key: string, bytes: Uint8Array): void => {
     checkWritable(key);
-    files.set(key, { bytes: copyOf(bytes), modifiedMs: Date.now() });
+    files.set(key, { bytes: copyOf(bytes), modifiedMs: Date.now(), version: ++versions });
+  };
+
+  /** Appends `lines` to the file under `key` (a checked, writable key), which keeps its version. */
+  const appendTo = (key: string, lines: string): void => {
+    const before = files.get(key);
+    files.set(key, {
+      bytes: Buffer.concat([before?.bytes ?? new Uint8Array(), Buffer.from(lines, 'utf8')]),
+      modifiedMs: Date.now(),
+      version: before?.version ?? ++versions,
+    });
   };
 
   const store: ProjectStore = {
@@ -118,11 +130,7 @@ export function createMemoryStore(): ProjectStore {
           throw new Error(`append: text for ${key} must end with a newline`);
         }
         checkWritable(key);
-        const before = files.get(key)?.bytes ?? new Uint8Array();
-        files.set(key, {
-          bytes: Buffer.concat([before, Buffer.from(lines, 'utf8')]),
-          modifiedMs: Date.now(),
-        });
+        appendTo(key, lines);
       }),
     remove: (key) =>
       call(() => {
@@ -172,12 +180,8 @@ export function createMemoryStore(): ProjectStore {
         return {
           write: (lines: string) => {
             if (closed) throw new Error('the appender is closed');
-            const before = files.get(key)?.bytes ?? new Uint8Array();
             // A memory file never ends inside a line: every write lands whole.
-            files.set(key, {
-              bytes: Buffer.concat([before, Buffer.from(lines, 'utf8')]),
-              modifiedMs: Date.now(),
-            });
+            appendTo(key, lines);
           },
           sync: () => Promise.resolve(),
           close: () => {
@@ -186,6 +190,51 @@ export function createMemoryStore(): ProjectStore {
           },
         };
       }),
+    readFrom: (key, from, length) =>
+      call(() => {
+        checkReadRange(from, length);
+        const file = fileAt(key);
+        if (file === undefined) return undefined;
+        const end = length === undefined ? undefined : from + length;
+        return {
+          bytes: copyOf(file.bytes.subarray(from, end)),
+          size: file.bytes.byteLength,
+          version: String(file.version),
+        };
+      }),
+    replaceFolder: async (folder, fill) => {
+      const components = storeKeyComponents(folder);
+      const staged = new Map<string, Uint8Array>();
+      const filled = await fill({
+        write: (key, content) =>
+          call(() => {
+            checkKeyBelow(folder, key);
+            staged.set(key, typeof content === 'string' ? Buffer.from(content, 'utf8') : copyOf(content));
+          }),
+      });
+      const keys = [...staged.keys()].sort();
+      // Checked before anything changes: a file where the folder or one above it goes, or a staged file where
+      // another staged file needs a folder.
+      for (let depth = 1; depth <= components.length; depth++) {
+        const above = [AGENT_DIR, ...components.slice(0, depth)].join('/');
+        if (files.has(above)) throw refused(folder, `${above} is a file, not a folder`);
+      }
+      for (const key of keys) {
+        for (
+          let slash = key.indexOf('/', folder.length + 1);
+          slash !== -1;
+          slash = key.indexOf('/', slash + 1)
+        )
+          if (staged.has(key.slice(0, slash)))
+            throw refused(key, `${key.slice(0, slash)} is a file, not a folder`);
+      }
+      // One synchronous step: no reader sees a mix of the old and the new files.
+      for (const key of [...files.keys()]) if (key.startsWith(`${folder}/`)) files.delete(key);
+      for (const key of keys) replace(key, staged.get(key) ?? new Uint8Array());
+      return filled;
+    },
+    // Nothing to keep open: the session is the store, and closing it leaves the store as it is.
+    openSession: () => Promise.resolve({ ...store, close: () => Promise.resolve() }),
     openObjects: () => Promise.resolve(memoryObjects(read, replace)),
     close: () => Promise.resolve(),
   };

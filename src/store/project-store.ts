@@ -29,6 +29,25 @@ export interface StoredFileInfo {
   readonly modifiedMs: number;
 }
 
+/** What {@link ProjectStore.readFrom} found: part of a stored file, and which file it is. */
+export interface StoredTail {
+  /** The bytes from the offset asked to the end of the file, or to the length asked (empty past the end). */
+  readonly bytes: Uint8Array;
+  /** The file's whole size when it was read. */
+  readonly size: number;
+  /**
+   * Which file this is among those stored under the key over time: kept by appends, changed when the key is
+   * replaced, so a reader that kept an offset knows whether the offset still applies.
+   */
+  readonly version: string;
+}
+
+/** Writes the new files of a folder aside, for {@link ProjectStore.replaceFolder}. */
+export interface FolderFill {
+  /** Writes `content` under `key` (a key below the folder being replaced); nobody reads it before the fill ends. */
+  write(key: string, content: Uint8Array | string): Promise<void>;
+}
+
 /** Appends lines to one stored file as they come, each call landing whole and at once (no await in between). */
 export interface LineAppender {
   /**
@@ -102,6 +121,27 @@ export interface ProjectStore {
    * there; throws {@link StoreError} `not_a_file` as `read` does. The caller closes it.
    */
   openReader(key: string): Promise<StoredFileReader | undefined>;
+  /**
+   * Part of the file under `key`: its bytes from offset `from` on, at most `length` of them (all by default), with
+   * its size and version (a reader of a growing file reads only what was appended since it last read); undefined
+   * when nothing is stored there.
+   */
+  readFrom(key: string, from: number, length?: number): Promise<StoredTail | undefined>;
+  /**
+   * Replaces the files below the folder `folder` (an index folder) with those `fill` writes: written aside first,
+   * so a throw or a crash before `fill` resolves changes nothing, then each put in place of its counterpart (a
+   * reader of one file sees the old or the new one, never none) and the folder's other files removed, durably.
+   * Returns what `fill` returns. Whoever else writes below `folder` meanwhile may lose those writes.
+   */
+  replaceFolder<T>(folder: string, fill: (files: FolderFill) => Promise<T>): Promise<T>;
+  /**
+   * A view of this store that keeps the folders it writes into open between calls, for a writer that appends
+   * often to the same few files (a recorder: a run's records, the path index, the history journal). A call
+   * through a kept folder that throws (the folder was removed or moved meanwhile) lets it go, and the next call
+   * opens it again: an append is never retried, since a failed one may have landed. `close` releases the kept
+   * folders and leaves this store open.
+   */
+  openSession(): Promise<ProjectStore>;
   /** Opens `key` for line-at-a-time synchronous appends (an event log); created when missing. */
   openAppender(key: string): Promise<LineAppender>;
   /** The project's content-addressed objects (`.agent/objects/sha256/...`), verified by hash on write and read. */

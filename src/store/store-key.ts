@@ -29,3 +29,21 @@ export function storeKeyComponents(key: string, options: { readonly folder?: boo
   }
   return below;
 }
+
+/** Misuse of `readFrom`: an offset or a length that is not a whole number of bytes. */
+export function checkReadRange(from: number, length: number | undefined): void {
+  if (!Number.isSafeInteger(from) || from < 0) {
+    throw new RangeError(`readFrom: offset ${String(from)} is not a whole number of bytes`);
+  }
+  if (length !== undefined && (!Number.isSafeInteger(length) || length < 0)) {
+    throw new RangeError(`readFrom: length ${String(length)} is not a whole number of bytes`);
+  }
+}
+
+/** Checks `key` (as {@link storeKeyComponents} does) and that it lies below the folder key `folder`; misuse otherwise. */
+export function checkKeyBelow(folder: string, key: string): void {
+  storeKeyComponents(key);
+  if (!key.startsWith(`${folder}/`)) {
+    throw new Error(`replaceFolder: ${JSON.stringify(key)} is not below ${JSON.stringify(folder)}`);
+  }
+}

@@ -14,10 +14,17 @@ import { storeErrorOf } from './store-error-of.js';
 // The storage port's contract (spec storage.md, Part 1): one suite, run against every implementation. Part 2's
 // PostgreSQL and S3 implementations join the table below.
 
+// A session (openSession) is a view of its store that keeps folders open: it keeps the whole contract too.
 const IMPLEMENTATIONS: readonly (readonly [string, () => Promise<ProjectStore>])[] = [
   ['files', async () => openProjectStore(await tempProject())],
   ['memory', () => Promise.resolve(createMemoryStore())],
+  ['files session', async () => openProjectStore(await tempProject()).openSession()],
+  ['memory session', () => createMemoryStore().openSession()],
 ];
+
+/** The text of what `readFrom` read. */
+const textOf = (bytes: Uint8Array | undefined): string | undefined =>
+  bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
 
 /** The store error a call rejected with (the call must reject). */
 describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
@@ -142,6 +149,120 @@ describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
       expect(error.key).toBe(key);
     }
     expect(await store.list('.agent')).toEqual([]);
+  });
+
+  describe('reads from an offset', () => {
+    it('reads what was appended since an offset, and tells the same file from one that replaced it', async () => {
+      const store = await open();
+      const key = '.agent/index/paths/ab/cd.jsonl';
+      expect(await store.readFrom(key, 0)).toBeUndefined();
+      await store.append(key, '{"n":1}\n');
+      const first = await store.readFrom(key, 0);
+      expect(textOf(first?.bytes)).toBe('{"n":1}\n');
+      expect(first?.size).toBe(8);
+      await store.append(key, '{"n":2}\n');
+      const tail = await store.readFrom(key, 8);
+      expect({ text: textOf(tail?.bytes), size: tail?.size, version: tail?.version }).toEqual({
+        text: '{"n":2}\n',
+        size: 16,
+        version: first?.version,
+      });
+      expect(textOf((await store.readFrom(key, 6, 4))?.bytes)).toBe('}\n{"');
+      expect(textOf((await store.readFrom(key, 16, 0))?.bytes)).toBe('');
+      const past = await store.readFrom(key, 100);
+      expect({ text: textOf(past?.bytes), size: past?.size }).toEqual({ text: '', size: 16 });
+      await store.replace(key, '{"n":3}\n');
+      const replaced = await store.readFrom(key, 0);
+      expect(textOf(replaced?.bytes)).toBe('{"n":3}\n');
+      expect(replaced?.version).not.toBe(first?.version);
+    });
+
+    it('refuses an offset or a length that is not a whole number of bytes, and a folder as a file', async () => {
+      const store = await open();
+      await store.append('.agent/runs/r1/artifacts.jsonl', '{}\n');
+      await expect(store.readFrom('.agent/runs/r1/artifacts.jsonl', -1)).rejects.toThrow(/offset -1/);
+      await expect(store.readFrom('.agent/runs/r1/artifacts.jsonl', 0, 1.5)).rejects.toThrow(/length 1.5/);
+      expect((await storeErrorOf(store.readFrom('.agent/runs/r1', 0))).code).toBe('not_a_file');
+      expect((await storeErrorOf(store.readFrom('.agent/runs/../x', 0))).code).toBe('malformed_key');
+    });
+  });
+
+  describe('folder replaces', () => {
+    it("puts the files written in place of the folder's files, removes the others, and touches no other folder", async () => {
+      const store = await open();
+      await store.replace('.agent/index/paths/aa/gone.jsonl', 'gone\n');
+      await store.replace('.agent/index/paths/bb/kept.jsonl', 'old\n');
+      await store.replace('.agent/index/runs.jsonl', 'runs\n');
+      await store.replace('.agent/index/pathsx/other.jsonl', 'other\n');
+      const filled = await store.replaceFolder('.agent/index/paths', async (files) => {
+        await files.write('.agent/index/paths/bb/kept.jsonl', 'new\n');
+        await files.write('.agent/index/paths/cc/added.jsonl', new Uint8Array([0x61, 0x0a]));
+        // Written aside: the folder shows its old files until the fill ends.
+        expect(await store.readText('.agent/index/paths/bb/kept.jsonl')).toBe('old\n');
+        expect(await store.read('.agent/index/paths/cc/added.jsonl')).toBeUndefined();
+        return 'filled';
+      });
+      expect(filled).toBe('filled');
+      expect(await store.read('.agent/index/paths/aa/gone.jsonl')).toBeUndefined();
+      expect(await store.readText('.agent/index/paths/bb/kept.jsonl')).toBe('new\n');
+      expect(await store.readText('.agent/index/paths/cc/added.jsonl')).toBe('a\n');
+      expect(await store.readText('.agent/index/runs.jsonl')).toBe('runs\n');
+      expect(await store.readText('.agent/index/pathsx/other.jsonl')).toBe('other\n');
+      expect(await store.list('.agent/index')).toEqual([
+        { name: 'paths', kind: 'folder' },
+        { name: 'pathsx', kind: 'folder' },
+        { name: 'runs.jsonl', kind: 'file' },
+      ]);
+    });
+
+    it('changes nothing when the fill throws, and leaves nothing of it behind', async () => {
+      const store = await open();
+      await store.replace('.agent/index/history/0.jsonl', 'old\n');
+      await expect(
+        store.replaceFolder('.agent/index/history', async (files) => {
+          await files.write('.agent/index/history/0.jsonl', 'new\n');
+          await files.write('.agent/index/history/1.jsonl', 'new\n');
+          throw new Error('the rebuild failed');
+        }),
+      ).rejects.toThrow('the rebuild failed');
+      expect(await store.readText('.agent/index/history/0.jsonl')).toBe('old\n');
+      expect(await store.list('.agent/index')).toEqual([{ name: 'history', kind: 'folder' }]);
+      expect(await store.list('.agent/index/history')).toEqual([{ name: '0.jsonl', kind: 'file' }]);
+    });
+
+    it('refuses a key outside the folder as misuse, changing nothing', async () => {
+      const store = await open();
+      await store.replace('.agent/index/runs.jsonl', 'runs\n');
+      await expect(
+        store.replaceFolder('.agent/index/paths', (files) => files.write('.agent/index/runs.jsonl', 'x\n')),
+      ).rejects.toThrow(/is not below/);
+      await expect(
+        store.replaceFolder('.agent/index/paths', (files) => files.write('.agent/index/paths/../x', 'x\n')),
+      ).rejects.toMatchObject({ code: 'malformed_key' });
+      expect(await store.readText('.agent/index/runs.jsonl')).toBe('runs\n');
+    });
+  });
+
+  describe('sessions', () => {
+    it('reads and writes the same files as its store, and closing it leaves the store open', async () => {
+      const store = await open();
+      const session = await store.openSession();
+      await session.append('.agent/runs/r1/artifacts.jsonl', '{"n":1}\n');
+      await store.append('.agent/runs/r1/artifacts.jsonl', '{"n":2}\n');
+      await session.append('.agent/index/paths/ab/cd.jsonl', '{"n":1}\n', { durability: 'none' });
+      await session.replace('.agent/index/history/meta.json', '{}\n');
+      expect(await session.createExclusive('.agent/index/history.lock', 'held\n')).toBe(true);
+      expect(await store.createExclusive('.agent/index/history.lock', 'other\n')).toBe(false);
+      expect(await session.readText('.agent/runs/r1/artifacts.jsonl')).toBe('{"n":1}\n{"n":2}\n');
+      expect(await store.readText('.agent/index/paths/ab/cd.jsonl')).toBe('{"n":1}\n');
+      expect(await store.readText('.agent/index/history/meta.json')).toBe('{}\n');
+      await session.removeIfHolds('.agent/index/history.lock', 'held\n');
+      await session.close();
+      expect(await store.read('.agent/index/history.lock')).toBeUndefined();
+      expect(await store.readText('.agent/runs/r1/artifacts.jsonl')).toBe('{"n":1}\n{"n":2}\n');
+      await store.append('.agent/runs/r1/artifacts.jsonl', '{"n":3}\n');
+      expect((await store.info('.agent/runs/r1/artifacts.jsonl'))?.size).toBe(24);
+    });
   });
 
   describe('locks', () => {

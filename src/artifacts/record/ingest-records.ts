@@ -1,6 +1,7 @@
 import { AGENT_DIR, describeError } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
 import { redactSecrets } from '../../events/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import type { TraceContent } from '../trace-content.js';
 import { openArtifactRecorder, versionsOfIngested } from './record-artifacts.js';
 import type { ArtifactRecorder, PlacedFile } from './record-artifacts.js';
@@ -27,7 +28,8 @@ export interface RecordFailure {
 
 /** Options of {@link openIngestRecords}. */
 export interface IngestRecordsOptions {
-  readonly projectDir: string;
+  /** The project folder (its `.agent/` the store), or a `Project` and its store. */
+  readonly projectDir: ProjectRef;
   readonly runId: RunId;
   /** Object and record-line durability: `fsync` (default) or `none`. */
   readonly durability?: 'fsync' | 'none';

@@ -3,6 +3,7 @@ import { artifactIdOf } from '../artifact-record.js';
 import type { ArtifactRecord, ArtifactSource } from '../artifact-record.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import { contentHashOf } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { appendArtifactRecords, renderRecordLines } from '../store/index.js';
 import {
   appendToIndex,
@@ -17,7 +18,6 @@ import type { RecentContents } from './recent-contents.js';
 import { classifyPath } from './classify-path.js';
 import { countLineChanges } from './count-line-changes.js';
 import type { LineChanges } from './count-line-changes.js';
-import { openObjectStore } from '../store/index.js';
 import type { ObjectStore } from '../store/index.js';
 import { traceContentSchema, tracePathOf } from '../trace-content.js';
 import type { TraceContent } from '../trace-content.js';
@@ -106,23 +106,25 @@ export interface ArtifactRecorder {
 }
 
 /**
- * Opens the recorder of a project. Calls on one recorder run one at a time, so `previous` links are exact
- * within a process; two processes recording the same path at once may both link to the same previous version.
- * One `recordVersions` call stores its new objects through one write batch, then appends its records with one
- * write (and one fsync) per run's artifacts.jsonl and per path index file.
+ * Opens the recorder of a project (a folder path, its `.agent/` the store, or a `Project` and its store). Calls on
+ * one recorder run one at a time, so `previous` links are exact within a process; two processes recording the
+ * same path at once may both link to the same previous version. One `recordVersions` call stores its new objects
+ * through one write batch, then appends its records with one append (and one fsync) per run's artifacts.jsonl
+ * and per path index file, through a session of the store that keeps their folders open.
  */
 export async function openArtifactRecorder(
-  projectDir: string,
+  project: ProjectRef,
   options: ArtifactRecorderOptions = {},
 ): Promise<ArtifactRecorder> {
   const durability = options.durability ?? 'fsync';
-  const store = await openObjectStore(projectDir, { durability });
-  // Roots kept open per recorder: each append walks from the deepest one instead of opening the project again.
-  const root = await openRecordRoots(projectDir).catch(async (error: unknown) => {
-    await store.close();
+  // A session kept open per recorder: each append walks from a kept folder instead of opening the project again.
+  const roots = await openRecordRoots(project);
+  const recording = roots.project;
+  const store = await recording.store.openObjects({ durability }).catch(async (error: unknown) => {
+    await roots.close();
     throw error;
   });
-  const versions = openPathVersionCache(projectDir);
+  const versions = openPathVersionCache(recording);
   const contents = recentContents();
   const now = options.now ?? (() => new Date());
   // Objects this recorder stored or found stored, trusted for its lifetime: objects are never rewritten in place,
@@ -224,10 +226,10 @@ export async function openArtifactRecorder(
       );
     }
     for (const [runId, ofRun] of byRun(records)) {
-      await appendArtifactRecords(projectDir, runId, ofRun, durability, root);
+      await appendArtifactRecords(recording, runId, ofRun, durability);
     }
-    await appendToIndex(projectDir, records, durability, root);
-    await appendToRunIndexes(projectDir, records, durability, root);
+    await appendToIndex(recording, records, durability);
+    await appendToRunIndexes(recording, records, durability);
     for (const [path, bytes] of appendedBytes) versions.appended(path, bytes, batchNewest.get(path));
     return records;
   };
@@ -259,13 +261,13 @@ export async function openArtifactRecorder(
             source: 'runtime',
           },
         };
-        await appendArtifactRecords(projectDir, input.runId, [record], durability, root);
-        await appendToRunIndexes(projectDir, [record], durability, root);
+        await appendArtifactRecords(recording, input.runId, [record], durability);
+        await appendToRunIndexes(recording, [record], durability);
         return record;
       }),
     close: async () => {
       await queue;
-      await Promise.all([store.close(), root.close()]);
+      await Promise.all([store.close(), roots.close()]);
     },
   };
 }

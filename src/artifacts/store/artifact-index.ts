@@ -1,23 +1,15 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import {
-  artifactRecordsPath,
-  PATH_INDEX_DIR,
-  pathIndexEntry,
-  pathIndexFile,
-  sha256Hex,
-} from '../../project/index.js';
-import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
-import type { RecordRoots } from './record-roots.js';
+import { artifactRecordsPath, PATH_INDEX_DIR, pathIndexFile, sha256Hex } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { appendLines, readRecordLines, readRecordsText, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecordsRead, RecordLineProblem } from './record-lines.js';
-import { replaceIndexFolder } from './replace-index-folder.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
 import { newestVersionLine } from './path-version-cache.js';
 import { rebuildRunIndexes } from './rebuild-run-indexes.js';
-import type { RunId } from '../../project/index.js';
+import { sortByTime } from './sort-by-time.js';
 
 /** The project-relative index file holding every version of `path`: `<PATH_INDEX_DIR>/<2 hex>/<62 hex>.jsonl`. */
 export function indexFileOf(path: string): string {
@@ -30,14 +22,14 @@ export function isVersionRecord(record: ArtifactRecord): boolean {
 }
 
 /**
- * Appends version records to the index file of their path, one O_APPEND write per path, through `roots` when given
- * (a recorder's, kept open) and up to INDEX_APPENDS_AT_ONCE files at a time, so their fsyncs share journal commits.
+ * Appends version records to the index file of their path, one append per path, up to INDEX_APPENDS_AT_ONCE
+ * files at a time, so their fsyncs share journal commits (a recorder passes its session, which keeps the index
+ * folder open).
  */
 export async function appendToIndex(
-  projectDir: string,
+  project: ProjectRef,
   records: readonly ArtifactRecord[],
   durability: 'fsync' | 'none' = 'fsync',
-  roots?: RecordRoots,
 ): Promise<void> {
   const byFile = new Map<string, ArtifactRecord[]>();
   for (const record of records) {
@@ -48,12 +40,15 @@ export async function appendToIndex(
     byFile.set(file, list);
   }
   const appends = [...byFile].map(([file, list]) => ({ file, text: renderRecordLines(list) }));
-  const work = async (): Promise<void> => {
-    for (let next = appends.shift(); next !== undefined; next = appends.shift()) {
-      await appendLines(projectDir, next.file, next.text, durability, roots);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(INDEX_APPENDS_AT_ONCE, appends.length) }, work));
+  if (appends.length === 0) return;
+  await usingProject(project, async ({ store }) => {
+    const work = async (): Promise<void> => {
+      for (let next = appends.shift(); next !== undefined; next = appends.shift()) {
+        await appendLines(store, next.file, next.text, durability);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(INDEX_APPENDS_AT_ONCE, appends.length) }, work));
+  });
 }
 
 /** Index files appended at once: the pool of libuv's default 4 threads, plus one waiting for each. */
@@ -63,8 +58,8 @@ const INDEX_APPENDS_AT_ONCE = 8;
  * Every recorded version of `path` across the project's runs, oldest first (by `createdAt`, then index order),
  * read from the path's one index file: the cost is the number of versions of that path, not of the project.
  */
-export async function readPathVersions(projectDir: string, path: string): Promise<ArtifactRecordsRead> {
-  const read = await readRecordLines(projectDir, indexFileOf(path));
+export async function readPathVersions(project: ProjectRef, path: string): Promise<ArtifactRecordsRead> {
+  const read = await readRecordLines(project, indexFileOf(path));
   // Another path hashing to the same file is astronomically unlikely; a record for it is simply not this path's.
   const records = read.records.filter((record) => record.path === path);
   return { records: sortByTime(records), problems: read.problems };
@@ -76,11 +71,11 @@ export async function readPathVersions(projectDir: string, path: string): Promis
  * parsed, so the cost is reading the file, not validating every version in it.
  */
 export async function readPathVersionsById(
-  projectDir: string,
+  project: ProjectRef,
   path: string,
   ids: ReadonlySet<string>,
 ): Promise<ArtifactRecord[]> {
-  const text = await readRecordsText(projectDir, indexFileOf(path));
+  const text = await readRecordsText(project, indexFileOf(path));
   const found = new Map<string, ArtifactRecord>();
   const needles = [...ids].map((id) => [id, `"artifactId":${JSON.stringify(id)}`] as const);
   for (const line of text.split('\n')) {
@@ -106,15 +101,17 @@ export async function readPathVersionsById(
  * a valid record, the fully validated reading of every line answers instead). A recorder keeps a PathVersionCache.
  */
 export async function latestPathVersion(
-  projectDir: string,
+  project: ProjectRef,
   path: string,
 ): Promise<ArtifactRecord | undefined> {
-  const text = await readRecordsText(projectDir, indexFileOf(path));
-  const latest = newestVersionLine(text.split('\n'), path);
-  if (latest === undefined) return undefined;
-  const checked = artifactRecordSchema.safeParse(latest.value);
-  // A malformed newest line: fall back to the fully validated reading, which skips it.
-  return checked.success ? checked.data : (await readPathVersions(projectDir, path)).records.at(-1);
+  return usingProject(project, async (opened) => {
+    const text = await readRecordsText(opened, indexFileOf(path));
+    const latest = newestVersionLine(text.split('\n'), path);
+    if (latest === undefined) return undefined;
+    const checked = artifactRecordSchema.safeParse(latest.value);
+    // A malformed newest line: fall back to the fully validated reading, which skips it.
+    return checked.success ? checked.data : (await readPathVersions(opened, path)).records.at(-1);
+  });
 }
 
 /** What {@link rebuildArtifactIndex} did. */
@@ -130,69 +127,49 @@ export interface IndexRebuild {
 
 /**
  * Rebuilds every index from every run's artifacts.jsonl (the source of truth): the path index, then the
- * run-order index and the history journal (rebuildRunIndexes). The new path index is written in a
- * staging folder beside it, then each file is renamed over the old one and files of paths no run records any
- * more are removed (the workspace writer's `publish({ mode: 'files' })`). Records appended while it runs may
- * miss the index until the next rebuild: run it when nothing is recording.
+ * run-order index and the history journal (rebuildRunIndexes). The new path index is written aside, then put in
+ * place file by file, and files of paths no run records any more are removed (the store's `replaceFolder`, D101).
+ * Records appended while it runs may miss the index until the next rebuild: run it when nothing is recording.
  */
-export async function rebuildArtifactIndex(projectDir: string): Promise<IndexRebuild> {
-  const runs = await listRecordedRuns(projectDir);
-  const problems: RecordLineProblem[] = [];
-  const byFile = new Map<string, ArtifactRecord[]>();
-  const byRun = new Map<RunId, readonly ArtifactRecord[]>();
-  let count = 0;
-  for (const runId of runs) {
-    const read = await readRecordLines(projectDir, artifactRecordsPath(runId));
-    problems.push(...read.problems);
-    byRun.set(runId, read.records);
-    for (const record of read.records) {
-      if (!isVersionRecord(record)) continue;
-      count += 1;
-      const file = pathIndexEntry(sha256Hex(record.path));
-      const list = byFile.get(file) ?? [];
-      list.push(record);
-      byFile.set(file, list);
-    }
-  }
-  const root = await openConfinedRoot(projectDir);
-  try {
-    await replaceIndexFolder(root, PATH_INDEX_DIR, async (files) => {
-      // Durable once, at publish: a crash before it leaves only a staging folder that nothing reads.
-      for (const [file, list] of byFile) {
-        const outcome = await files.write(file, Buffer.from(renderRecordLines(list), 'utf8'), {
-          durability: 'none',
-        });
-        if (outcome.status === 'refused')
-          throw new Error(`cannot write index file ${file}: ${outcome.message}`);
+export async function rebuildArtifactIndex(project: ProjectRef): Promise<IndexRebuild> {
+  return usingProject(project, async (opened) => {
+    const runs = await listRecordedRuns(opened);
+    const problems: RecordLineProblem[] = [];
+    const byFile = new Map<string, ArtifactRecord[]>();
+    const byRun = new Map<RunId, readonly ArtifactRecord[]>();
+    let count = 0;
+    for (const runId of runs) {
+      const read = await readRecordLines(opened, artifactRecordsPath(runId));
+      problems.push(...read.problems);
+      byRun.set(runId, read.records);
+      for (const record of read.records) {
+        if (!isVersionRecord(record)) continue;
+        count += 1;
+        const file = indexFileOf(record.path);
+        const list = byFile.get(file) ?? [];
+        list.push(record);
+        byFile.set(file, list);
       }
+    }
+    await opened.store.replaceFolder(PATH_INDEX_DIR, async (files) => {
+      for (const [file, list] of byFile) await files.write(file, renderRecordLines(list));
     });
-  } finally {
-    await root.close();
-  }
-  const { segments } = await rebuildRunIndexes(projectDir, byRun);
-  return { runs: runs.length, records: count, paths: byFile.size, historySegments: segments, problems };
+    const { segments } = await rebuildRunIndexes(opened, byRun);
+    return { runs: runs.length, records: count, paths: byFile.size, historySegments: segments, problems };
+  });
 }
 
 /** Lists the index files below PATH_INDEX_DIR (project-relative), for checks that compare the index with the runs. */
-export async function listIndexFiles(projectDir: string): Promise<string[]> {
-  const files: string[] = [];
-  let fanout: string[];
-  try {
-    fanout = await readdir(join(projectDir, PATH_INDEX_DIR));
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return [];
-    throw error;
-  }
-  for (const dir of fanout.sort()) {
-    if (!/^[0-9a-f]{2}$/.test(dir)) continue;
-    const names = await readdir(join(projectDir, PATH_INDEX_DIR, dir));
-    for (const name of names.sort())
-      if (/^[0-9a-f]{62}\.jsonl$/.test(name)) files.push(`${PATH_INDEX_DIR}/${dir}/${name}`);
-  }
-  return files;
-}
-
-/** Sorts records oldest first by `createdAt`; equal times keep their order (Array.prototype.sort is stable). */
-export function sortByTime(records: readonly ArtifactRecord[]): ArtifactRecord[] {
-  return [...records].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+export async function listIndexFiles(project: ProjectRef): Promise<string[]> {
+  return usingProject(project, async ({ store }) => {
+    const files: string[] = [];
+    for (const fanout of await store.list(PATH_INDEX_DIR)) {
+      if (!/^[0-9a-f]{2}$/.test(fanout.name)) continue;
+      // Listed whatever it is: a file or a symlink in the fan-out's place is refused by the store, not skipped.
+      const folder = `${PATH_INDEX_DIR}/${fanout.name}`;
+      for (const entry of await store.list(folder))
+        if (/^[0-9a-f]{62}\.jsonl$/.test(entry.name)) files.push(`${folder}/${entry.name}`);
+    }
+    return files;
+  });
 }

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { z } from 'zod';
 import {
   artifactRecordsPath,
@@ -6,14 +5,9 @@ import {
   HISTORY_LOCK_PATH,
   WORKSPACE_DIR,
 } from '../../project/index.js';
-import {
-  acquireShortLock,
-  errnoOf,
-  lstatOrMissing,
-  openConfinedRoot,
-  quickFs,
-} from '../../workspace/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
+import { storeLockSlot, usingProject } from '../../store/index.js';
+import type { Project, ProjectRef, ProjectStore } from '../../store/index.js';
+import { acquireShortLock } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
 import { readRecordLines, renderRecordLines } from './record-lines.js';
@@ -91,8 +85,8 @@ export function foldHeads(heads: Map<string, ArtifactRecord>, records: readonly 
 }
 
 /** Reads meta.json; undefined when it is missing or unreadable (the journal is then not known complete). */
-export async function readHistoryMeta(projectDir: string): Promise<HistoryMeta | undefined> {
-  const text = await readOptional(projectDir, HISTORY_META_PATH);
+export async function readHistoryMeta(project: ProjectRef): Promise<HistoryMeta | undefined> {
+  const text = await readOptional(project, HISTORY_META_PATH);
   if (text === undefined) return undefined;
   try {
     const parsed = metaSchema.safeParse(JSON.parse(text));
@@ -110,9 +104,11 @@ export async function readHistoryMeta(projectDir: string): Promise<HistoryMeta |
  * entries are not 0, 1, 2 ... (an edited file): readers then do not trust the journal.
  */
 export async function readHistorySegments(
-  projectDir: string,
+  project: ProjectRef,
 ): Promise<{ readonly segments: readonly HistorySegment[]; readonly ordered: boolean }> {
-  const text = (await readOptional(projectDir, HISTORY_SEGMENTS_PATH)) ?? '';
+  // Read on the calling thread (`readFrom`, D81): every recorded batch reads it, and it stays small (a line per roll).
+  const stored = await usingProject(project, ({ store }) => store.readFrom(HISTORY_SEGMENTS_PATH, 0));
+  const text = stored === undefined ? '' : Buffer.from(stored.bytes).toString('utf8');
   const segments: HistorySegment[] = [];
   for (const line of text.split('\n')) {
     if (line === '') continue;
@@ -132,93 +128,74 @@ export async function readHistorySegments(
  * Appends the workspace versions among `records` to the open segment of the history journal, under the
  * journal's short lock, and rolls the segment when it passes {@link HISTORY_SEGMENT_BYTES}: its heads file is
  * written first, then its entry is appended to segments.jsonl (the commit point; a crash before it leaves the
- * segment open and the heads file unread, and the next roll rewrites it). Writes go through `projectRoot`
- * when given (a recorder's, kept open and not closed here).
+ * segment open and the heads file unread, and the next roll rewrites it). A recorder passes its session.
  */
 export async function appendToHistory(
-  projectDir: string,
+  project: ProjectRef,
   records: readonly ArtifactRecord[],
   durability: 'fsync' | 'none' = 'fsync',
-  projectRoot?: ConfinedRoot,
 ): Promise<void> {
   const versions = records.filter(isWorkspaceVersion);
   if (versions.length === 0) return;
-  // A recorder passes the project root it keeps open; otherwise one is opened for this call.
-  const root = projectRoot ?? (await openConfinedRoot(projectDir, { create: true }));
-  try {
-    // The lock file's folder must exist before the lock can be created (an lstat; the confined walk only once).
-    if (!(await exists(projectDir, HISTORY_INDEX_DIR))) await root.makeDirectory(HISTORY_INDEX_DIR);
-    const attempt = await acquireShortLock(join(projectDir, HISTORY_LOCK_PATH), { waitMs: LOCK_WAIT_MS });
+  await usingProject(project, async (opened) => {
+    const { store } = opened;
+    const attempt = await acquireShortLock(storeLockSlot(store, HISTORY_LOCK_PATH), { waitMs: LOCK_WAIT_MS });
     if (!attempt.acquired) {
       throw new Error(
         `cannot append to ${HISTORY_INDEX_DIR}: ${attempt.holder} held ${HISTORY_LOCK_PATH} for ${String(LOCK_WAIT_MS / 1000)} s; if no process records, remove the lock file`,
       );
     }
     try {
-      const { segments } = await readHistorySegments(projectDir);
+      const { segments } = await readHistorySegments(opened);
       const seq = (segments.at(-1)?.seq ?? -1) + 1;
-      if (seq === 0 && !(await exists(projectDir, historySegmentPath(0)))) {
+      if (seq === 0 && (await store.info(historySegmentPath(0))) === undefined) {
         // The journal starts here: complete only when these are the project's first records.
-        await writeMeta(root, await startsEmptyProject(projectDir, versions), durability);
+        await writeMeta(store, await startsEmptyProject(opened, versions), durability);
       }
       const file = historySegmentPath(seq);
-      const outcome = await root.appendLines(file, renderRecordLines(versions), { durability });
-      if (outcome.status === 'refused') throw new Error(`cannot append to ${file}: ${outcome.message}`);
-      if ((await quickFs.stat(join(projectDir, file))).size >= HISTORY_SEGMENT_BYTES)
-        await rollSegment(projectDir, root, seq, durability);
+      await store.append(file, renderRecordLines(versions), { durability });
+      if (((await store.info(file))?.size ?? 0) >= HISTORY_SEGMENT_BYTES)
+        await rollSegment(opened, seq, durability);
     } finally {
       await attempt.lock.release();
     }
-  } finally {
-    if (projectRoot === undefined) await root.close();
-  }
+  });
 }
 
 /** Writes the heads of segment `seq` and commits it; a segment with an unreadable line marks the journal incomplete. */
-async function rollSegment(
-  projectDir: string,
-  root: ConfinedRoot,
-  seq: number,
-  durability: 'fsync' | 'none',
-): Promise<void> {
-  const segment = await readRecordLines(projectDir, historySegmentPath(seq));
+async function rollSegment(project: Project, seq: number, durability: 'fsync' | 'none'): Promise<void> {
+  const { store } = project;
+  const segment = await readRecordLines(project, historySegmentPath(seq));
   const heads = new Map<string, ArtifactRecord>();
-  const previous = seq === 0 ? undefined : await readRecordLines(projectDir, historyHeadsPath(seq - 1));
+  const previous = seq === 0 ? undefined : await readRecordLines(project, historyHeadsPath(seq - 1));
   if (segment.problems.length > 0 || (previous !== undefined && previous.problems.length > 0)) {
     // A torn line lost a version the runs hold: heads built without it would be silently wrong.
     const reason = segment.problems[0]?.message ?? previous?.problems[0]?.message ?? '';
-    await writeMeta(root, { version: 1, complete: false, reason }, durability);
+    await writeMeta(store, { version: 1, complete: false, reason }, durability);
     return;
   }
   foldHeads(heads, previous?.records ?? []);
   foldHeads(heads, segment.records);
   const times = segment.records.map((record) => Date.parse(record.createdAt));
-  const headsText = renderRecordLines([...heads.values()]);
-  const written = await root.write(historyHeadsPath(seq), Buffer.from(headsText, 'utf8'), { durability });
-  if (written.status === 'refused')
-    throw new Error(`cannot write ${historyHeadsPath(seq)}: ${written.message}`);
+  await store.replace(historyHeadsPath(seq), renderRecordLines([...heads.values()]), { durability });
   const entry: HistorySegment = {
     seq,
     records: segment.records.length,
     minAt: new Date(Math.min(...times)).toISOString(),
     maxAt: new Date(Math.max(...times)).toISOString(),
   };
-  const committed = await root.appendLines(HISTORY_SEGMENTS_PATH, `${JSON.stringify(entry)}\n`, {
-    durability,
-  });
-  if (committed.status === 'refused')
-    throw new Error(`cannot append to ${HISTORY_SEGMENTS_PATH}: ${committed.message}`);
+  await store.append(HISTORY_SEGMENTS_PATH, `${JSON.stringify(entry)}\n`, { durability });
 }
 
 /** Whether the project holds no records but `versions`' runs' (so a journal started now misses nothing). */
 async function startsEmptyProject(
-  projectDir: string,
+  project: Project,
   versions: readonly ArtifactRecord[],
 ): Promise<HistoryMeta> {
   const batch = new Map<string, number>();
   for (const record of versions) batch.set(record.runId, (batch.get(record.runId) ?? 0) + 1);
-  for (const runId of await listRecordedRuns(projectDir)) {
-    const read = await readRecordLines(projectDir, artifactRecordsPath(runId));
+  for (const runId of await listRecordedRuns(project)) {
+    const read = await readRecordLines(project, artifactRecordsPath(runId));
     const workspace = read.records.filter(isWorkspaceVersion).length + read.problems.length;
     if (workspace > (batch.get(runId) ?? 0)) {
       return {
@@ -233,30 +210,18 @@ async function startsEmptyProject(
 
 /** Writes meta.json (atomically: a reader sees the old or the new one). */
 export async function writeMeta(
-  root: ConfinedRoot,
+  store: ProjectStore,
   meta: HistoryMeta,
   durability: 'fsync' | 'none',
 ): Promise<void> {
-  const written = await root.write(HISTORY_META_PATH, Buffer.from(`${JSON.stringify(meta)}\n`, 'utf8'), {
-    durability,
-  });
-  if (written.status === 'refused') throw new Error(`cannot write ${HISTORY_META_PATH}: ${written.message}`);
+  await store.replace(HISTORY_META_PATH, `${JSON.stringify(meta)}\n`, { durability });
 }
 
 function reasonOf(meta: { readonly reason?: string | undefined }): { reason?: string } {
   return meta.reason === undefined ? {} : { reason: meta.reason };
 }
 
-async function exists(projectDir: string, relative: string): Promise<boolean> {
-  return (await lstatOrMissing(join(projectDir, relative))) !== undefined;
-}
-
 /** A project file's text, or undefined when it does not exist. */
-export async function readOptional(projectDir: string, relative: string): Promise<string | undefined> {
-  try {
-    return await quickFs.readFile(join(projectDir, relative), 'utf8');
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
+export async function readOptional(project: ProjectRef, key: string): Promise<string | undefined> {
+  return usingProject(project, ({ store }) => store.readText(key));
 }

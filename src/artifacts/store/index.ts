@@ -18,8 +18,8 @@ export {
   readPathVersions,
   readPathVersionsById,
   rebuildArtifactIndex,
-  sortByTime,
 } from './artifact-index.js';
+export { sortByTime } from './sort-by-time.js';
 export type { IndexRebuild } from './artifact-index.js';
 export { listRecordedRuns } from './list-recorded-runs.js';
 export { readLinkedVersions, readProjectRecords, readVersionsById } from './read-project-records.js';

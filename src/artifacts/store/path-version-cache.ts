@@ -1,13 +1,9 @@
-import { constants } from 'node:fs';
-import { join } from 'node:path';
 import { pathIndexFile, sha256Hex } from '../../project/index.js';
-import { errnoOf, quickFs } from '../../workspace/index.js';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef, StoredTail } from '../../store/index.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { parseRecordLines } from './record-lines.js';
-
-/** O_NONBLOCK: a FIFO planted in place of the file never blocks the open, which runs on the calling thread. */
-const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /** The newest line of a path found so far: its JSON value (not yet schema-checked) and its `createdAt` time. */
 export interface NewestVersionLine {
@@ -72,8 +68,8 @@ export interface PathVersionCache {
 }
 
 interface Known {
-  readonly dev: number;
-  readonly ino: number;
+  /** The index file's version (`StoredTail.version`): another one (a `reindex`) is read whole again. */
+  readonly version: string;
   /** Bytes of the index file read so far: up to and including its last complete line. */
   readonly size: number;
   readonly newest: NewestVersionLine | undefined;
@@ -84,11 +80,56 @@ interface Known {
 
 /**
  * A cache of the newest version per path: a path's index file is read whole once, then only the bytes appended
- * since (by this recorder or any other process), found by the file's size; a file replaced by `reindex` (another
- * inode) or shorter than what was read is read whole again. Index files are append-only, so what was read stays.
+ * since (by this recorder or any other process), found by the file's size through the store's `readFrom`; a file
+ * replaced by `reindex` (another version) or shorter than what was read is read whole again. Index files are
+ * append-only, so what was read stays. A recorder opens it on its session, which keeps the index folder open; a
+ * folder path opens its files store for each read.
  */
-export function openPathVersionCache(projectDir: string): PathVersionCache {
+export function openPathVersionCache(project: ProjectRef): PathVersionCache {
   const known = new Map<string, Known>();
+  const readFrom = (key: string, from: number, length?: number): Promise<StoredTail | undefined> =>
+    usingProject(project, ({ store }) => store.readFrom(key, from, length));
+
+  /** The newest version of `path` from the bytes of its index file appended since `entry` was read. */
+  const readAppended = async (
+    key: string,
+    path: string,
+    entry: Known | undefined,
+  ): Promise<ArtifactRecord | undefined> => {
+    let tail: StoredTail | undefined = await readFrom(key, entry?.size ?? 0);
+    if (
+      tail !== undefined &&
+      entry !== undefined &&
+      (tail.version !== entry.version || tail.size < entry.size)
+    ) {
+      entry = undefined;
+      tail = await readFrom(key, 0);
+    }
+    if (tail === undefined) {
+      known.delete(path);
+      return undefined;
+    }
+    const from = entry?.size ?? 0;
+    // Only complete lines: a line still being written (or cut off) is read once its newline is there.
+    const end = tail.bytes.lastIndexOf(0x0a) + 1;
+    if (entry !== undefined && end === 0) return entry.record;
+    const lines = Buffer.from(tail.bytes.buffer, tail.bytes.byteOffset, end).toString('utf8').split('\n');
+    lines.pop();
+    const newest = newestVersionLine(lines, path, entry?.newest);
+    let record = entry?.record;
+    if (newest !== undefined && newest !== entry?.newest) {
+      const checked = artifactRecordSchema.safeParse(newest.value);
+      if (!checked.success) {
+        // A malformed newest line: answer from the fully validated reading, which skips it, and cache nothing.
+        known.delete(path);
+        return validatedNewest(project, key, path);
+      }
+      record = checked.data;
+    }
+    known.set(path, { version: tail.version, size: from + end, newest, record });
+    return record;
+  };
+
   return {
     appended: (path, bytes, newest) => {
       const entry = known.get(path);
@@ -97,90 +138,34 @@ export function openPathVersionCache(projectDir: string): PathVersionCache {
       known.set(path, { ...entry, expected: { size, newest } });
     },
     latest: async (path) => {
-      const relative = pathIndexFile(sha256Hex(path));
-      const believed = await believedNewest(join(projectDir, relative), known.get(path));
-      if (believed !== undefined) {
-        known.set(path, believed);
-        return believed.record;
-      }
-      let handle;
-      try {
-        handle = await quickFs.open(join(projectDir, relative), READ_FLAGS);
-      } catch (error) {
-        if (errnoOf(error) !== 'ENOENT') throw error;
-        known.delete(path);
-        return undefined;
-      }
-      let tail: Buffer;
-      let entry: Known | undefined;
-      let from: number;
-      let dev: number;
-      let ino: number;
-      try {
-        const stats = await handle.stat();
-        ({ dev, ino } = stats);
-        entry = known.get(path);
-        if (entry !== undefined && (entry.dev !== dev || entry.ino !== ino || entry.size > stats.size)) {
-          entry = undefined;
+      const key = pathIndexFile(sha256Hex(path));
+      const entry = known.get(path);
+      const expected = entry?.expected;
+      if (entry !== undefined && expected !== undefined) {
+        // The file grew by exactly what this process appended (same file, size as expected): nothing to read.
+        const now = await readFrom(key, expected.size, 0);
+        if (now?.version === entry.version && now.size === expected.size) {
+          // The newest's record was schema-checked when it was rendered.
+          const record =
+            expected.newest === entry.newest
+              ? entry.record
+              : (expected.newest?.value as ArtifactRecord | undefined);
+          known.set(path, { version: entry.version, size: expected.size, newest: expected.newest, record });
+          return record;
         }
-        from = entry?.size ?? 0;
-        tail = Buffer.alloc(stats.size - from);
-        let at = 0;
-        while (at < tail.length) {
-          const { bytesRead } = await handle.read(tail, at, tail.length - at, from + at);
-          if (bytesRead === 0) break;
-          at += bytesRead;
-        }
-        tail = tail.subarray(0, at);
-      } finally {
-        await handle.close();
       }
-      // Only complete lines: a line still being written (or cut off) is read once its newline is there.
-      const end = tail.lastIndexOf(0x0a) + 1;
-      if (entry !== undefined && end === 0) return entry.record;
-      const lines = tail.toString('utf8', 0, end).split('\n');
-      lines.pop();
-      const newest = newestVersionLine(lines, path, entry?.newest);
-      let record = entry?.record;
-      if (newest !== undefined && newest !== entry?.newest) {
-        const checked = artifactRecordSchema.safeParse(newest.value);
-        if (!checked.success) {
-          // A malformed newest line: answer from the fully validated reading, which skips it, and cache nothing.
-          known.delete(path);
-          return validatedNewest(projectDir, relative, path);
-        }
-        record = checked.data;
-      }
-      known.set(path, { dev, ino, size: from + end, newest, record });
-      return record;
+      return readAppended(key, path, entry);
     },
   };
 }
 
-/**
- * The entry of a path whose index file grew by exactly what this process appended (same file, size as expected:
- * one stat, no read), or undefined when it must be read. The newest's record was schema-checked when rendered.
- */
-async function believedNewest(file: string, entry: Known | undefined): Promise<Known | undefined> {
-  const expected = entry?.expected;
-  if (entry === undefined || expected === undefined) return undefined;
-  const stats = await quickFs.stat(file).catch(() => undefined);
-  if (stats?.dev !== entry.dev || stats.ino !== entry.ino || stats.size !== expected.size) return undefined;
-  const record =
-    expected.newest === entry.newest ? entry.record : (expected.newest?.value as ArtifactRecord | undefined);
-  return { dev: entry.dev, ino: entry.ino, size: expected.size, newest: expected.newest, record };
-}
-
 /** The newest valid version of `path` in its index file, by the same order as readPathVersions. */
 async function validatedNewest(
-  projectDir: string,
-  relative: string,
+  project: ProjectRef,
+  key: string,
   path: string,
 ): Promise<ArtifactRecord | undefined> {
-  const text = await quickFs.readFile(join(projectDir, relative), 'utf8').catch((error: unknown) => {
-    if (errnoOf(error) === 'ENOENT') return '';
-    throw error;
-  });
-  const records = parseRecordLines(text, relative).records.filter((record) => record.path === path);
+  const text = (await usingProject(project, ({ store }) => store.readText(key))) ?? '';
+  const records = parseRecordLines(text, key).records.filter((record) => record.path === path);
   return [...records].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)).at(-1);
 }

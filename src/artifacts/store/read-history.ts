@@ -1,5 +1,6 @@
 import { HISTORY_INDEX_DIR } from '../../project/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
+import { usingProject } from '../../store/index.js';
+import type { FolderFill, ProjectRef } from '../../store/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import {
   foldHeads,
@@ -31,12 +32,16 @@ export interface HistoryCut {
  * then reads every run.
  */
 export async function readHistoryCut(
-  projectDir: string,
+  project: ProjectRef,
   cut: HistoryCut,
 ): Promise<ArtifactRecord[] | undefined> {
-  const meta = await readHistoryMeta(projectDir);
+  return usingProject(project, (opened) => readCut(opened, cut));
+}
+
+async function readCut(project: ProjectRef, cut: HistoryCut): Promise<ArtifactRecord[] | undefined> {
+  const meta = await readHistoryMeta(project);
   if (meta?.complete !== true) return undefined;
-  const { segments, ordered } = await readHistorySegments(projectDir);
+  const { segments, ordered } = await readHistorySegments(project);
   if (!ordered) return undefined;
   let heads = -1;
   let cumulativeMax = -Infinity;
@@ -50,7 +55,7 @@ export async function readHistoryCut(
     if (Date.parse(segment.minAt) <= cut.until) files.push(historySegmentPath(segment.seq));
   const records: ArtifactRecord[] = [];
   for (const file of files) {
-    const text = await readOptional(projectDir, file);
+    const text = await readOptional(project, file);
     // A committed segment or heads file that is gone: the journal cannot answer.
     if (text === undefined) return undefined;
     const read = parseJournalLines(text);
@@ -59,7 +64,7 @@ export async function readHistoryCut(
   }
   // Every segment after the committed ones, always: the open one, and one a lost commit line left behind.
   for (let seq = segments.length; ; seq++) {
-    const text = await readOptional(projectDir, historySegmentPath(seq));
+    const text = await readOptional(project, historySegmentPath(seq));
     if (text === undefined) break;
     const read = parseJournalLines(text);
     if (read === undefined) return undefined;
@@ -91,8 +96,8 @@ function parseJournalLines(text: string): ArtifactRecord[] | undefined {
   return records;
 }
 
-async function exists(projectDir: string, relative: string): Promise<boolean> {
-  return (await readOptional(projectDir, relative)) !== undefined;
+async function exists(project: ProjectRef, key: string): Promise<boolean> {
+  return usingProject(project, async ({ store }) => (await store.info(key)) !== undefined);
 }
 
 function isRecordShaped(value: unknown): value is ArtifactRecord {
@@ -111,22 +116,26 @@ function isRecordShaped(value: unknown): value is ArtifactRecord {
 }
 
 /** Every version record the journal holds (committed and open segments), or undefined when it is not complete. */
-export async function readWholeHistory(projectDir: string): Promise<
+export async function readWholeHistory(project: ProjectRef): Promise<
   | {
       readonly records: readonly ArtifactRecord[];
       readonly problems: readonly { readonly file: string; readonly message: string }[];
     }
   | { readonly incomplete: string }
 > {
-  const meta = await readHistoryMeta(projectDir);
+  return usingProject(project, readWhole);
+}
+
+async function readWhole(project: ProjectRef): ReturnType<typeof readWholeHistory> {
+  const meta = await readHistoryMeta(project);
   if (meta === undefined) return { incomplete: `${HISTORY_INDEX_DIR}/meta.json is missing or unreadable` };
   if (!meta.complete) return { incomplete: meta.reason ?? 'meta.json says it is not complete' };
-  const { segments, ordered } = await readHistorySegments(projectDir);
+  const { segments, ordered } = await readHistorySegments(project);
   if (!ordered) return { incomplete: `${HISTORY_SEGMENTS_PATH} does not list segments 0, 1, 2 ... in order` };
   const records: ArtifactRecord[] = [];
   const problems: { file: string; message: string }[] = [];
-  for (let seq = 0; seq <= segments.length || (await exists(projectDir, historySegmentPath(seq))); seq++) {
-    const read = await readRecordLines(projectDir, historySegmentPath(seq));
+  for (let seq = 0; seq <= segments.length || (await exists(project, historySegmentPath(seq))); seq++) {
+    const read = await readRecordLines(project, historySegmentPath(seq));
     records.push(...read.records);
     problems.push(...read.problems);
   }
@@ -134,23 +143,18 @@ export async function readWholeHistory(projectDir: string): Promise<
 }
 
 /**
- * Writes a whole journal of `versions` (workspace versions, already in the order they should be appended) into a
- * staging root: segments of about {@link HISTORY_SEGMENT_BYTES}, each full one with its heads and its entry,
+ * Writes a whole journal of `versions` (workspace versions, already in the order they should be appended) into the
+ * fill of a folder replace: segments of about {@link HISTORY_SEGMENT_BYTES}, each full one with its heads and its entry,
  * the last one open, and meta.json saying it is complete.
  */
 export async function writeHistoryJournal(
-  staging: ConfinedRoot,
+  files: FolderFill,
   versions: readonly ArtifactRecord[],
 ): Promise<number> {
   const heads = new Map<string, ArtifactRecord>();
   const entries: HistorySegment[] = [];
   let start = 0;
   let bytes = 0;
-  const write = async (relative: string, text: string): Promise<void> => {
-    const outcome = await staging.write(relative, Buffer.from(text, 'utf8'), { durability: 'none' });
-    if (outcome.status === 'refused') throw new Error(`cannot write ${relative}: ${outcome.message}`);
-  };
-  const local = (relative: string): string => relative.slice(HISTORY_INDEX_DIR.length + 1);
   for (let index = 0; index <= versions.length; index++) {
     const record = versions[index];
     if (record !== undefined) bytes += Buffer.byteLength(renderRecordLines([record]));
@@ -158,10 +162,10 @@ export async function writeHistoryJournal(
     // Past the size (or at the end): this segment is full and is committed, the next one opens.
     const segment = versions.slice(start, index + 1);
     const seq = entries.length;
-    await write(local(historySegmentPath(seq)), renderRecordLines(segment));
+    await files.write(historySegmentPath(seq), renderRecordLines(segment));
     if (record === undefined) break;
     foldHeads(heads, segment);
-    await write(local(historyHeadsPath(seq)), renderRecordLines([...heads.values()]));
+    await files.write(historyHeadsPath(seq), renderRecordLines([...heads.values()]));
     const times = segment.map((version) => Date.parse(version.createdAt));
     entries.push({
       seq,
@@ -172,7 +176,7 @@ export async function writeHistoryJournal(
     start = index + 1;
     bytes = 0;
   }
-  await write(local(HISTORY_SEGMENTS_PATH), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-  await write(local(HISTORY_META_PATH), `${JSON.stringify({ version: 1, complete: true })}\n`);
+  await files.write(HISTORY_SEGMENTS_PATH, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  await files.write(HISTORY_META_PATH, `${JSON.stringify({ version: 1, complete: true })}\n`);
   return entries.length + 1;
 }

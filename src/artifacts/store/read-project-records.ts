@@ -1,6 +1,8 @@
 import type { ArtifactRecord } from '../artifact-record.js';
 import { artifactRecordsPath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { isVersionRecord, readPathVersionsById } from './artifact-index.js';
 import { listRecordedRuns } from './list-recorded-runs.js';
 import { readRecordLines } from './record-lines.js';
@@ -19,8 +21,12 @@ export interface ProjectRecords {
 const READ_CONCURRENCY = 16;
 
 /** Reads the records of every run of the project (records only: no object is read). */
-export async function readProjectRecords(projectDir: string): Promise<ProjectRecords> {
-  const runs = await listRecordedRuns(projectDir);
+export async function readProjectRecords(project: ProjectRef): Promise<ProjectRecords> {
+  return usingProject(project, readRecordsOf);
+}
+
+async function readRecordsOf(project: ProjectRef): Promise<ProjectRecords> {
+  const runs = await listRecordedRuns(project);
   const byRun = new Map<RunId, readonly ArtifactRecord[]>();
   const problems: RecordLineProblem[][] = runs.map(() => []);
   let next = 0;
@@ -28,7 +34,7 @@ export async function readProjectRecords(projectDir: string): Promise<ProjectRec
     while (next < runs.length) {
       const index = next++;
       const runId = runs[index] as RunId;
-      const read = await readRecordLines(projectDir, artifactRecordsPath(runId));
+      const read = await readRecordLines(project, artifactRecordsPath(runId));
       byRun.set(runId, read.records);
       problems[index] = [...read.problems];
     }
@@ -45,8 +51,8 @@ export async function readProjectRecords(projectDir: string): Promise<ProjectRec
  * Every version record of the project by artifact id, the first one read of each (an id names one content at one
  * place, so any record of it will do): where a version's `previous` is found, in whichever run made it.
  */
-export async function readVersionsById(projectDir: string): Promise<Map<string, ArtifactRecord>> {
-  const { byRun } = await readProjectRecords(projectDir);
+export async function readVersionsById(project: ProjectRef): Promise<Map<string, ArtifactRecord>> {
+  const { byRun } = await readProjectRecords(project);
   const versions = new Map<string, ArtifactRecord>();
   for (const records of byRun.values())
     for (const record of records)
@@ -61,7 +67,7 @@ export async function readVersionsById(projectDir: string): Promise<Map<string, 
  * is the paths these records touch, not the project's history. A previous version the index lacks is absent.
  */
 export async function readLinkedVersions(
-  projectDir: string,
+  project: ProjectRef,
   records: readonly ArtifactRecord[],
 ): Promise<Map<string, ArtifactRecord>> {
   const versions = new Map<string, ArtifactRecord>();
@@ -75,8 +81,11 @@ export async function readLinkedVersions(
     ids.add(previous);
     wanted.set(record.path, ids);
   }
-  for (const [path, ids] of wanted)
-    for (const record of await readPathVersionsById(projectDir, path, ids))
-      versions.set(record.artifactId, record);
+  if (wanted.size === 0) return versions;
+  await usingProject(project, async (opened) => {
+    for (const [path, ids] of wanted)
+      for (const record of await readPathVersionsById(opened, path, ids))
+        versions.set(record.artifactId, record);
+  });
   return versions;
 }

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { redactJson } from '../../project/index.js';
-import { errnoOf, openConfinedRoot, readRegularFile } from '../../workspace/index.js';
-import type { RecordRoots } from './record-roots.js';
+import { StoreError, usingProject } from '../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../store/index.js';
 import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 
@@ -49,42 +48,35 @@ export function renderRecordLines(records: readonly ArtifactRecord[]): string {
 const renderedLines = new WeakMap<ArtifactRecord, string>();
 
 /**
- * Appends `text` (whole lines) to a project file through the workspace writer: one write(2) on an O_APPEND
- * descriptor, no symlink followed on the way; `durability` `fsync` (default) flushes it before returning.
- * `roots`, when given, are the confined roots a recorder keeps open (once for many appends).
+ * Appends `text` (whole lines) to the records or index file `key` of `store` in one piece (the files store: one
+ * write(2) on an O_APPEND descriptor, no symlink followed on the way); `durability` `fsync` (default) makes it
+ * durable before returning.
  */
 export async function appendLines(
-  projectDir: string,
-  relative: string,
+  store: ProjectStore,
+  key: string,
   text: string,
   durability: 'fsync' | 'none' = 'fsync',
-  roots?: RecordRoots,
 ): Promise<void> {
   if (text === '') return;
-  if (roots !== undefined) {
-    await roots.append(relative, text, durability);
-    return;
-  }
-  const root = await openConfinedRoot(projectDir, { create: true });
-  try {
-    const outcome = await root.appendLines(relative, text, { durability });
-    if (outcome.status === 'refused') throw new Error(`cannot append to ${relative}: ${outcome.message}`);
-  } finally {
-    await root.close();
-  }
+  await store.append(key, text, { durability });
 }
 
 /** Reads and validates every line of a project's records file; a missing file reads as no records. */
-export async function readRecordLines(projectDir: string, relative: string): Promise<ArtifactRecordsRead> {
-  return parseRecordLines(await readRecordsText(projectDir, relative), relative);
+export async function readRecordLines(project: ProjectRef, key: string): Promise<ArtifactRecordsRead> {
+  return parseRecordLines(await readRecordsText(project, key), key);
 }
 
-/** The text of a project's records or index file, '' when it does not exist (a regular file only). */
-export async function readRecordsText(projectDir: string, relative: string): Promise<string> {
+/**
+ * The text of a project's records or index file, '' when it does not exist (a regular file only: a folder, FIFO,
+ * socket or device in its place rejects with EISDIR or EINVAL naming it, as readers of records always have).
+ */
+export async function readRecordsText(project: ProjectRef, key: string): Promise<string> {
   try {
-    return await readRegularFile(join(projectDir, relative), 'utf8');
+    return await usingProject(project, async ({ store }) => (await store.readText(key)) ?? '');
   } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return '';
+    if (error instanceof StoreError && error.code === 'not_a_file' && error.cause instanceof Error)
+      throw error.cause;
     throw error;
   }
 }

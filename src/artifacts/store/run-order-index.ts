@@ -1,16 +1,14 @@
-import { constants } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { artifactRecordsPath, isRunId, RUN_ORDER_INDEX_PATH } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { errnoOf, quickFs } from '../../workspace/index.js';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../store/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { readOptional } from './history-journal.js';
 import { appendLines } from './record-lines.js';
-import type { RecordRoots } from './record-roots.js';
 
-/** O_NONBLOCK: a FIFO planted in place of the file never blocks the open, which runs on the calling thread. */
-const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+/** How much of a run's artifacts.jsonl is read for its first line: a record line is far shorter. */
+const FIRST_LINE_BYTES = 64 * 1024;
 
 /** One line of runs.jsonl: a run and when its first record was made. */
 export interface RunStart {
@@ -20,8 +18,20 @@ export interface RunStart {
 
 const runStartSchema = z.object({ runId: z.string().refine(isRunId), startedAt: z.iso.datetime() }).strict();
 
-/** Runs of this process whose first record was already looked at, by project and run id. */
-const startedRuns = new Set<string>();
+/** Runs whose first record this process already looked at, by the store given (a Project's) or the folder named. */
+const startedRunsByStore = new WeakMap<ProjectStore, Set<string>>();
+const startedRunsByFolder = new Map<string, Set<string>>();
+
+/** The runs already looked at for `project`: a folder path opens a new files store each call, so it counts by folder. */
+function startedRunsOf(project: ProjectRef, store: ProjectStore): Set<string> {
+  const known =
+    typeof project === 'string' ? startedRunsByFolder.get(project) : startedRunsByStore.get(store);
+  if (known !== undefined) return known;
+  const made = new Set<string>();
+  if (typeof project === 'string') startedRunsByFolder.set(project, made);
+  else startedRunsByStore.set(store, made);
+  return made;
+}
 
 /** Renders run starts as runs.jsonl lines. */
 export function renderRunStarts(starts: readonly RunStart[]): string {
@@ -32,40 +42,41 @@ export function renderRunStarts(starts: readonly RunStart[]): string {
 
 /**
  * Appends a line to runs.jsonl for each run whose first record is among `records` (just appended to its
- * artifacts.jsonl): the run's first line is one of them. One small read per run and process.
+ * artifacts.jsonl): the run's first line is one of them. One small read per run and process (per store given).
  */
 export async function appendRunStarts(
-  projectDir: string,
+  project: ProjectRef,
   records: readonly ArtifactRecord[],
   durability: 'fsync' | 'none' = 'fsync',
-  roots?: RecordRoots,
 ): Promise<void> {
-  const byRun = new Map<RunId, ArtifactRecord[]>();
-  for (const record of records) byRun.set(record.runId, [...(byRun.get(record.runId) ?? []), record]);
-  const starts: RunStart[] = [];
-  for (const [runId, batch] of byRun) {
-    const key = `${projectDir}\0${runId}`;
-    // A run's first line never changes (the file is append-only): once seen, later batches cannot hold it.
-    if (startedRuns.has(key)) continue;
-    const first = await readFirstLine(projectDir, artifactRecordsPath(runId));
-    if (first === undefined) continue;
-    startedRuns.add(key);
-    const opens = batch.some(
-      (record) => record.artifactId === first.artifactId && record.createdAt === first.createdAt,
-    );
-    if (!opens) continue;
-    const earliest = Math.min(...batch.map((record) => Date.parse(record.createdAt)));
-    starts.push({ runId, startedAt: new Date(earliest).toISOString() });
-  }
-  await appendLines(projectDir, RUN_ORDER_INDEX_PATH, renderRunStarts(starts), durability, roots);
+  await usingProject(project, async ({ store }) => {
+    const byRun = new Map<RunId, ArtifactRecord[]>();
+    for (const record of records) byRun.set(record.runId, [...(byRun.get(record.runId) ?? []), record]);
+    const seen = startedRunsOf(project, store);
+    const starts: RunStart[] = [];
+    for (const [runId, batch] of byRun) {
+      // A run's first line never changes (the file is append-only): once seen, later batches cannot hold it.
+      if (seen.has(runId)) continue;
+      const first = await readFirstLine(store, artifactRecordsPath(runId));
+      if (first === undefined) continue;
+      seen.add(runId);
+      const opens = batch.some(
+        (record) => record.artifactId === first.artifactId && record.createdAt === first.createdAt,
+      );
+      if (!opens) continue;
+      const earliest = Math.min(...batch.map((record) => Date.parse(record.createdAt)));
+      starts.push({ runId, startedAt: new Date(earliest).toISOString() });
+    }
+    await appendLines(store, RUN_ORDER_INDEX_PATH, renderRunStarts(starts), durability);
+  });
 }
 
 /**
  * The run whose first record is newest (of equal times, the greater id), from runs.jsonl: undefined when the
  * file names no run or has an unreadable line (the caller then reads every run).
  */
-export async function newestIndexedRun(projectDir: string): Promise<RunId | undefined> {
-  const text = (await readOptional(projectDir, RUN_ORDER_INDEX_PATH)) ?? '';
+export async function newestIndexedRun(project: ProjectRef): Promise<RunId | undefined> {
+  const text = (await readOptional(project, RUN_ORDER_INDEX_PATH)) ?? '';
   const starts = new Map<RunId, number>();
   for (const line of text.split('\n')) {
     if (line === '') continue;
@@ -90,9 +101,9 @@ export async function newestIndexedRun(projectDir: string): Promise<RunId | unde
 
 /** Reads runs.jsonl as a map of run id to start (for verify); unreadable lines are counted. */
 export async function readRunStarts(
-  projectDir: string,
+  project: ProjectRef,
 ): Promise<{ readonly starts: ReadonlyMap<string, string>; readonly unreadable: number }> {
-  const text = (await readOptional(projectDir, RUN_ORDER_INDEX_PATH)) ?? '';
+  const text = (await readOptional(project, RUN_ORDER_INDEX_PATH)) ?? '';
   const starts = new Map<string, string>();
   let unreadable = 0;
   for (const line of text.split('\n')) {
@@ -114,28 +125,17 @@ export async function readRunStarts(
 
 /** The first line of a run's records, parsed just enough to compare it; undefined when there is none. */
 async function readFirstLine(
-  projectDir: string,
-  relative: string,
+  store: ProjectStore,
+  key: string,
 ): Promise<{ readonly artifactId: unknown; readonly createdAt: unknown } | undefined> {
-  let handle;
+  const start = await store.readFrom(key, 0, FIRST_LINE_BYTES);
+  if (start === undefined) return undefined;
+  const text = Buffer.from(start.bytes).toString('utf8');
+  const end = text.indexOf('\n');
+  if (end === -1) return undefined;
   try {
-    handle = await quickFs.open(join(projectDir, relative), READ_FLAGS);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    const end = text.indexOf('\n');
-    if (end === -1) return undefined;
-    try {
-      return JSON.parse(text.slice(0, end)) as { artifactId: unknown; createdAt: unknown };
-    } catch {
-      return undefined;
-    }
-  } finally {
-    await handle.close();
+    return JSON.parse(text.slice(0, end)) as { artifactId: unknown; createdAt: unknown };
+  } catch {
+    return undefined;
   }
 }
