@@ -1,9 +1,8 @@
-import { join } from 'node:path';
-import { runDir } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { lstatOrMissing } from '../../workspace/index.js';
+import type { Project } from '../../store/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import {
+  hasRunFolder,
   newestIndexedRun,
   readArtifactRecords,
   readHistoryCut,
@@ -30,19 +29,18 @@ export interface CheckoutRecords {
 
 /** Opens the record source of one checkout; `useIndexes: false` reads every run (what the indexes must equal). */
 export function openCheckoutRecords(
-  projectDir: string,
+  project: Project,
   options: { readonly useIndexes?: boolean } = {},
 ): CheckoutRecords {
   const useIndexes = options.useIndexes ?? true;
   let full: Promise<ProjectRecords> | undefined;
-  const readAll = (): Promise<ProjectRecords> => (full ??= readProjectRecords(projectDir));
+  const readAll = (): Promise<ProjectRecords> => (full ??= readProjectRecords(project));
   const ownRead = new Map<RunId, Promise<ArtifactRecordsRead>>();
   return {
     newestRun: async () => {
-      if (useIndexes && (await readHistoryMeta(projectDir))?.complete === true) {
-        const indexed = await newestIndexedRun(projectDir);
-        if (indexed !== undefined && (await lstatOrMissing(join(projectDir, runDir(indexed)))) !== undefined)
-          return indexed;
+      if (useIndexes && (await readHistoryMeta(project))?.complete === true) {
+        const indexed = await newestIndexedRun(project);
+        if (indexed !== undefined && (await hasRunFolder(project, indexed))) return indexed;
       }
       return newestRun((await readAll()).byRun);
     },
@@ -50,13 +48,13 @@ export function openCheckoutRecords(
       if (full !== undefined) return (await full).byRun.get(runId) ?? [];
       let pending = ownRead.get(runId);
       if (pending === undefined) {
-        pending = readArtifactRecords(projectDir, runId);
+        pending = readArtifactRecords(project, runId);
         ownRead.set(runId, pending);
       }
       return (await pending).records;
     },
     others: async (cut, runId) => {
-      const indexed = useIndexes ? await readHistoryCut(projectDir, cut) : undefined;
+      const indexed = useIndexes ? await readHistoryCut(project, cut) : undefined;
       if (indexed !== undefined) return indexed.filter((record) => record.runId !== runId);
       const { byRun } = await readAll();
       return [...byRun].flatMap(([id, records]) => (id === runId ? [] : records));

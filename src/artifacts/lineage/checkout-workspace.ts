@@ -7,7 +7,8 @@ import { judgeRecordPath } from '../judge-record-path.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { checkCheckoutTarget } from './check-checkout-target.js';
 import { LineageError } from './lineage-error.js';
-import { openObjectStore } from '../store/index.js';
+import { usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import type { ObjectStore } from '../store/index.js';
 import { ObjectStoreError } from '../store/index.js';
 import { supersedes } from '../store/index.js';
@@ -75,7 +76,11 @@ const isoTimeSchema = z.iso.datetime({ offset: true });
  * every selected object is read and verified before the first file is written, so a missing or corrupt
  * object leaves `to` untouched.
  */
-export async function checkoutWorkspace(projectDir: string, options: CheckoutOptions): Promise<Checkout> {
+export function checkoutWorkspace(project: ProjectRef, options: CheckoutOptions): Promise<Checkout> {
+  return usingProject(project, (opened) => checkout(opened, options));
+}
+
+async function checkout(project: Project, options: CheckoutOptions): Promise<Checkout> {
   const { step, at } = options;
   // Parsed once here: an id that is no id names no run either.
   if (options.runId !== undefined && !isRunId(options.runId)) throw new UnknownRunError(options.runId);
@@ -83,12 +88,12 @@ export async function checkoutWorkspace(projectDir: string, options: CheckoutOpt
   if ((step === undefined) === (at === undefined))
     throw new Error('checkoutWorkspace needs exactly one of step and at');
   const to = path.resolve(options.to);
-  await checkCheckoutTarget(projectDir, to);
-  const records = openCheckoutRecords(projectDir, { useIndexes: options.useIndexes ?? true });
+  await checkCheckoutTarget(project.dir, to);
+  const records = openCheckoutRecords(project, { useIndexes: options.useIndexes ?? true });
   const selection =
     at !== undefined
-      ? await selectAtTime(projectDir, records, at, runId)
-      : await selectAtStep(projectDir, records, step ?? 0, runId);
+      ? await selectAtTime(project, records, at, runId)
+      : await selectAtStep(project, records, step ?? 0, runId);
   const winners = latestByPath(selection.other, selection.own);
   for (const record of winners) {
     // Recorded paths passed these rules when written; one that fails now was edited by hand or imported by a
@@ -101,7 +106,7 @@ export async function checkoutWorkspace(projectDir: string, options: CheckoutOpt
       });
     }
   }
-  const contents = await readContents(projectDir, winners);
+  const contents = await readContents(project, winners);
 
   const root = await openConfinedRoot(to, { create: true });
   try {
@@ -138,13 +143,13 @@ interface Selection {
 }
 
 async function selectAtStep(
-  projectDir: string,
+  project: Project,
   records: CheckoutRecords,
   step: number,
   requestedRun: RunId | undefined,
 ): Promise<Selection> {
   const runId = requestedRun ?? (await records.newestRun());
-  const timeline = await readRunTimeline(projectDir, runId);
+  const timeline = await readRunTimeline(project, runId);
   const unreadable = timeline.problems.find((problem) => problem.code === 'unreadable_trace');
   if (unreadable !== undefined) {
     throw new LineageError({
@@ -175,7 +180,7 @@ async function selectAtStep(
 }
 
 async function selectAtTime(
-  projectDir: string,
+  project: Project,
   records: CheckoutRecords,
   at: string,
   runId: RunId | undefined,
@@ -192,7 +197,7 @@ async function selectAtTime(
     const other = await records.others({ headsBefore: limit + 1, until: limit }, undefined);
     return { cut: { kind: 'at', time: at }, own: [], other: other.filter(before) };
   }
-  const { startedAt } = await readRunTimeline(projectDir, runId);
+  const { startedAt } = await readRunTimeline(project, runId);
   const start = startedAt === null ? Infinity : Date.parse(startedAt);
   const cut = { headsBefore: Math.min(limit + 1, await earliestOf(records, runId, startedAt)), until: limit };
   return {
@@ -248,11 +253,11 @@ function latestByPath(other: readonly ArtifactRecord[], own: readonly ArtifactRe
 
 /** Reads and verifies every winner's object, all before anything is written. */
 async function readContents(
-  projectDir: string,
+  project: Project,
   winners: readonly ArtifactRecord[],
 ): Promise<[ArtifactRecord, Uint8Array][]> {
   if (winners.length === 0) return [];
-  const store = await openObjectStore(projectDir);
+  const store = await project.store.openObjects();
   try {
     const byHash = new Map<string, Uint8Array>();
     const contents: [ArtifactRecord, Uint8Array][] = [];

@@ -1,6 +1,7 @@
 import { HISTORY_INDEX_DIR, RUN_ORDER_INDEX_PATH } from '../../project/index.js';
 import { isWorkspaceVersion, readRunStarts, readWholeHistory } from '../store/index.js';
 import type { ProjectRecords } from '../store/index.js';
+import type { Project } from '../../store/index.js';
 import type { VerifyProblem } from './verify-artifacts.js';
 
 const REINDEX = "run 'artifact-ingest reindex' to rebuild the indexes";
@@ -10,12 +11,9 @@ const REINDEX = "run 'artifact-ingest reindex' to rebuild the indexes";
  * import retried may append a version twice, which changes no answer) and runs.jsonl (each run with records
  * listed at its earliest record). Drift is a warning: the indexes are rebuilt from the runs by `reindex`.
  */
-export async function compareRunIndexes(
-  projectDir: string,
-  project: ProjectRecords,
-): Promise<VerifyProblem[]> {
+export async function compareRunIndexes(store: Project, project: ProjectRecords): Promise<VerifyProblem[]> {
   const problems: VerifyProblem[] = [];
-  const history = await readWholeHistory(projectDir);
+  const history = await readWholeHistory(store);
   const versions = project.runs.some((run) => (project.byRun.get(run) ?? []).some(isWorkspaceVersion));
   // Without a workspace version there is nothing to miss: the recorder marks the journal complete when it starts.
   if ('incomplete' in history && versions) {
@@ -63,7 +61,7 @@ export async function compareRunIndexes(
       });
     }
   }
-  const { starts, unreadable } = await readRunStarts(projectDir);
+  const { starts, unreadable } = await readRunStarts(store);
   const drift: string[] = [];
   const recorded = new Set<string>(project.runs.filter((run) => (project.byRun.get(run)?.length ?? 0) > 0));
   if (unreadable > 0) drift.push(`${String(unreadable)} unreadable line(s)`);

@@ -1,6 +1,7 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ArtifactRecord } from '../artifact-record.js';
-import { openObjectStore } from '../store/index.js';
+import { projectOf } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import type { ObjectStore } from '../store/index.js';
 import { ObjectStoreError } from '../store/index.js';
 import { MAX_DIFF_EDIT_LENGTH } from '../record/index.js';
@@ -39,18 +40,20 @@ export interface VersionDifferOptions {
  * the object store is opened on the first diff, so a replay without versions opens nothing.
  */
 export function openVersionDiffer(
-  projectDir: string,
+  project: ProjectRef,
   // Only a previous version's content is read, so any record-shaped value with its hash will do.
   versions: ReadonlyMap<string, Pick<ArtifactRecord, 'contentHash'>>,
   options: VersionDifferOptions = {},
 ): VersionDiffer {
   const maxEditLength = options.maxEditLength ?? MAX_DIFF_EDIT_LENGTH;
+  // A folder path opens its files store here, closed with the differ; a Project's store is its owner's.
+  const opened = projectOf(project);
   let store: Promise<ObjectStore> | undefined;
   const cache = new Map<string, Promise<Uint8Array | ObjectStoreError>>();
   const bytesOf = (hash: string): Promise<Uint8Array | ObjectStoreError> => {
     let pending = cache.get(hash);
     if (pending === undefined) {
-      store ??= openObjectStore(projectDir);
+      store ??= opened.store.openObjects();
       pending = store.then((opened) => readVerified(opened, hash));
       cache.set(hash, pending);
     }
@@ -97,6 +100,7 @@ export function openVersionDiffer(
     },
     close: async () => {
       if (store !== undefined) await (await store).close();
+      if (typeof project === 'string') await opened.store.close();
     },
   };
 }

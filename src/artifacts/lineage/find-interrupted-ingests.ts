@@ -1,5 +1,6 @@
 import { readRunEvents } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
+import type { ProjectRef } from '../../store/index.js';
 
 /** An ingest whose `ingest.started` event no later `ingest.summary` of the same node and document followed. */
 export interface InterruptedIngest {
@@ -18,11 +19,14 @@ export interface InterruptedIngest {
  * Reads a run's events.jsonl and returns each ingest that started and never summarised: an ingest is complete
  * once any later `ingest.summary` of the same node and document exists (a re-run or a resume completes it).
  */
-export async function findInterruptedIngests(projectDir: string, runId: RunId): Promise<InterruptedIngest[]> {
+export async function findInterruptedIngests(
+  project: ProjectRef,
+  runId: RunId,
+): Promise<InterruptedIngest[]> {
   const open = new Map<string, InterruptedIngest[]>();
   // Only ingest lines are parsed: a run's event log can be long, and every other event is irrelevant here. A run
   // without an event log (a bundle-imported or record-only run) has no ingest to judge.
-  for await (const fields of readRunEvents(projectDir, runId, '"ingest.')) {
+  for await (const fields of readRunEvents(project, runId, '"ingest.')) {
     const event = ingestEventOf(fields);
     if (event === undefined) continue;
     const key = `${event.nodeId}\0${event.docPath}`;

@@ -1,4 +1,6 @@
 import type { ArtifactType } from '../artifact-record.js';
+import { projectDirOf } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { readPathVersions } from '../store/index.js';
 import type { RecordLineProblem } from '../store/index.js';
 import { resolveRecordPath } from './resolve-record-path.js';
@@ -32,9 +34,9 @@ export interface PathLog {
  * Lists every recorded version of a path across the project's runs, oldest first, from the path's one index
  * file (no object and no other run file is read); throws LineageError `unknown_path` for a path outside the project.
  */
-export async function logPath(projectDir: string, path: string): Promise<PathLog> {
-  const recordPath = resolveRecordPath(projectDir, path);
-  const { records, problems } = await readPathVersions(projectDir, recordPath);
+export async function logPath(project: ProjectRef, path: string): Promise<PathLog> {
+  const recordPath = resolveRecordPath(projectDirOf(project), path);
+  const { records, problems } = await readPathVersions(project, recordPath);
   const versions = records.map((record): PathVersion => ({
     artifactId: record.artifactId,
     runId: record.runId,

@@ -1,12 +1,10 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { isRunId, manifestPath, runDir, runStatePath, UnknownRunError } from '../../project/index.js';
+import { isRunId, manifestPath, runStatePath, UnknownRunError } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
-import { errnoOf, readRegularFile } from '../../workspace/index.js';
-import { readArtifactRecords } from '../store/index.js';
+import { usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
+import { hasRunFolder, readArtifactRecords } from '../store/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { isVersionRecord } from '../store/index.js';
-import { openObjectStore } from '../store/index.js';
 import type { ObjectStore } from '../store/index.js';
 import { ObjectStoreError } from '../store/index.js';
 import type { RecordLineProblem } from '../store/index.js';
@@ -86,15 +84,19 @@ export interface RunTimeline {
  * store); throws UnknownRunError when the id names no run folder. A run without traces and without state.json
  * was made by `artifact-ingest ingest --run-id`: its steps are its ingests, one per task id, in record order.
  */
-export async function readRunTimeline(projectDir: string, runIdText: string): Promise<RunTimeline> {
-  const runId = await checkRunFolder(projectDir, runIdText);
-  const read = await readArtifactRecords(projectDir, runId);
+export function readRunTimeline(project: ProjectRef, runIdText: string): Promise<RunTimeline> {
+  return usingProject(project, (opened) => readTimeline(opened, runIdText));
+}
+
+async function readTimeline(project: Project, runIdText: string): Promise<RunTimeline> {
+  const runId = await checkRunFolder(project, runIdText);
+  const read = await readArtifactRecords(project, runId);
   const traces = read.records.filter((record) => !isVersionRecord(record));
-  if (traces.length === 0 && !(await exists(join(projectDir, runStatePath(runId))))) {
-    return ingestTimeline(projectDir, runId, read.records, read.problems);
+  if (traces.length === 0 && (await project.store.info(runStatePath(runId))) === undefined) {
+    return ingestTimeline(project, runId, read.records, read.problems);
   }
-  // The store is opened only when there is a trace to read, so a run without traces touches nothing.
-  const contents = traces.length === 0 ? [] : await readTraceContents(projectDir, runId, traces);
+  // The objects are opened only when there is a trace to read, so a run without traces touches nothing.
+  const contents = traces.length === 0 ? [] : await readTraceContents(project, runId, traces);
 
   const pending = new Map<string, ArtifactRecord[]>();
   const steps: TimelineStep[] = [];
@@ -148,30 +150,14 @@ export async function readRunTimeline(projectDir: string, runIdText: string): Pr
 }
 
 /** The run's id once its folder is known to exist; UnknownRunError for anything else. */
-async function checkRunFolder(projectDir: string, runId: string): Promise<RunId> {
-  if (!isRunId(runId)) throw new UnknownRunError(runId);
-  try {
-    if (!(await stat(join(projectDir, runDir(runId)))).isDirectory()) throw new UnknownRunError(runId);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw new UnknownRunError(runId);
-    throw error;
-  }
+async function checkRunFolder(project: Project, runId: string): Promise<RunId> {
+  if (!isRunId(runId) || !(await hasRunFolder(project, runId))) throw new UnknownRunError(runId);
   return runId;
-}
-
-async function exists(location: string): Promise<boolean> {
-  try {
-    await stat(location);
-    return true;
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return false;
-    throw error;
-  }
 }
 
 /** The timeline of a run made by `ingest --run-id`: one completed step per task id, in the order of its first record. */
 async function ingestTimeline(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   records: readonly ArtifactRecord[],
   problems: readonly TimelineProblem[],
@@ -182,7 +168,7 @@ async function ingestTimeline(
   for (const [taskId, artifacts] of byTask) {
     const first = artifacts[0];
     if (first === undefined) continue;
-    const manifest = await readIngestManifest(projectDir, runId, first.taskId);
+    const manifest = await readIngestManifest(project, runId, first.taskId);
     steps.push({
       kind: 'ingest',
       step: steps.length + 1,
@@ -211,14 +197,16 @@ async function ingestTimeline(
 
 /** An ingest's manifest v1, read loosely (artifacts sits beside ingest, not above it): undefined when unreadable. */
 async function readIngestManifest(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   nodeId: NodeId,
 ): Promise<IngestStepManifest | undefined> {
   const path = manifestPath(runId, nodeId);
   let value: unknown;
   try {
-    value = JSON.parse(await readRegularFile(join(projectDir, path), 'utf8'));
+    const text = await project.store.readText(path);
+    if (text === undefined) return undefined;
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -239,11 +227,11 @@ async function readIngestManifest(
 }
 
 async function readTraceContents(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   traces: readonly ArtifactRecord[],
 ): Promise<(TraceContent | UnreadableTrace)[]> {
-  const store = await openObjectStore(projectDir);
+  const store = await project.store.openObjects();
   try {
     const contents: (TraceContent | UnreadableTrace)[] = [];
     for (const trace of traces) contents.push(await readTraceContent(store, runId, trace));

@@ -1,4 +1,6 @@
 import type { ArtifactRecord, ArtifactType } from '../artifact-record.js';
+import { usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import { openVersionDiffer, unknownPreviousMessage } from './diff-versions.js';
 import type { ReplayDiff } from './diff-versions.js';
 import { LineageError } from './lineage-error.js';
@@ -103,13 +105,17 @@ export interface RunReplay {
  * Replays a run from its records without executing or writing anything: forward, each node execution with
  * its artifacts and line counts; backward, from the final state back with each version's unified diff.
  */
-export async function replayRun(
-  projectDir: string,
+export function replayRun(
+  project: ProjectRef,
   runId: string,
   options: ReplayOptions = {},
 ): Promise<RunReplay> {
-  const timeline = await readRunTimeline(projectDir, runId);
-  const path = options.path === undefined ? null : resolveReplayPath(projectDir, timeline, options.path);
+  return usingProject(project, (opened) => replay(opened, runId, options));
+}
+
+async function replay(project: Project, runId: string, options: ReplayOptions): Promise<RunReplay> {
+  const timeline = await readRunTimeline(project, runId);
+  const path = options.path === undefined ? null : resolveReplayPath(project.dir, timeline, options.path);
   const matches = (record: ArtifactRecord): boolean => path === null || record.path === path;
   const steps = timeline.steps
     .filter((step) => path === null || step.artifacts.some(matches))
@@ -131,10 +137,10 @@ export async function replayRun(
     .concat(timeline.unfinished)
     .filter(matches);
   // Only the previous versions of what the run made are needed: found through the path index, not all runs.
-  const versions = await readLinkedVersions(projectDir, runVersions);
+  const versions = await readLinkedVersions(project, runVersions);
   const problems: ReplayProblem[] = [...timeline.problems];
   const before = priorVersions(runVersions, versions, problems);
-  const differ = openVersionDiffer(projectDir, versions);
+  const differ = openVersionDiffer(project, versions);
   try {
     const withDiffs = async (artifacts: readonly ReplayArtifact[]): Promise<ReplayArtifact[]> => {
       const diffed: ReplayArtifact[] = [];
@@ -162,14 +168,14 @@ export async function replayRun(
  * Resolves `--path` as `log` does (resolveRecordPath), then against the run's version paths; `docs/x.md` also
  * finds a workspace file `workspace/docs/x.md` when the run has no node document of that name.
  */
-function resolveReplayPath(projectDir: string, timeline: RunTimeline, requested: string): string {
+function resolveReplayPath(dir: string, timeline: RunTimeline, requested: string): string {
   const paths = new Set(
     timeline.steps
       .flatMap((step) => step.artifacts)
       .concat(timeline.unfinished)
       .map((record) => record.path),
   );
-  const path = resolveRecordPath(projectDir, requested);
+  const path = resolveRecordPath(dir, requested);
   if (paths.has(path)) return path;
   if (!path.startsWith('workspace/') && paths.has(`workspace/${path}`)) return `workspace/${path}`;
   throw new LineageError({

@@ -1,5 +1,6 @@
-import { basename, join, posix } from 'node:path';
+import { basename, posix } from 'node:path';
 import {
+  AGENT_DIR,
   artifactRecordsPath,
   CONTRACT_ARTIFACTS_DIR,
   isRunId,
@@ -16,6 +17,7 @@ import { errnoOf, readLiveShortLockOwner, tempFileWriter } from '../../workspace
 import type { ArtifactRecord } from '../artifact-record.js';
 import { judgeRecordPath } from '../judge-record-path.js';
 import {
+  hasRunFolder,
   indexFileOf,
   isVersionRecord,
   latestPathVersion,
@@ -30,8 +32,8 @@ import { findInterruptedIngests } from './find-interrupted-ingests.js';
 import type { InterruptedIngest } from './find-interrupted-ingests.js';
 import { findStaleTempFiles } from './find-stale-temp-files.js';
 import type { FoundTempFile } from './find-stale-temp-files.js';
-import { lstatOrMissing } from '../../workspace/index.js';
-import { openObjectStore } from '../store/index.js';
+import { storeLockSlot, usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import type { ObjectVerdict } from '../store/index.js';
 import { readProjectRecords } from '../store/index.js';
 import { readRecordLines } from '../store/index.js';
@@ -107,16 +109,16 @@ const REINDEX = "run 'artifact-ingest reindex' to rebuild the index";
  * checks the path index against the runs' artifacts.jsonl; reads only, never writes. Throws UnknownRunError for
  * a run id that names no run folder (or is not an id).
  */
-export async function verifyArtifacts(
-  projectDir: string,
-  options: VerifyOptions = {},
-): Promise<VerifyReport> {
+export function verifyArtifacts(project: ProjectRef, options: VerifyOptions = {}): Promise<VerifyReport> {
+  return usingProject(project, (opened) => verify(opened, options));
+}
+
+async function verify(opened: Project, options: VerifyOptions): Promise<VerifyReport> {
   const asked = options.runId;
   if (asked !== undefined && !isRunId(asked)) throw new UnknownRunError(asked);
   const runId: RunId | undefined = asked;
   // A run's check reads that run's records and the path index; only the whole project's reads every run.
-  const project =
-    runId === undefined ? await readProjectRecords(projectDir) : await readOneRun(projectDir, runId);
+  const project = runId === undefined ? await readProjectRecords(opened) : await readOneRun(opened, runId);
   const runs = runId === undefined ? project.runs : [runId];
   const scoped = runs.flatMap((run) => project.byRun.get(run) ?? []);
   const problems: VerifyProblem[] = project.problems
@@ -132,26 +134,26 @@ export async function verifyArtifacts(
   // and left out: its path is never joined onto the project, so no outside file is read or hashed.
   problems.push(...scoped.flatMap(unsafeRecordProblem));
   const safe = scoped.filter(hasSafePath);
-  const objects = await verifyObjects(projectDir, safe);
+  const objects = await verifyObjects(opened, safe);
   problems.push(...objects.problems);
   const allRecords = project.runs.flatMap((run) => project.byRun.get(run) ?? []).filter(hasSafePath);
   const workspace = await verifyWorkspace(
-    projectDir,
+    opened.dir,
     safe,
-    runId === undefined ? latestIn(allRecords) : (path) => latestPathVersion(projectDir, path),
+    runId === undefined ? latestIn(allRecords) : (path) => latestPathVersion(opened, path),
   );
   problems.push(...workspace.problems);
   if (runId === undefined) {
-    problems.push(...(await compareIndex(projectDir, allRecords)));
-    problems.push(...(await compareRunIndexes(projectDir, project)));
+    problems.push(...(await compareIndex(opened, allRecords)));
+    problems.push(...(await compareRunIndexes(opened, project)));
   }
   // The one ingest that holds the workspace lock now is in progress, not interrupted: only it can have started
   // (and made temp files in workspace/) since the live holder took the lock. A temp file whose name names a
   // live process of this host is a write in progress too.
-  const inProgressSince = await liveWorkspaceLockSince(projectDir);
+  const inProgressSince = await liveWorkspaceLockSince(opened);
   const beforeLock = (at: number): boolean => inProgressSince === undefined || at < inProgressSince;
   for (const run of runs) {
-    const interrupted = await findInterruptedIngests(projectDir, run);
+    const interrupted = await findInterruptedIngests(opened, run);
     problems.push(
       ...interrupted.filter((ingest) => beforeLock(Date.parse(ingest.ts))).map(interruptedProblem),
     );
@@ -159,9 +161,11 @@ export async function verifyArtifacts(
   // A temp file names no run: the project's check walks workspace/ and all of .agent/; a run's check walks what
   // the run writes into (workspace/, its run and contract folders, its objects' folders), so that it costs what
   // the run holds, not what the project has gathered.
+  // Temp files are the confined writer's: in workspace/, and in .agent/ only where the files store keeps it.
+  const tempFolders = runId === undefined ? [WORKSPACE_DIR, AGENT_DIR] : tempFoldersOf(runId, scoped);
   const temps = await findStaleTempFiles(
-    projectDir,
-    runId === undefined ? undefined : tempFoldersOf(runId, scoped),
+    opened.dir,
+    opened.store.kind === 'files' ? tempFolders : tempFolders.filter((folder) => folder === WORKSPACE_DIR),
   );
   problems.push(
     ...temps
@@ -190,7 +194,7 @@ interface Checked {
 }
 
 /** Re-hashes each distinct content once, in order of first reference. */
-async function verifyObjects(projectDir: string, records: readonly ArtifactRecord[]): Promise<Checked> {
+async function verifyObjects(project: Project, records: readonly ArtifactRecord[]): Promise<Checked> {
   const users = new Map<string, ArtifactRecord[]>();
   for (const record of records) {
     const list = users.get(record.contentHash) ?? [];
@@ -198,15 +202,16 @@ async function verifyObjects(projectDir: string, records: readonly ArtifactRecor
     users.set(record.contentHash, list);
   }
   const hashes = [...users.keys()];
-  // Opening the store creates its folder; without one, every object is missing and nothing may be written.
-  if (!(await exists(join(projectDir, OBJECTS_DIR)))) {
+  // Opening the files store's objects creates their folder; without one, every object is missing and nothing
+  // may be written.
+  if ((await project.store.list(OBJECTS_DIR)).length === 0) {
     return {
       checked: hashes.length,
       ok: 0,
       problems: hashes.map((hash) => objectProblem('missing', users.get(hash) ?? [])),
     };
   }
-  const store = await openObjectStore(projectDir, { durability: 'none' });
+  const store = await project.store.openObjects({ durability: 'none' });
   let verdicts: ObjectVerdict[];
   try {
     verdicts = await mapLimit(hashes, HASH_CONCURRENCY, async (hash) => {
@@ -257,10 +262,9 @@ function latestIn(records: readonly ArtifactRecord[]): (path: string) => Promise
 }
 
 /** Reads one run's records, shaped as the whole project's read; throws UnknownRunError without its folder. */
-async function readOneRun(projectDir: string, runId: RunId): Promise<ProjectRecords> {
-  const folder = await lstatOrMissing(join(projectDir, runDir(runId)));
-  if (folder?.isDirectory() !== true) throw new UnknownRunError(runId);
-  const read = await readArtifactRecords(projectDir, runId);
+async function readOneRun(project: Project, runId: RunId): Promise<ProjectRecords> {
+  if (!(await hasRunFolder(project, runId))) throw new UnknownRunError(runId);
+  const read = await readArtifactRecords(project, runId);
   return { runs: [runId], byRun: new Map([[runId, read.records]]), problems: read.problems };
 }
 
@@ -342,8 +346,10 @@ function unsafeRecordProblem(record: ArtifactRecord): VerifyProblem[] {
 }
 
 /** When the live holder of the workspace lock took it (epoch ms), or undefined when no live process holds it. */
-async function liveWorkspaceLockSince(projectDir: string): Promise<number | undefined> {
-  const owner = await readLiveShortLockOwner(join(projectDir, WORKSPACE_LOCK_PATH)).catch(() => undefined);
+async function liveWorkspaceLockSince({ store }: Project): Promise<number | undefined> {
+  const owner = await readLiveShortLockOwner(storeLockSlot(store, WORKSPACE_LOCK_PATH)).catch(
+    () => undefined,
+  );
   return owner === undefined ? undefined : Date.parse(owner.acquired_at);
 }
 
@@ -384,7 +390,7 @@ function staleTempProblem(temp: FoundTempFile): VerifyProblem {
 
 /** Compares the path index with the version records of every run, as multisets of whole records. */
 async function compareIndex(
-  projectDir: string,
+  project: Project,
   allRecords: readonly ArtifactRecord[],
 ): Promise<VerifyProblem[]> {
   const expected = new Map<string, { record: ArtifactRecord; count: number }>();
@@ -395,8 +401,8 @@ async function compareIndex(
     else entry.count += 1;
   }
   const problems: VerifyProblem[] = [];
-  for (const file of await listIndexFiles(projectDir)) {
-    const read = await readRecordLines(projectDir, file);
+  for (const file of await listIndexFiles(project)) {
+    const read = await readRecordLines(project, file);
     for (const problem of read.problems) {
       // The index is rebuilt from the runs, so an unreadable index line is index drift, not lost data.
       problems.push({
@@ -448,10 +454,6 @@ function runOfRecordsFile(file: string): { runId?: string } {
   // A run's records file is `<RUNS_DIR>/<run_id>/artifacts.jsonl`: the id is the folder in between.
   const runId = file.slice(RUNS_DIR.length + 1).split('/')[0] ?? '';
   return isRunId(runId) && file === artifactRecordsPath(runId) ? { runId } : {};
-}
-
-async function exists(location: string): Promise<boolean> {
-  return (await lstatOrMissing(location)) !== undefined;
 }
 
 /** Maps `items` with at most `limit` calls in flight, keeping the input order. */

@@ -12,3 +12,9 @@ export async function listRecordedRuns(project: ProjectRef): Promise<RunId[]> {
     .filter(isRunId)
     .sort();
 }
+
+/** Whether the project keeps a folder for the run `runId` under `.agent/runs/` (what a run id must name). */
+export async function hasRunFolder(project: ProjectRef, runId: RunId): Promise<boolean> {
+  const entries = await usingProject(project, ({ store }) => store.list(RUNS_DIR));
+  return entries.some((entry) => entry.kind === 'folder' && entry.name === runId);
+}

@@ -1,9 +1,9 @@
-import path from 'node:path';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import * as z from 'zod';
 import type { EventFields, EventLog } from '../../events/index.js';
 import { redactJson, terminalStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { errnoOf, readRegularFile } from '../../workspace/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 
 /** The four terminal states a run can end in (spec contracts.md, "Budgets and the terminal state"). */
@@ -56,14 +56,9 @@ export async function declareTerminal(
 }
 
 /** Reads a run's terminal state; undefined when the run has not ended (or ended before contracts existed). */
-export async function readTerminal(projectDir: string, runId: RunId): Promise<TerminalState | undefined> {
-  let text: string;
-  try {
-    text = await readRegularFile(path.join(projectDir, terminalStatePath(runId)), 'utf8');
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
+export async function readTerminal(project: ProjectRef, runId: RunId): Promise<TerminalState | undefined> {
+  const text = await usingProject(project, ({ store }) => store.readText(terminalStatePath(runId)));
+  if (text === undefined) return undefined;
   const parsed = terminalStateSchema.safeParse(JSON.parse(text));
   return parsed.success ? parsed.data : undefined;
 }

@@ -1,24 +1,24 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { errnoOf } from '../../workspace/index.js';
+import { StoreError, usingProject } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 
 /**
- * The names of the `.json` files of a project folder, sorted; an empty list when the folder does not exist, and
- * the error when it cannot be listed (a report says so rather than failing).
+ * The names of the `.json` files of a folder of the project's store, sorted; an empty list when the folder does
+ * not exist (or a file stands in its place), and the error when it cannot be listed (a report says so rather than
+ * failing).
  */
 export async function listJsonFiles(
-  projectDir: string,
+  project: ProjectRef,
   folder: string,
 ): Promise<{ readonly names: readonly string[] } | { readonly error: unknown }> {
   try {
-    const entries = await readdir(path.join(projectDir, folder), { withFileTypes: true });
+    const entries = await usingProject(project, ({ store }) => store.list(folder));
     const names = entries
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+      .filter((entry) => entry.kind === 'file' && entry.name.endsWith('.json'))
       .map((entry) => entry.name)
       .sort();
     return { names };
   } catch (error) {
-    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return { names: [] };
+    if (error instanceof StoreError && error.refusal === 'not_a_directory') return { names: [] };
     return { error };
   }
 }

@@ -1,4 +1,5 @@
 import type { RunTimeline } from '../../artifacts/index.js';
+import type { Project } from '../../store/index.js';
 import { runManifestsDir } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { listJsonFiles } from './list-json-files.js';
@@ -9,14 +10,14 @@ import { listJsonFiles } from './list-json-files.js';
  * manifest, off when documents were written and none was ingested, null when no document was written yet.
  */
 export async function readIngestEnabled(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   timeline: RunTimeline,
 ): Promise<boolean | null> {
   const executions = timeline.steps.flatMap((step) => (step.content === null ? [] : [step]));
   if (executions.some((step) => step.content?.ingest !== undefined)) return true;
   // A trace is recorded fail-open: a lost one still leaves the manifest its ingest wrote.
-  const manifests = await listJsonFiles(projectDir, runManifestsDir(runId));
+  const manifests = await listJsonFiles(project, runManifestsDir(runId));
   if ('names' in manifests && manifests.names.length > 0) return true;
   const documented = executions.some(
     (step) =>

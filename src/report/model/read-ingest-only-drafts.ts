@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { runManifestsDir } from '../../project/index.js';
+import type { Project } from '../../store/index.js';
 import type { RunId } from '../../project/index.js';
 import { notRun, sortByStart } from './draft-steps.js';
 import type { StepDraft } from './draft-steps.js';
 import { listJsonFiles } from './list-json-files.js';
-import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * Adds to an `ingest --run-id` run's drafts the ingests that recorded nothing (every block refused, or skipped as
@@ -12,12 +11,12 @@ import { readRegularFile } from '../../workspace/index.js';
  * order.
  */
 export async function readIngestOnlyDrafts(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   drafts: readonly StepDraft[],
 ): Promise<StepDraft[]> {
   const folder = runManifestsDir(runId);
-  const listed = await listJsonFiles(projectDir, folder);
+  const listed = await listJsonFiles(project, folder);
   // An unlistable manifests folder leaves the drafts the records gave, as a missing one does.
   if ('error' in listed) return [...drafts];
   const known = new Set(drafts.map((draft) => draft.id));
@@ -26,7 +25,7 @@ export async function readIngestOnlyDrafts(
     const id = name.slice(0, -'.json'.length);
     if (known.has(id)) continue;
     const manifestPath = `${folder}/${name}`;
-    const ts = await manifestTime(path.join(projectDir, manifestPath));
+    const ts = await manifestTime(project, manifestPath);
     added.push({
       ...notRun(id, 'ingest', 'completed'),
       startedAt: ts,
@@ -40,9 +39,11 @@ export async function readIngestOnlyDrafts(
 }
 
 /** A manifest's `ts`, read loosely: null when the file is not a JSON object with a string `ts`. */
-async function manifestTime(file: string): Promise<string | null> {
+async function manifestTime({ store }: Project, key: string): Promise<string | null> {
   try {
-    const value: unknown = JSON.parse(await readRegularFile(file, 'utf8'));
+    const text = await store.readText(key);
+    if (text === undefined) return null;
+    const value: unknown = JSON.parse(text);
     const ts = (value as { ts?: unknown } | null)?.ts;
     return typeof ts === 'string' && Number.isFinite(Date.parse(ts)) ? ts : null;
   } catch {

@@ -1,4 +1,5 @@
 import { LineageError, logPath, openVersionDiffer } from '../../artifacts/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { createReportBudget } from './report-budget.js';
 import { reportDiff, shellWord } from './report-diff.js';
 import { resolveReportCaps } from './report-limits.js';
@@ -11,12 +12,12 @@ import type { PathReport, PathReportVersion } from './run-report.js';
  * LineageError `unknown_path` for a path outside the project or one no run recorded.
  */
 export async function readPathReport(
-  projectDir: string,
+  project: ProjectRef,
   path: string,
   options: RunReportOptions = {},
 ): Promise<PathReport> {
   const budget = createReportBudget(resolveReportCaps(options));
-  const log = await logPath(projectDir, path);
+  const log = await logPath(project, path);
   if (log.versions.length === 0) {
     throw new LineageError({
       code: 'unknown_path',
@@ -25,7 +26,7 @@ export async function readPathReport(
   }
   // The versions a path's versions point back to are versions of the same path: the log already holds them.
   const differ = openVersionDiffer(
-    projectDir,
+    project,
     new Map(log.versions.map((version) => [version.artifactId, version])),
   );
   const versions: PathReportVersion[] = [];

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Project } from '../../store/index.js';
 import { auditArtifacts, MAX_ARTIFACT_BYTES, validateArtifactText } from '../../contracts/index.js';
 import type { AuditFinding } from '../../contracts/index.js';
 import { contractArtifactPath, describeError, UnknownRunError } from '../../project/index.js';
@@ -6,20 +7,19 @@ import type { RunId } from '../../project/index.js';
 import { listJsonFiles } from './list-json-files.js';
 import { utf8PrefixEnd } from './utf8-prefix-end.js';
 import type { ReportContract, ReportProblem } from './run-report.js';
-import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * The run's contract artifacts under `.agent/artifacts/<run_id>/`, each validated against its type (the file name)
  * and with `audit`'s findings on it; what cannot be read is a problem, never a throw.
  */
 export async function readReportContracts(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   maxPayloadBytes: number,
 ): Promise<{ readonly contracts: readonly ReportContract[]; readonly problems: readonly ReportProblem[] }> {
   const folder = path.posix.dirname(contractArtifactPath(runId, 'x'));
   const problems: ReportProblem[] = [];
-  const listed = await listJsonFiles(projectDir, folder);
+  const listed = await listJsonFiles(project, folder);
   if ('error' in listed) {
     return {
       contracts: [],
@@ -28,7 +28,7 @@ export async function readReportContracts(
       ],
     };
   }
-  const findings = await auditFindings(projectDir, runId, problems);
+  const findings = await auditFindings(project, runId, problems);
   const contracts: ReportContract[] = [];
   for (const name of listed.names) {
     const type = name.slice(0, -'.json'.length);
@@ -38,7 +38,9 @@ export async function readReportContracts(
       .map((finding) => ({ code: finding.code, message: finding.message }));
     let text: string;
     try {
-      text = await readRegularFile(path.join(projectDir, where), 'utf8');
+      const stored = await project.store.readText(where);
+      if (stored === undefined) throw new Error('it was removed while the report was read');
+      text = stored;
     } catch (error) {
       contracts.push({ type, path: where, valid: false, errors: [], findings: mine, payload: null });
       problems.push({
@@ -62,12 +64,12 @@ export async function readReportContracts(
 
 /** `audit`'s findings on the run; a failed audit is a problem, and the contracts are shown without findings. */
 async function auditFindings(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   problems: ReportProblem[],
 ): Promise<readonly AuditFinding[]> {
   try {
-    return (await auditArtifacts({ projectDir, runId })).findings;
+    return (await auditArtifacts({ projectDir: project.dir, runId })).findings;
   } catch (error) {
     if (error instanceof UnknownRunError) return [];
     problems.push({

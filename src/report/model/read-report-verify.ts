@@ -1,15 +1,16 @@
 import { verifyArtifacts } from '../../artifacts/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { describeError, UnknownRunError } from '../../project/index.js';
 import type { ReportProblem, ReportVerify } from './run-report.js';
 
 /** `verify`'s verdict on one run, its first `maxProblems` problems; a verify that fails is itself a problem. */
 export async function readReportVerify(
-  projectDir: string,
+  project: ProjectRef,
   runId: string,
   maxProblems: number,
 ): Promise<{ readonly verify: ReportVerify; readonly problems: readonly ReportProblem[] }> {
   try {
-    const report = await verifyArtifacts(projectDir, { runId });
+    const report = await verifyArtifacts(project, { runId });
     return {
       verify: {
         ok: report.errors === 0,

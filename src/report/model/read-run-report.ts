@@ -1,17 +1,12 @@
-import path from 'node:path';
-import {
-  openObjectStore,
-  openVersionDiffer,
-  readRunTimeline,
-  readLinkedVersions,
-} from '../../artifacts/index.js';
+import { openVersionDiffer, readRunTimeline, readLinkedVersions } from '../../artifacts/index.js';
 import type { ArtifactRecord, ObjectStore } from '../../artifacts/index.js';
 import { readTerminal } from '../../contracts/index.js';
 import type { TerminalState } from '../../contracts/index.js';
 import { readRunEvents } from '../../events/index.js';
 import { describeError, OBJECTS_DIR, parseRunId } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { lstatOrMissing } from '../../workspace/index.js';
+import { usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import { assignLanes } from './assign-lanes.js';
 import { draftSteps } from './draft-steps.js';
 import type { StepDraft } from './draft-steps.js';
@@ -35,23 +30,27 @@ import type { ReportFile, ReportProblem, ReportStep, RunReport } from './run-rep
  * contract artifacts, reading only; throws UnknownRunError for a run that does not exist, and reports whatever
  * it cannot read as `problems` instead of throwing.
  */
-export async function readRunReport(
-  projectDir: string,
+export function readRunReport(
+  project: ProjectRef,
   runId: string,
   options: RunReportOptions = {},
 ): Promise<RunReport> {
+  return usingProject(project, (opened) => readReport(opened, runId, options));
+}
+
+async function readReport(project: Project, runId: string, options: RunReportOptions): Promise<RunReport> {
   const caps = resolveReportCaps(options);
   const budget = createReportBudget(caps);
-  const timeline = await readRunTimeline(projectDir, runId);
+  const timeline = await readRunTimeline(project, runId);
   const id = parseRunId(timeline.runId, 'run id');
-  const source = await readRunSource(projectDir, id);
+  const source = await readRunSource(project, id);
   const problems: ReportProblem[] = [
     ...timeline.problems.map(({ code, message }) => ({ code, message })),
     ...source.problems,
   ];
   const drafted = draftSteps(id, timeline, source);
   const drafts =
-    source.kind === 'ingest' ? await readIngestOnlyDrafts(projectDir, id, drafted.drafts) : drafted.drafts;
+    source.kind === 'ingest' ? await readIngestOnlyDrafts(project, id, drafted.drafts) : drafted.drafts;
   if (drafted.unattached.length > 0) {
     problems.push({
       code: 'unattached_versions',
@@ -59,25 +58,25 @@ export async function readRunReport(
     });
   }
 
-  const built = await buildSteps(projectDir, id, drafts, budget, problems);
+  const built = await buildSteps(project, id, drafts, budget, problems);
   const lanes = assignLanes(built.steps);
   const steps = built.steps.map((step, index) => ({ ...step, lane: lanes[index] ?? 0 }));
-  const terminal = await readTerminalLoosely(projectDir, id, problems);
+  const terminal = await readTerminalLoosely(project, id, problems);
   // A workflow hands its agent one step (one pass) at a time, so its concurrency is 1 by design.
   const concurrency =
-    source.kind === 'graph' ? await readConcurrency(projectDir, id) : source.kind === 'workflow' ? 1 : null;
+    source.kind === 'graph' ? await readConcurrency(project, id) : source.kind === 'workflow' ? 1 : null;
   // A graph state keeps the flag and an `ingest --run-id` run is an ingest; a workflow's is read off its files.
   const ingestEnabled =
     source.kind === 'ingest' || (source.kind === 'graph' && source.state !== null)
       ? null
-      : await readIngestEnabled(projectDir, id, timeline);
+      : await readIngestEnabled(project, id, timeline);
   const checks = options.checks ?? true;
   const contracts = checks
-    ? await readReportContracts(projectDir, id, caps.maxDocumentBytes)
+    ? await readReportContracts(project, id, caps.maxDocumentBytes)
     : { contracts: [], problems: [] };
   problems.push(...contracts.problems);
   const verify = checks
-    ? await readReportVerify(projectDir, id, caps.maxProblems)
+    ? await readReportVerify(project, id, caps.maxProblems)
     : { verify: null, problems: [] };
   problems.push(...verify.problems);
 
@@ -103,23 +102,23 @@ export async function readRunReport(
 
 /** Reads each draft's document, blocks and file diffs, in step order, so the caps keep the earliest steps whole. */
 async function buildSteps(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   drafts: readonly StepDraft[],
   budget: ReportBudget,
   problems: ReportProblem[],
 ): Promise<{ readonly steps: Omit<ReportStep, 'lane'>[]; readonly ingestMode: string | null }> {
   const needsObjects = drafts.some((draft) => draft.document !== null || draft.records.length > 0);
-  // Read-only: opening the store creates .agent/objects, so a project without one is not given one.
-  const hasStore = needsObjects && (await lstatOrMissing(path.join(projectDir, OBJECTS_DIR))) !== undefined;
-  const store: ObjectStore | null = hasStore ? await openObjectStore(projectDir) : null;
+  // Read-only: opening the files store's objects creates .agent/objects, so a project without one is not given one.
+  const hasStore = needsObjects && (await project.store.list(OBJECTS_DIR)).length > 0;
+  const store: ObjectStore | null = hasStore ? await project.store.openObjects() : null;
   const linked = hasStore
     ? await readLinkedVersions(
-        projectDir,
+        project,
         drafts.flatMap((draft) => draft.records),
       )
     : new Map();
-  const differ = openVersionDiffer(projectDir, linked);
+  const differ = openVersionDiffer(project, linked);
   const seen = new Map<string, number>();
   let ingestMode: string | null = null;
   const steps: Omit<ReportStep, 'lane'>[] = [];
@@ -136,7 +135,7 @@ async function buildSteps(
       let blocks: ReportStep['blocks'] = [];
       let blocksOmitted = 0;
       if (draft.manifestPath !== null) {
-        const read = await readStepBlocks(projectDir, draft.manifestPath);
+        const read = await readStepBlocks(project, draft.manifestPath);
         if ('problem' in read) problems.push(read.problem);
         else {
           blocks = read.blocks.slice(0, budget.takeBlocks(read.blocks.length));
@@ -211,12 +210,12 @@ async function reportFile(
 }
 
 async function readTerminalLoosely(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   problems: ReportProblem[],
 ): Promise<TerminalState | null> {
   try {
-    return (await readTerminal(projectDir, runId)) ?? null;
+    return (await readTerminal(project, runId)) ?? null;
   } catch (error) {
     problems.push({
       code: 'unreadable_terminal',
@@ -227,10 +226,10 @@ async function readTerminalLoosely(
 }
 
 /** The concurrency of the run's latest `run.started` event (a resume may change it), read line by line. */
-async function readConcurrency(projectDir: string, runId: RunId): Promise<number | null> {
+async function readConcurrency(project: Project, runId: RunId): Promise<number | null> {
   let concurrency: number | null = null;
   try {
-    for await (const event of readRunEvents(projectDir, runId, '"run.started"')) {
+    for await (const event of readRunEvents(project, runId, '"run.started"')) {
       const value = event['concurrency'];
       if (event['event'] === 'run.started' && typeof value === 'number' && Number.isSafeInteger(value))
         concurrency = value;

@@ -1,5 +1,6 @@
-import path from 'node:path';
 import type { Budgets } from '../../contracts/index.js';
+import { usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import { readTransitionLog, resolveRunState } from '../../runtime/index.js';
 import type { RunState } from '../../runtime/index.js';
 import { parseWorkflow, parseWorkflowState, readPinnedDefinition } from '../../workflow/index.js';
@@ -7,7 +8,6 @@ import type { WorkflowState } from '../../workflow/index.js';
 import { describeError, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import type { ReportProblem } from './run-report.js';
-import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * What made a run, as its state.json says: the runtime (a graph state), the workflow engine (a workflow state
@@ -28,22 +28,26 @@ export type RunSource =
   | { readonly kind: 'ingest'; readonly problems: readonly [] };
 
 /** Reads a run's state.json, whichever engine wrote it, without throwing on a corrupt one. */
-export async function readRunSource(projectDir: string, runId: RunId): Promise<RunSource> {
+export function readRunSource(project: ProjectRef, runId: RunId): Promise<RunSource> {
+  return usingProject(project, (opened) => readSource(opened, runId));
+}
+
+async function readSource(project: Project, runId: RunId): Promise<RunSource> {
   const file = runStatePath(runId);
   // Read before state.json, as readRunState does, so a compaction in between never pairs a new log with an old state.
   let log: string | undefined;
   try {
-    log = await readTransitionLog(projectDir, runId);
+    log = await readTransitionLog(project.dir, runId);
   } catch (error) {
     return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
   }
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readRegularFile(path.join(projectDir, file), 'utf8');
+    text = await project.store.readText(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ingest', problems: [] };
     return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
   }
+  if (text === undefined) return { kind: 'ingest', problems: [] };
   // One read of state.json: each engine's parser checks the same text and names the file in its errors.
   if (!isWorkflowText(text)) {
     try {
@@ -67,7 +71,7 @@ export async function readRunSource(projectDir: string, runId: RunId): Promise<R
     };
   }
   try {
-    const pinned = await readPinnedDefinition(projectDir, state);
+    const pinned = await readPinnedDefinition(project.dir, state);
     const definition = parseWorkflow(pinned.text, state.definition_path);
     return {
       kind: 'workflow',

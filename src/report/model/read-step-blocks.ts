@@ -1,4 +1,5 @@
-import path from 'node:path';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { ingestManifestSchema } from '../../ingest/index.js';
 import type { IngestManifest } from '../../ingest/index.js';
 import {
@@ -9,7 +10,6 @@ import {
   RUNS_DIR,
 } from '../../project/index.js';
 import type { ReportBlock, ReportProblem } from './run-report.js';
-import { readRegularFile } from '../../workspace/index.js';
 
 /** A manifest's blocks, or the problem that kept them out of the report. */
 export type StepBlocks =
@@ -20,7 +20,7 @@ export type StepBlocks =
  * Reads the blocks of a node's ingest manifest (project-relative `manifestPath`); a missing, unreadable or invalid
  * manifest is a problem saying what to do, never a throw, so the rest of the report still comes out.
  */
-export async function readStepBlocks(projectDir: string, manifestPath: string): Promise<StepBlocks> {
+export async function readStepBlocks(project: ProjectRef, manifestPath: string): Promise<StepBlocks> {
   const problem = (code: string, message: string): StepBlocks => ({ blocks: [], problem: { code, message } });
   // An ingest that failed before writing its manifest records an empty path: nothing to read, nothing unsafe.
   if (manifestPath === '') {
@@ -37,19 +37,19 @@ export async function readStepBlocks(projectDir: string, manifestPath: string): 
       `the manifest path ${JSON.stringify(manifestPath)} is not .agent/runs/<run_id>/manifests/<node_id>.json, where every ingest writes its manifest, so it was not read; the run's records or state were edited by hand`,
     );
   }
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readRegularFile(path.join(projectDir, manifestPath), 'utf8');
+    text = await usingProject(project, ({ store }) => store.readText(manifestPath));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return problem(
-        'missing_manifest',
-        `${manifestPath} is missing, so its blocks are not shown; it may have been deleted: re-run the ingest of its document`,
-      );
-    }
     return problem(
       'unreadable_manifest',
       `cannot read ${manifestPath} (${describeError(error)}); its blocks are not shown`,
+    );
+  }
+  if (text === undefined) {
+    return problem(
+      'missing_manifest',
+      `${manifestPath} is missing, so its blocks are not shown; it may have been deleted: re-run the ingest of its document`,
     );
   }
   let value: unknown;
