@@ -97,7 +97,8 @@ async function create(
     }
   } catch (error) {
     // What is stored of the run is this call's own: removing it frees the run id for a retry.
-    if (!written) await removeStoredFiles(store, runDir(runId));
+    // A failing removal must not hide why the start failed.
+    if (!written) await removeStoredFiles(store, runDir(runId)).catch(() => undefined);
     throw error;
   }
   return state;
@@ -124,12 +125,10 @@ async function claimRunId(
   store: ProjectStore,
   runId: RunId,
   text: string,
-  durability: CreateOptions['durability'],
+  durability: StateDurability,
 ): Promise<boolean> {
   try {
-    return await store.createExclusive(workflowDefinitionPath(runId), text, {
-      durability: durability ?? 'fsync',
-    });
+    return await store.createExclusive(workflowDefinitionPath(runId), text, { durability });
   } catch (error) {
     throw runFolderUnusable(error) ?? error;
   }
