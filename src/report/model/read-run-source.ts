@@ -37,7 +37,7 @@ async function readSource(project: Project, runId: RunId): Promise<RunSource> {
   // Read before state.json, as readRunState does, so a compaction in between never pairs a new log with an old state.
   let log: string | undefined;
   try {
-    log = await readTransitionLog(project.dir, runId);
+    log = await readTransitionLog(project, runId);
   } catch (error) {
     return { kind: 'graph', state: null, problems: [unreadableState(file, describeError(error))] };
   }
@@ -71,7 +71,7 @@ async function readSource(project: Project, runId: RunId): Promise<RunSource> {
     };
   }
   try {
-    const pinned = await readPinnedDefinition(project.dir, state);
+    const pinned = await readPinnedDefinition(project, state);
     const definition = parseWorkflow(pinned.text, state.definition_path);
     return {
       kind: 'workflow',

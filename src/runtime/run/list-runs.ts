@@ -1,6 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readTerminal } from '../../contracts/index.js';
+import { terminalStateSchema } from '../../contracts/index.js';
 import type { TerminalState, TerminalStateName } from '../../contracts/index.js';
 import { ingestManifestSchema } from '../../ingest/index.js';
 import {
@@ -11,16 +10,18 @@ import {
   runManifestsDir,
   RUNS_DIR,
   runStatePath,
+  terminalStatePath,
   UnknownRunError,
 } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import type { IngestManifest } from '../../ingest/index.js';
 import { RunError } from './run-error.js';
 import { isRunLocked } from './run-lock.js';
 import { readRunState } from './run-state.js';
 import { readWorkflowRunHeader } from './workflow-run-summary.js';
 import type { NodeStatus, RunState, RunStatus } from './run-types.js';
-import { readRegularFile } from '../../workspace/index.js';
 
 /** Node counts of a run, by status, and their total. */
 export type NodeCounts = Readonly<Record<NodeStatus | 'total', number>>;
@@ -94,21 +95,16 @@ const NO_NODES: NodeCounts = { pending: 0, running: 0, completed: 0, failed: 0, 
  * Every run under `.agent/runs/`, oldest first: graph runs (an invalid state is listed as `unreadable`) and
  * the runs of CLI ingests (manifests or events, no state.json).
  */
-export async function listRuns(projectDir: string): Promise<readonly RunSummary[]> {
-  const runsDir = path.join(projectDir, RUNS_DIR);
-  let names: string[];
-  try {
-    names = (await readdir(runsDir, { withFileTypes: true }))
-      .filter((entry) => entry.isDirectory() && isRunId(entry.name))
-      .map((entry) => entry.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+export async function listRuns(project: ProjectRef): Promise<readonly RunSummary[]> {
+  return usingProject(project, listStoredRuns);
+}
+
+async function listStoredRuns(project: Project): Promise<readonly RunSummary[]> {
+  const names = (await project.store.list(RUNS_DIR))
+    .filter((entry) => entry.kind === 'folder')
+    .map((entry) => entry.name);
   const summaries = await Promise.all(
-    names
-      .filter(isRunId)
-      .map(async (runId) => withTerminal(projectDir, runId, await summarize(projectDir, runId))),
+    names.filter(isRunId).map(async (runId) => withTerminal(project, runId, await summarize(project, runId))),
   );
   return summaries
     .filter((summary): summary is RunSummary => summary !== null)
@@ -125,14 +121,18 @@ export async function listRuns(projectDir: string): Promise<readonly RunSummary[
  * One run's state (or, for an ingest run, its times), counts and manifests; throws {@link UnknownRunError}
  * for a run that does not exist and {@link RunError} naming the file when state.json is invalid.
  */
-export async function readRun(projectDir: string, runId: string): Promise<RunDetails> {
+export async function readRun(project: ProjectRef, runId: string): Promise<RunDetails> {
+  return usingProject(project, (opened) => readStoredRun(opened, runId));
+}
+
+async function readStoredRun(project: Project, runId: string): Promise<RunDetails> {
   if (!isRunId(runId)) throw new UnknownRunError(runId);
   let state: RunState;
   try {
-    state = await readRunState(projectDir, runId);
+    state = await readRunState(project, runId);
   } catch (error) {
     if (!(error instanceof RunError && error.code === 'not_a_graph_run')) {
-      if ((await readWorkflowRunHeader(projectDir, runId)) !== null) {
+      if ((await readWorkflowRunHeader(project, runId)) !== null) {
         throw new RunError(
           'not_a_graph_run',
           `run ${runId} is a workflow run; see it with 'artifact-ingest workflow status ${runId}' (or 'artifact-ingest replay ${runId}')`,
@@ -140,7 +140,7 @@ export async function readRun(projectDir: string, runId: string): Promise<RunDet
       }
       throw error;
     }
-    const ingest = await readIngestRun(projectDir, runId);
+    const ingest = await readIngestRun(project, runId);
     if (ingest === null) throw new UnknownRunError(runId);
     return {
       kind: 'ingest',
@@ -154,49 +154,52 @@ export async function readRun(projectDir: string, runId: string): Promise<RunDet
       manifests: ingest.manifests,
     };
   }
-  const terminal = await terminalOf(projectDir, runId);
+  const terminal = await terminalOf(project, runId);
   return {
     kind: 'graph',
     state,
     ...(terminal === undefined ? {} : { terminal }),
     runDir: runDir(runId),
-    interrupted: state.status === 'running' && !(await isRunLocked(projectDir, runId)),
+    interrupted: state.status === 'running' && !(await isRunLocked(project, runId)),
     nodes: countNodes(state),
-    manifests: await readManifests(projectDir, runId, Object.keys(state.nodes)),
+    manifests: await readManifests(project, runId, Object.keys(state.nodes)),
   };
 }
 
 /** A run's terminal.json, or undefined when it has none or it is unreadable (a listing never fails on it). */
-async function terminalOf(projectDir: string, runId: RunId): Promise<TerminalState | undefined> {
+async function terminalOf(project: Project, runId: RunId): Promise<TerminalState | undefined> {
   try {
-    return await readTerminal(projectDir, runId);
+    const text = await project.store.readText(terminalStatePath(runId));
+    if (text === undefined) return undefined;
+    const parsed = terminalStateSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
 
 async function withTerminal(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   summary: RunSummary | null,
 ): Promise<RunSummary | null> {
   if (summary === null) return null;
-  const terminal = await terminalOf(projectDir, runId);
+  const terminal = await terminalOf(project, runId);
   return terminal === undefined ? summary : { ...summary, terminal: terminal.state };
 }
 
-async function summarize(projectDir: string, runId: RunId): Promise<RunSummary | null> {
+async function summarize(project: Project, runId: RunId): Promise<RunSummary | null> {
   let state: RunState;
   try {
-    state = await readRunState(projectDir, runId);
+    state = await readRunState(project, runId);
   } catch (error) {
     // A folder without state.json holds the records of a CLI ingest (or nothing yet): not a graph run.
     if (error instanceof RunError && error.code === 'not_a_graph_run') {
-      return (await readIngestRun(projectDir, runId))?.summary ?? null;
+      return (await readIngestRun(project, runId))?.summary ?? null;
     }
     // The folder vanished between readdir and read: a run removed meanwhile is not listed.
     if (error instanceof UnknownRunError) return null;
-    const workflow = await readWorkflowRunHeader(projectDir, runId);
+    const workflow = await readWorkflowRunHeader(project, runId);
     if (workflow !== null) {
       return {
         run_id: runId,
@@ -225,7 +228,7 @@ async function summarize(projectDir: string, runId: RunId): Promise<RunSummary |
     run_id: state.run_id,
     kind: 'graph',
     status: state.status,
-    interrupted: state.status === 'running' && !(await isRunLocked(projectDir, runId)),
+    interrupted: state.status === 'running' && !(await isRunLocked(project, runId)),
     graph: state.graph.name,
     created_at: state.created_at,
     updated_at: state.updated_at,
@@ -244,11 +247,11 @@ function countNodes(state: RunState): NodeCounts {
 
 /** An ingest run's summary and manifests, or null when its folder holds neither a manifest nor an event. */
 async function readIngestRun(
-  projectDir: string,
+  project: Project,
   runId: RunId,
 ): Promise<{ summary: RunSummary; manifests: RunManifestSummary[] } | null> {
-  const read = await readManifestFiles(projectDir, runId, []);
-  const eventsTime = await modifiedAt(path.join(projectDir, runEventsPath(runId)));
+  const read = await readManifestFiles(project, runId, []);
+  const eventsTime = await modifiedAt(project, runEventsPath(runId));
   if (read.length === 0 && eventsTime === null) return null;
   // ISO times of one format sort as text.
   const times = read.flatMap((manifest) => (manifest.ts === undefined ? [] : [manifest.ts])).sort();
@@ -274,22 +277,22 @@ async function readIngestRun(
   };
 }
 
-/** When a file was last written (ISO), or null when it is missing or empty. */
-async function modifiedAt(file: string): Promise<string | null> {
+/** When a stored file was last written (ISO), or null when it is missing, empty or not a file. */
+async function modifiedAt(project: Project, key: string): Promise<string | null> {
   try {
-    const info = await stat(file);
-    return info.isFile() && info.size > 0 ? info.mtime.toISOString() : null;
+    const info = await project.store.info(key);
+    return info !== undefined && info.size > 0 ? new Date(info.modifiedMs).toISOString() : null;
   } catch {
     return null;
   }
 }
 
 async function readManifests(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   nodeOrder: readonly string[],
 ): Promise<RunManifestSummary[]> {
-  return (await readManifestFiles(projectDir, runId, nodeOrder)).map((manifest) => manifest.entry);
+  return (await readManifestFiles(project, runId, nodeOrder)).map((manifest) => manifest.entry);
 }
 
 /** A manifest's summary, and its `ts` when it is a valid manifest. */
@@ -299,31 +302,25 @@ interface ReadManifest {
 }
 
 async function readManifestFiles(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   nodeOrder: readonly string[],
 ): Promise<ReadManifest[]> {
   const manifestsDir = runManifestsDir(runId);
-  let files: string[];
-  try {
-    files = (await readdir(path.join(projectDir, manifestsDir), { withFileTypes: true }))
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-      .map((entry) => entry.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const files = (await project.store.list(manifestsDir))
+    .filter((entry) => entry.kind === 'file' && entry.name.endsWith('.json'))
+    .map((entry) => entry.name);
   const order = new Map(nodeOrder.map((id, index) => [id, index]));
   const rank = (file: string): number => order.get(file.slice(0, -'.json'.length)) ?? order.size;
   files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  return Promise.all(files.map((file) => readManifest(projectDir, path.posix.join(manifestsDir, file))));
+  return Promise.all(files.map((file) => readManifest(project, path.posix.join(manifestsDir, file))));
 }
 
-async function readManifest(projectDir: string, manifestPath: string): Promise<ReadManifest> {
+async function readManifest(project: Project, manifestPath: string): Promise<ReadManifest> {
   const nodeId = path.posix.basename(manifestPath, '.json');
   try {
     const manifest = ingestManifestSchema.parse(
-      JSON.parse(await readRegularFile(path.join(projectDir, manifestPath), 'utf8')),
+      JSON.parse((await project.store.readText(manifestPath)) ?? ''),
     );
     return {
       entry: {

@@ -1,17 +1,17 @@
-import { open, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { isContractType, readLatestPayload, validateArtifact } from '../../contracts/index.js';
 import type { AttemptSubmission, ContractType } from '../../contracts/index.js';
 import { runEventsPath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { projectDirOf, usingProject } from '../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../store/index.js';
 
 /** Most bytes of events.jsonl read for one attempt: an agent that logs more than this is not worth waiting on. */
 export const MAX_ATTEMPT_EVENT_BYTES = 8 * 1024 * 1024;
 
 /** The size of a run's events.jsonl now (0 when it does not exist yet): where an attempt's events begin. */
-export async function eventsOffset(projectDir: string, runId: RunId): Promise<number> {
+export async function eventsOffset(project: ProjectRef, runId: RunId): Promise<number> {
   try {
-    return (await stat(path.join(projectDir, runEventsPath(runId)))).size;
+    return (await usingProject(project, ({ store }) => store.info(runEventsPath(runId))))?.size ?? 0;
   } catch {
     return 0;
   }
@@ -23,12 +23,12 @@ export async function eventsOffset(projectDir: string, runId: RunId): Promise<nu
  * each type's latest payload read back from the object store. Reads at most {@link MAX_ATTEMPT_EVENT_BYTES}.
  */
 export async function readAttemptSubmissions(
-  projectDir: string,
+  project: ProjectRef,
   runId: RunId,
   nodeId: string,
   offset: number,
 ): Promise<AttemptSubmission[]> {
-  const text = await readAppended(path.join(projectDir, runEventsPath(runId)), offset);
+  const text = await usingProject(project, ({ store }) => readAppended(store, runEventsPath(runId), offset));
   const types: ContractType[] = [];
   for (const line of text.split('\n')) {
     if (!line.includes('"artifact.submitted"')) continue;
@@ -50,7 +50,8 @@ export async function readAttemptSubmissions(
   }
   const submissions: AttemptSubmission[] = [];
   for (const type of types) {
-    const latest = await readLatestPayload(projectDir, runId, type);
+    // The submissions' records and objects are read by the contracts, from the project folder's store.
+    const latest = await readLatestPayload(projectDirOf(project), runId, type);
     if (latest === undefined) continue;
     // Checked again: the object store is the truth, but a payload that no longer validates cannot count.
     const checked = validateArtifact(type, latest.payload);
@@ -63,23 +64,16 @@ export async function readAttemptSubmissions(
   return submissions;
 }
 
-async function readAppended(file: string, offset: number): Promise<string> {
-  let handle;
+/** The whole lines appended to `key` from `offset` on, at most {@link MAX_ATTEMPT_EVENT_BYTES}; '' when unreadable. */
+async function readAppended(store: ProjectStore, key: string, offset: number): Promise<string> {
+  let tail;
   try {
-    handle = await open(file, 'r');
+    tail = await store.readFrom(key, offset, MAX_ATTEMPT_EVENT_BYTES);
   } catch {
     return '';
   }
-  try {
-    const size = (await handle.stat()).size;
-    const length = Math.min(Math.max(0, size - offset), MAX_ATTEMPT_EVENT_BYTES);
-    if (length === 0) return '';
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, offset);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    // Only whole lines: a line cut by the bound is dropped rather than misread.
-    return text.slice(0, text.lastIndexOf('\n') + 1);
-  } finally {
-    await handle.close();
-  }
+  if (tail === undefined || tail.bytes.byteLength === 0) return '';
+  const text = Buffer.from(tail.bytes).toString('utf8');
+  // Only whole lines: a line cut by the bound is dropped rather than misread.
+  return text.slice(0, text.lastIndexOf('\n') + 1);
 }

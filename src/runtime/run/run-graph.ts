@@ -1,6 +1,5 @@
-import { openProject } from '../../store/index.js';
-import type { ProjectStore } from '../../store/index.js';
-import { access } from 'node:fs/promises';
+import { openProject, projectDirOf, StoreError, usingProject } from '../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../store/index.js';
 import path from 'node:path';
 import { openRunEventLog, redactSecrets } from '../../events/index.js';
 import type { EventEntry, EventLog } from '../../events/index.js';
@@ -80,7 +79,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   try {
     lock = await acquireRunLock(project, runId, now());
     // The lock makes this read authoritative: a runner that died after planStart may have gone further.
-    const start = await planStart(options, projectDir, runId, now);
+    const start = await planStart(options, project, runId, now);
     const unresolved = new Set([...nodesToRun(start.plan)].filter((id) => !agents.has(id)));
     const allAgents = new Map<string, Agent>([...agents, ...resolveAgents(options, unresolved)]);
     eventLog = await openRunEventLog(project, runId);
@@ -123,12 +122,13 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
 
 async function planStart(
   options: RunGraphOptions,
-  projectDir: string,
+  project: ProjectRef,
   runId: RunId,
   now: () => Date,
 ): Promise<RunStart> {
+  const projectDir = projectDirOf(project);
   if (options.resume === true) {
-    const earlier = await readRunState(projectDir, runId);
+    const earlier = await readRunState(project, runId);
     checkResumeGraph(earlier, options.graph);
     checkResumeInputs(earlier, options.inputs);
     return {
@@ -141,7 +141,7 @@ async function planStart(
     };
   }
   checkNewRunInputs(options.graph, options.inputs);
-  if (await exists(path.join(projectDir, runStatePath(runId)))) {
+  if (await hasStoredState(project, runId)) {
     throw new RunError(
       'run_exists',
       `run ${runId} already exists (${runStatePath(runId)}); resume it, or pass another run id`,
@@ -315,12 +315,18 @@ function nodesToRun(plan: StartPlan): ReadonlySet<string> {
   return new Set([...plan.nodes].filter(([, state]) => state.status !== 'completed').map(([id]) => id));
 }
 
-async function exists(file: string): Promise<boolean> {
+/**
+ * Whether the run has a state.json in the project's store; what the store will not read there (a symlinked run
+ * folder, a symlink or a FIFO at state.json) is {@link RunError} `run_dir_unusable`, never written over.
+ */
+async function hasStoredState(project: ProjectRef, runId: RunId): Promise<boolean> {
   try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
+    return (await usingProject(project, ({ store }) => store.info(runStatePath(runId)))) !== undefined;
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    throw new RunError('run_dir_unusable', `run ${runId} cannot be started: ${error.message}`, {
+      cause: error,
+    });
   }
 }
 

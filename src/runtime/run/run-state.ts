@@ -1,5 +1,3 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { describeSchemaIssues } from '../../config/index.js';
 import {
   describeError,
@@ -11,13 +9,12 @@ import {
 } from '../../project/index.js';
 import { redactJson } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { StoreError } from '../../store/index.js';
-import type { ProjectStore } from '../../store/index.js';
+import { StoreError, usingProject } from '../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../store/index.js';
 import { RunError } from './run-error.js';
 import { applyRunTransitions } from './run-transitions.js';
 import { runStateSchema } from './run-state-schema.js';
 import type { RunState } from './run-types.js';
-import { readRegularFile } from '../../workspace/index.js';
 
 export {
   nodeContractStateSchema,
@@ -34,25 +31,29 @@ export {
  * {@link RunError} `not_a_graph_run` when the folder holds no state.json (a CLI ingest's run), and
  * {@link RunError} `state_unreadable` naming the file when it cannot be read or is invalid.
  */
-export async function readRunState(projectDir: string, runId: RunId): Promise<RunState> {
+export async function readRunState(project: ProjectRef, runId: RunId): Promise<RunState> {
+  return usingProject(project, ({ store }) => readStoredRunState(store, runId));
+}
+
+async function readStoredRunState(store: ProjectStore, runId: RunId): Promise<RunState> {
   const relative = runStatePath(runId);
   // The log first: a compaction writes state.json before the log, so this order never pairs a new log with an
   // old state.json (an old log with a new state.json is recognized by its header and ignored).
-  const log = await readTransitionLog(projectDir, runId);
-  let text: string;
+  const log = await readStoredTransitionLog(store, runId);
+  let text: string | undefined;
   try {
-    text = await readRegularFile(path.join(projectDir, relative), 'utf8');
+    text = await store.readText(relative);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (!(await isDirectory(path.join(projectDir, runDir(runId))))) throw new UnknownRunError(runId);
-      throw new RunError(
-        'not_a_graph_run',
-        `run ${runId} has no ${relative}: it was made by 'artifact-ingest ingest', not by a graph, and cannot be resumed; start a new run instead`,
-      );
-    }
     throw new RunError('state_unreadable', `cannot read ${relative}: ${describeError(error)}`, {
       cause: error,
     });
+  }
+  if (text === undefined) {
+    if ((await store.list(runDir(runId)).catch(() => [])).length === 0) throw new UnknownRunError(runId);
+    throw new RunError(
+      'not_a_graph_run',
+      `run ${runId} has no ${relative}: it was made by 'artifact-ingest ingest', not by a graph, and cannot be resumed; start a new run instead`,
+    );
   }
   return resolveRunState(text, relative, log);
 }
@@ -68,26 +69,21 @@ export function resolveRunState(stateText: string, file: string, logText: string
 }
 
 /** A run's transitions.jsonl text, or undefined when it has none (a run of an older version, or none yet). */
-export async function readTransitionLog(projectDir: string, runId: RunId): Promise<string | undefined> {
+export async function readTransitionLog(project: ProjectRef, runId: RunId): Promise<string | undefined> {
+  return usingProject(project, ({ store }) => readStoredTransitionLog(store, runId));
+}
+
+async function readStoredTransitionLog(store: ProjectStore, runId: RunId): Promise<string | undefined> {
   try {
-    return await readRegularFile(path.join(projectDir, runTransitionsPath(runId)), 'utf8');
+    return await store.readText(runTransitionsPath(runId));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // No log (a run of an older version, an ingest's or a workflow's run), or no run folder at all.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    // No run folder at all (a file in its place): no log, and state.json's read says what is wrong.
+    if (error instanceof StoreError && error.refusal === 'not_a_directory') return undefined;
     throw new RunError(
       'state_unreadable',
       `cannot read ${runTransitionsPath(runId)}: ${describeError(error)}`,
       { cause: error },
     );
-  }
-}
-
-async function isDirectory(absolute: string): Promise<boolean> {
-  try {
-    return (await stat(absolute)).isDirectory();
-  } catch {
-    return false;
   }
 }
 

@@ -1,10 +1,10 @@
-import path from 'node:path';
 import type * as Yaml from 'yaml';
 import { z } from 'zod';
-import { readConfigText } from '../../config/index.js';
+import { MAX_CONFIG_FILE_BYTES } from '../../config/index.js';
 import { lazyModule, runDir, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { readRegularFile } from '../../workspace/index.js';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../store/index.js';
 
 /** yaml loads when a pinned definition is first counted: `runs --help` never loads it (D76). */
 const yaml = lazyModule<typeof Yaml>('yaml');
@@ -33,19 +33,23 @@ export interface WorkflowRunHeader {
 
 /** The header of a workflow run's state.json, or null when the run's state is not a workflow's. */
 export async function readWorkflowRunHeader(
-  projectDir: string,
+  project: ProjectRef,
   runId: RunId,
 ): Promise<WorkflowRunHeader | null> {
+  return usingProject(project, ({ store }) => readHeader(store, runId));
+}
+
+async function readHeader(store: ProjectStore, runId: RunId): Promise<WorkflowRunHeader | null> {
   let value: unknown;
   try {
-    value = JSON.parse(await readRegularFile(path.join(projectDir, runStatePath(runId)), 'utf8'));
+    value = JSON.parse((await store.readText(runStatePath(runId))) ?? '');
   } catch {
     return null;
   }
   const parsed = workflowStateHeader.safeParse(value);
   if (!parsed.success) return null;
   const state = parsed.data;
-  const stepsTotal = await pinnedStepCount(projectDir, runId);
+  const stepsTotal = await pinnedStepCount(store, runId);
   return {
     workflow: state.workflow,
     status: state.status === 'complete' ? 'completed' : state.status,
@@ -63,10 +67,10 @@ export async function readWorkflowRunHeader(
  * reads it (never through a symlink, at most the definition size limit) and counted leniently: 0 when it is
  * missing, unreadable or has no list of steps.
  */
-async function pinnedStepCount(projectDir: string, runId: RunId): Promise<number> {
+async function pinnedStepCount(store: ProjectStore, runId: RunId): Promise<number> {
   try {
-    const file = path.join(projectDir, runDir(runId), 'workflow.yaml');
-    const text = await readConfigText(file, { followSymlink: false });
+    const bytes = await store.read(`${runDir(runId)}/workflow.yaml`, { maxBytes: MAX_CONFIG_FILE_BYTES });
+    const text = bytes === undefined ? undefined : new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     const definition: unknown = text === undefined ? undefined : yaml().parse(text);
     const steps = (definition as { steps?: unknown } | null | undefined)?.steps;
     return Array.isArray(steps) ? steps.length : 0;

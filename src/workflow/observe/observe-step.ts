@@ -1,4 +1,6 @@
 import type { NodeId, RunId } from '../../project/index.js';
+import { projectDirOf } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { ObserveError } from './observe-error.js';
 import { readProjectSnapshot, snapshotPath, writeProjectSnapshot } from './project-snapshot-file.js';
 import type { ProjectSnapshot } from './project-snapshot-schema.js';
@@ -26,13 +28,14 @@ export interface ObserveStepOptions extends SnapshotOptions {
  * last step ended with) and stores it at {@link snapshotPath}, so a restarted server can still compare.
  */
 export async function beginStepObservation(
-  projectDir: string,
+  project: ProjectRef,
   step: ObservedStep,
   previous?: ProjectSnapshot,
   options: ObserveStepOptions = {},
 ): Promise<ProjectSnapshot> {
-  const snapshot = await snapshotProject(projectDir, previous, options);
-  await writeProjectSnapshot(projectDir, snapshotPath(step.runId, step.step, step.pass), snapshot, options);
+  // The project's files are on disk whatever the store: the snapshot of them is kept in the store.
+  const snapshot = await snapshotProject(projectDirOf(project), previous, options);
+  await writeProjectSnapshot(project, snapshotPath(step.runId, step.step, step.pass), snapshot, options);
   return snapshot;
 }
 
@@ -47,19 +50,19 @@ export interface StepObservation {
  * (hashing only what changed) and reconciles the two with the paths registered during the step.
  */
 export async function endStepObservation(
-  projectDir: string,
+  project: ProjectRef,
   step: ObservedStep,
   registered: readonly string[],
   options: SnapshotOptions = {},
 ): Promise<StepObservation> {
   const stored = snapshotPath(step.runId, step.step, step.pass);
-  const before = await readProjectSnapshot(projectDir, stored);
+  const before = await readProjectSnapshot(project, stored);
   if (before === undefined) {
     throw new ObserveError(
       'snapshot_unreadable',
       `${stored} is missing: the step's start was never observed; call beginStepObservation when the step starts`,
     );
   }
-  const after = await snapshotProject(projectDir, before, options);
+  const after = await snapshotProject(projectDirOf(project), before, options);
   return { reconciliation: reconcile(before, after, registered), after };
 }

@@ -1,9 +1,7 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import path from 'node:path';
-import { runDir } from '../../project/index.js';
+import { describeError, runDir } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
-import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import { StoreError, usingProject } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { projectSnapshotSchema } from './project-snapshot-schema.js';
 import type { ProjectSnapshot } from './project-snapshot-schema.js';
 import { ObserveError } from './observe-error.js';
@@ -13,47 +11,43 @@ export function snapshotPath(runId: RunId, step: NodeId, pass?: number): string 
   return `${runDir(runId)}/snapshots/${step}${pass === undefined ? '' : `-${String(pass)}`}.json`;
 }
 
-/** Writes a snapshot into the run folder through the confined writer (temp file + rename, never through a symlink). */
+/** Writes a snapshot into the run folder through the project's store (an atomic replace, never through a symlink). */
 export async function writeProjectSnapshot(
-  projectDir: string,
+  project: ProjectRef,
   relativePath: string,
   snapshot: ProjectSnapshot,
   options: { readonly durability?: 'fsync' | 'none' } = {},
 ): Promise<void> {
-  const root = await openConfinedRoot(projectDir);
   try {
-    const bytes = new TextEncoder().encode(`${JSON.stringify(snapshot)}\n`);
-    const outcome = await root.write(relativePath, bytes, { durability: options.durability ?? 'fsync' });
-    if (outcome.status === 'refused') {
-      throw new ObserveError(
-        'snapshot_write_failed',
-        `${relativePath} was not written: ${outcome.code}: ${outcome.message}`,
-      );
-    }
-  } finally {
-    await root.close();
+    await usingProject(project, ({ store }) =>
+      store.replace(relativePath, `${JSON.stringify(snapshot)}\n`, {
+        durability: options.durability ?? 'fsync',
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    throw new ObserveError(
+      'snapshot_write_failed',
+      `${relativePath} was not written: ${error.refusal ?? error.code}: ${error.message}`,
+      { cause: error },
+    );
   }
 }
 
 /** Reads a stored snapshot back (never through a symlink); undefined when none was stored at that path. */
 export async function readProjectSnapshot(
-  projectDir: string,
+  project: ProjectRef,
   relativePath: string,
 ): Promise<ProjectSnapshot | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    const handle = await open(path.join(projectDir, relativePath), constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
+    text = await usingProject(project, ({ store }) => store.readText(relativePath));
   } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw new ObserveError('snapshot_unreadable', `${relativePath} cannot be read: ${String(error)}`, {
+    throw new ObserveError('snapshot_unreadable', `${relativePath} cannot be read: ${describeError(error)}`, {
       cause: error,
     });
   }
+  if (text === undefined) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,5 +1,6 @@
 import { openRunEventLog } from '../../events/index.js';
 import { describeError } from '../../project/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { STATE_REVISION_FIELD } from './revision-event.js';
 import type { RevisionEvent } from './revision-event.js';
 import type { WorkflowState } from './workflow-state-schema.js';
@@ -16,7 +17,7 @@ export interface AppendRevisionOptions {
  * section 6): a broken log never undoes a state change, it is reported on stderr and the next call retries.
  */
 export async function appendRevisionEvents(
-  projectDir: string,
+  project: ProjectRef,
   state: WorkflowState,
   entries: readonly RevisionEvent[],
   options: AppendRevisionOptions = {},
@@ -27,7 +28,7 @@ export async function appendRevisionEvents(
     ...(options.recovered === true ? { recovered: true } : {}),
   };
   try {
-    const log = await openRunEventLog(projectDir, state.run_id, { run_id: state.run_id });
+    const log = await openRunEventLog(project, state.run_id, { run_id: state.run_id });
     try {
       log.writeAll(
         entries.map(({ level, event, fields }) => ({ level, event, fields: { ...fields, ...marks } })),

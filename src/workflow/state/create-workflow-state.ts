@@ -1,10 +1,9 @@
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { describeSchemaIssues } from '../../config/index.js';
 import { runDir, RUNS_DIR, runStatePath, sha256Hex } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
-import { openConfinedRoot } from '../../workspace/index.js';
-import { acquireStateLock } from './acquire-state-lock.js';
+import { usingProject } from '../../store/index.js';
+import type { Project, ProjectRef, ProjectStore } from '../../store/index.js';
+import { acquireStateLock, runFolderUnusable } from './acquire-state-lock.js';
 import { appendRevisionEvents } from './append-revision-events.js';
 import type { RevisionEvent } from './revision-event.js';
 import { WorkflowStateError } from './workflow-state-error.js';
@@ -12,7 +11,7 @@ import { workflowDefinitionPath } from './workflow-state-paths.js';
 import { workflowStateSchema } from './workflow-state-schema.js';
 import type { WorkflowStepType } from '../definition/index.js';
 import type { WorkflowState, WorkflowTask } from './workflow-state-schema.js';
-import { writeRunFile, writeWorkflowStateFile } from './write-workflow-state.js';
+import { writeWorkflowStateFile } from './write-workflow-state.js';
 import type { StateDurability } from './write-workflow-state.js';
 
 /** A definition as it is pinned in a run: its name, the sha256 hex of its text, and the text itself. */
@@ -56,11 +55,10 @@ export interface CreateOptions {
  * `run_exists` when the run's folder already exists (any kind of run).
  */
 export async function createWorkflowState(
-  projectDir: string,
+  project: ProjectRef,
   initial: NewWorkflowState,
   options: CreateOptions = {},
 ): Promise<WorkflowState> {
-  const runId = initial.run_id;
   const { definition } = initial;
   if (sha256Hex(definition.text) !== definition.hash) {
     throw new WorkflowStateError(
@@ -69,46 +67,86 @@ export async function createWorkflowState(
     );
   }
   const state = withEvents(firstState(initial, (options.now ?? (() => new Date()))()), options.events);
+  return usingProject(project, (opened) => create(opened, state, definition, options));
+}
+
+async function create(
+  project: Project,
+  state: WorkflowState,
+  definition: PinnedDefinition,
+  options: CreateOptions,
+): Promise<WorkflowState> {
+  const { store } = project;
+  const runId = state.run_id;
   const durability = options.durability ?? 'fsync';
-  const root = await openConfinedRoot(projectDir);
+  await refuseTakenRunId(store, runId);
+  // The copy first, created exclusively: the atomic claim on the run id (of two starters, one finds it there),
+  // and a state.json never names a definition that is not there.
+  if (!(await claimRunId(store, runId, definition.text, durability))) throw runExists(runId);
+  let written = false;
   try {
-    const made = await root.makeDirectory(RUNS_DIR);
-    if (made.status === 'refused') {
-      throw new WorkflowStateError('run_dir_unusable', `${RUNS_DIR} cannot be used: ${made.message}`);
-    }
-    const folder = path.join(root.realPath, runDir(runId));
+    // Held until the events are appended: a reader that finds them missing waits, then finds them there.
+    const lock = await acquireStateLock(project, runId);
     try {
-      // A plain (non-recursive) mkdir is the atomic claim on the run id: of two starters, one gets EEXIST.
-      await mkdir(folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      throw new WorkflowStateError(
-        'run_exists',
-        `run ${runId} already exists (${runDir(runId)}); continue it with workflow_status, or start with another run_id`,
-      );
+      await options.beforeFirstState?.(state);
+      await writeWorkflowStateFile(store, state, durability);
+      written = true;
+      await appendRevisionEvents(project, state, state.revision_events ?? []);
+    } finally {
+      await lock.release();
     }
-    let written = false;
-    try {
-      // Held until the events are appended: a reader that finds them missing waits, then finds them there.
-      const lock = await acquireStateLock(projectDir, runId);
-      try {
-        // The copy first: a state.json never names a definition that is not there.
-        await writeRunFile(root, workflowDefinitionPath(runId), definition.text, durability);
-        await options.beforeFirstState?.(state);
-        await writeWorkflowStateFile(root, state, durability);
-        written = true;
-        await appendRevisionEvents(projectDir, state, state.revision_events ?? []);
-      } finally {
-        await lock.release();
-      }
-    } catch (error) {
-      // The folder is this call's own: removing it frees the run id for a retry.
-      if (!written) await rm(folder, { recursive: true, force: true });
-      throw error;
-    }
-    return state;
-  } finally {
-    await root.close();
+  } catch (error) {
+    // What is stored of the run is this call's own: removing it frees the run id for a retry.
+    // A failing removal must not hide why the start failed.
+    if (!written) await removeStoredFiles(store, runDir(runId)).catch(() => undefined);
+    throw error;
+  }
+  return state;
+}
+
+/**
+ * Throws `run_exists` when anything stands at the run's folder (a run of any kind, a symlink, a file; a folder
+ * holding nothing is free), and `run_dir_unusable` when `.agent/runs` cannot be used.
+ */
+async function refuseTakenRunId(store: ProjectStore, runId: RunId): Promise<void> {
+  let entry;
+  try {
+    entry = (await store.list(RUNS_DIR)).find((found) => found.name === runId);
+  } catch (error) {
+    throw runFolderUnusable(error) ?? error;
+  }
+  if (entry === undefined) return;
+  if (entry.kind === 'folder' && (await store.list(runDir(runId))).length === 0) return;
+  throw runExists(runId);
+}
+
+/** Stores the pinned definition unless the run's copy is there already; false when it is (another starter's). */
+async function claimRunId(
+  store: ProjectStore,
+  runId: RunId,
+  text: string,
+  durability: StateDurability,
+): Promise<boolean> {
+  try {
+    return await store.createExclusive(workflowDefinitionPath(runId), text, { durability });
+  } catch (error) {
+    throw runFolderUnusable(error) ?? error;
+  }
+}
+
+function runExists(runId: RunId): WorkflowStateError {
+  return new WorkflowStateError(
+    'run_exists',
+    `run ${runId} already exists (${runDir(runId)}); continue it with workflow_status, or start with another run_id`,
+  );
+}
+
+/** Removes every file stored below `folder` (the folders of the files store stay, holding nothing). */
+async function removeStoredFiles(store: ProjectStore, folder: string): Promise<void> {
+  for (const entry of await store.list(folder)) {
+    const key = `${folder}/${entry.name}`;
+    if (entry.kind === 'folder') await removeStoredFiles(store, key);
+    else if (entry.kind === 'file') await store.remove(key);
   }
 }
 

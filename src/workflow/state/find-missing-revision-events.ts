@@ -1,5 +1,6 @@
 import { openRunEventsReader } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { STATE_REVISION_FIELD } from './revision-event.js';
 import type { RevisionEvent } from './revision-event.js';
 import type { WorkflowState } from './workflow-state-schema.js';
@@ -15,12 +16,12 @@ const MARKER = `"${STATE_REVISION_FIELD}":`;
  * first event of an older revision, so it costs what was appended since, not the whole log.
  */
 export async function findMissingRevisionEvents(
-  projectDir: string,
+  project: ProjectRef,
   state: WorkflowState,
 ): Promise<RevisionEvent[]> {
   const expected = state.revision_events ?? [];
   if (expected.length === 0) return [];
-  const appended = await appendedEventNames(projectDir, state.run_id, state.revision);
+  const appended = await appendedEventNames(project, state.run_id, state.revision);
   const missing: RevisionEvent[] = [];
   for (const entry of expected) {
     const at = appended.indexOf(entry.event);
@@ -31,8 +32,8 @@ export async function findMissingRevisionEvents(
 }
 
 /** The names of the events appended for `revision`, newest first. */
-async function appendedEventNames(projectDir: string, runId: RunId, revision: number): Promise<string[]> {
-  const reader = await openRunEventsReader(projectDir, runId);
+async function appendedEventNames(project: ProjectRef, runId: RunId, revision: number): Promise<string[]> {
+  const reader = await openRunEventsReader(project, runId);
   if (reader === undefined) return [];
   try {
     const names: string[] = [];

@@ -1,33 +1,36 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { describeSchemaIssues } from '../../config/index.js';
 import { describeError, runDir, runStatePath, UnknownRunError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../store/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import { workflowStateSchema } from './workflow-state-schema.js';
 import type { WorkflowState } from './workflow-state-schema.js';
-import { readRegularFile } from '../../workspace/index.js';
 
 /**
  * Reads and checks a workflow run's state.json; throws {@link UnknownRunError} when the run's folder does not
  * exist, and {@link WorkflowStateError} `not_a_workflow_run` or `state_unreadable` (naming the file) otherwise.
  */
-export async function readWorkflowState(projectDir: string, runId: RunId): Promise<WorkflowState> {
+export async function readWorkflowState(project: ProjectRef, runId: RunId): Promise<WorkflowState> {
+  return usingProject(project, ({ store }) => readStoredWorkflowState(store, runId));
+}
+
+async function readStoredWorkflowState(store: ProjectStore, runId: RunId): Promise<WorkflowState> {
   const relative = runStatePath(runId);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readRegularFile(path.join(projectDir, relative), 'utf8');
+    text = await store.readText(relative);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (!(await isDirectory(path.join(projectDir, runDir(runId))))) throw new UnknownRunError(runId);
-      throw new WorkflowStateError(
-        'not_a_workflow_run',
-        `run ${runId} has no ${relative}: it is not a workflow run (or its start was interrupted); start a workflow with another run id`,
-      );
-    }
     throw new WorkflowStateError('state_unreadable', `cannot read ${relative}: ${describeError(error)}`, {
       cause: error,
     });
+  }
+  if (text === undefined) {
+    if (!(await holdsAnything(store, runDir(runId)))) throw new UnknownRunError(runId);
+    throw new WorkflowStateError(
+      'not_a_workflow_run',
+      `run ${runId} has no ${relative}: it is not a workflow run (or its start was interrupted); start a workflow with another run id`,
+    );
   }
   const state = parseWorkflowState(text, relative);
   // Writes go to the folder the state names: a state copied into another run's folder must not be used.
@@ -73,10 +76,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function isDirectory(absolute: string): Promise<boolean> {
-  try {
-    return (await stat(absolute)).isDirectory();
-  } catch {
-    return false;
-  }
+/** Whether the store holds anything below `folder` (a folder exists while something is stored below it). */
+async function holdsAnything(store: ProjectStore, folder: string): Promise<boolean> {
+  return (await store.list(folder).catch(() => [])).length > 0;
 }

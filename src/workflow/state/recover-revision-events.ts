@@ -1,4 +1,6 @@
 import type { RunId } from '../../project/index.js';
+import { usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import { acquireStateLock } from './acquire-state-lock.js';
 import { appendRevisionEvents } from './append-revision-events.js';
 import { findMissingRevisionEvents } from './find-missing-revision-events.js';
@@ -13,9 +15,9 @@ const RECOVERY_WAIT_MS = 500;
  * Appends, marked `recovered`, the events of `state`'s revision that events.jsonl lacks; the caller holds the
  * run's state lock, so no writer of that revision can still be about to append them.
  */
-export async function appendMissingRevisionEvents(projectDir: string, state: WorkflowState): Promise<void> {
-  const missing = await findMissingRevisionEvents(projectDir, state);
-  await appendRevisionEvents(projectDir, state, missing, { recovered: true });
+export async function appendMissingRevisionEvents(project: Project, state: WorkflowState): Promise<void> {
+  const missing = await findMissingRevisionEvents(project, state);
+  await appendRevisionEvents(project, state, missing, { recovered: true });
 }
 
 /** Options of {@link recoverRevisionEvents}. */
@@ -31,20 +33,23 @@ export interface RecoverOptions {
  * process past the wait is left to it: every change appends the missing events of the state it starts from.
  */
 export async function recoverRevisionEvents(
-  projectDir: string,
+  project: ProjectRef,
   state: WorkflowState,
   options: RecoverOptions = {},
 ): Promise<WorkflowState> {
-  if ((await findMissingRevisionEvents(projectDir, state)).length === 0) return state;
-  return withStateLock(projectDir, state.run_id, options.lockWaitMs ?? RECOVERY_WAIT_MS, state, async () => {
-    const current = await readWorkflowState(projectDir, state.run_id);
-    await appendMissingRevisionEvents(projectDir, current);
-    return current;
+  return usingProject(project, async (opened) => {
+    if ((await findMissingRevisionEvents(opened, state)).length === 0) return state;
+    const waitMs = options.lockWaitMs ?? RECOVERY_WAIT_MS;
+    return withStateLock(opened, state.run_id, waitMs, state, async () => {
+      const current = await readWorkflowState(opened, state.run_id);
+      await appendMissingRevisionEvents(opened, current);
+      return current;
+    });
   });
 }
 
 async function withStateLock(
-  projectDir: string,
+  project: Project,
   runId: RunId,
   waitMs: number,
   fallback: WorkflowState,
@@ -52,7 +57,7 @@ async function withStateLock(
 ): Promise<WorkflowState> {
   let lock;
   try {
-    lock = await acquireStateLock(projectDir, runId, { waitMs });
+    lock = await acquireStateLock(project, runId, { waitMs });
   } catch (error) {
     if (error instanceof WorkflowStateError && error.code === 'state_locked') return fallback;
     throw error;

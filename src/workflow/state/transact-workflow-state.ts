@@ -1,6 +1,7 @@
 import { describeSchemaIssues } from '../../config/index.js';
-import { openConfinedRoot } from '../../workspace/index.js';
 import type { RunId } from '../../project/index.js';
+import { usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import { acquireStateLock } from './acquire-state-lock.js';
 import { appendRevisionEvents } from './append-revision-events.js';
 import { readWorkflowState } from './read-workflow-state.js';
@@ -35,20 +36,29 @@ export interface TransactOptions {
  * change that throws or yields an invalid state writes nothing.
  */
 export async function transactWorkflowState(
-  projectDir: string,
+  project: ProjectRef,
   runId: RunId,
   change: WorkflowStateChange,
   options: TransactOptions = {},
 ): Promise<WorkflowState> {
+  return usingProject(project, (opened) => transact(opened, runId, change, options));
+}
+
+async function transact(
+  project: Project,
+  runId: RunId,
+  change: WorkflowStateChange,
+  options: TransactOptions,
+): Promise<WorkflowState> {
   const lock = await acquireStateLock(
-    projectDir,
+    project,
     runId,
     options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs },
   );
   try {
-    const current = await readWorkflowState(projectDir, runId);
+    const current = await readWorkflowState(project, runId);
     // A writer killed between its state and its events: its events go first, the state says they happened.
-    await appendMissingRevisionEvents(projectDir, current);
+    await appendMissingRevisionEvents(project, current);
     const next = checkNext(
       current,
       await change(current),
@@ -62,14 +72,9 @@ export async function transactWorkflowState(
         `workflow run ${runId} changed hands while this call held its state lock; call workflow_status and retry`,
       );
     }
-    const root = await openConfinedRoot(projectDir);
-    try {
-      await writeWorkflowStateFile(root, next, options.durability ?? 'fsync');
-    } finally {
-      await root.close();
-    }
+    await writeWorkflowStateFile(project.store, next, options.durability ?? 'fsync');
     // Still under the lock: whoever finds them missing takes the lock first, so they are never appended twice.
-    await appendRevisionEvents(projectDir, next, next.revision_events ?? []);
+    await appendRevisionEvents(project, next, next.revision_events ?? []);
     return next;
   } finally {
     await lock.release();
@@ -81,14 +86,14 @@ export async function transactWorkflowState(
  * {@link WorkflowStateError} `state_conflict` and leaves the file untouched.
  */
 export async function updateWorkflowState(
-  projectDir: string,
+  project: ProjectRef,
   runId: RunId,
   expectedRevision: number,
   change: WorkflowStateChange,
   options: TransactOptions = {},
 ): Promise<WorkflowState> {
   return transactWorkflowState(
-    projectDir,
+    project,
     runId,
     (current) => {
       if (current.revision !== expectedRevision) {

@@ -1,35 +1,39 @@
 import { redactJson, runStatePath } from '../../project/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
+import { StoreError } from '../../store/index.js';
+import type { ProjectStore } from '../../store/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
 import type { WorkflowState } from './workflow-state-schema.js';
 
 /** How state files are written: `fsync` (default) survives a power cut, `none` only a process kill. */
 export type StateDurability = 'fsync' | 'none';
 
-/** Writes a file of the run through the confined writer (temp file + rename); a refusal is thrown. */
+/** Writes a file of the run through the project's store (an atomic replace); a refusal is thrown. */
 export async function writeRunFile(
-  root: ConfinedRoot,
+  store: ProjectStore,
   relative: string,
   text: string,
   durability: StateDurability,
 ): Promise<void> {
-  const outcome = await root.write(relative, new TextEncoder().encode(text), { durability });
-  if (outcome.status === 'refused') {
+  try {
+    await store.replace(relative, text, { durability });
+  } catch (error) {
+    if (!(error instanceof StoreError && error.code === 'write_refused')) throw error;
     throw new WorkflowStateError(
       'state_write_failed',
-      `${relative} was not written: ${outcome.code}: ${outcome.message}`,
+      `${relative} was not written: ${error.refusal ?? error.code}: ${error.message}`,
+      { cause: error },
     );
   }
 }
 
 /** Writes a workflow's state.json atomically; a reader sees the old state or the new one, never a part. */
 export async function writeWorkflowStateFile(
-  root: ConfinedRoot,
+  store: ProjectStore,
   state: WorkflowState,
   durability: StateDurability,
 ): Promise<void> {
   await writeRunFile(
-    root,
+    store,
     runStatePath(state.run_id),
     `${JSON.stringify(redactJson(state), null, 2)}\n`,
     durability,

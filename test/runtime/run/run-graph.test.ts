@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/index.js';
@@ -447,6 +447,29 @@ describe('runGraph', () => {
     const again = runGraph({ projectDir, graph, inputs: {}, agentFor: agentsOf(), runId: 'same' });
     await expect(again).rejects.toThrow(RunError);
     await expect(again).rejects.toThrow(/run same already exists .*resume it, or pass another run id/);
+  });
+
+  it.each([
+    ['a symlinked run folder whose target holds a state.json', 'folder'],
+    ['a symlink at state.json', 'file'],
+  ])('refuses to start a run over %s, writing nothing through it', async (_, kind) => {
+    const projectDir = await tempProject();
+    const outside = await tempProject({ 'state.json': '{}' });
+    const graph = defineGraph('once', [
+      { id: 'a', type: 'write_file', content: 'x', outputPath: 'docs/a.md' },
+    ]);
+    await mkdir(path.join(projectDir, '.agent/runs/same'), { recursive: true });
+    if (kind === 'folder') {
+      await writeFile(path.join(outside, 'state.json'), '{}');
+      await symlink(outside, path.join(projectDir, '.agent/runs/other'));
+    } else {
+      await symlink(path.join(outside, 'state.json'), path.join(projectDir, '.agent/runs/same/state.json'));
+    }
+    const runId = kind === 'folder' ? 'other' : 'same';
+    const started = runGraph({ projectDir, graph, inputs: {}, agentFor: agentsOf(), runId });
+    await expect(started).rejects.toMatchObject({ code: 'run_dir_unusable' });
+    expect(await readdir(outside)).toEqual(['state.json']);
+    expect(await readFile(path.join(outside, 'state.json'), 'utf8')).toBe('{}');
   });
 
   it('stops on abort: the running node fails as aborted, nodes not started stay pending', async () => {
