@@ -34,6 +34,25 @@ export type {
   WriteStep,
 } from './workspace/index.js';
 
+// store: the storage port, where a project keeps its runs (the files store, or memory, or your own)
+export { createMemoryStore, openProject, openProjectStore, StoreError } from './store/index.js';
+export type {
+  FolderFill,
+  LineAppender,
+  OpenProjectOptions,
+  Project,
+  ProjectRef,
+  ProjectStore,
+  StoreEntry,
+  StoreErrorCode,
+  StoreKind,
+  StoreReadOptions,
+  StoreWriteOptions,
+  StoredFileInfo,
+  StoredFileReader,
+  StoredTail,
+} from './store/index.js';
+
 // events: the events.jsonl sink and redaction
 export { EventLogError, memoryEventLog, openRunEventLog, redactSecrets } from './events/index.js';
 export type { EventFields, EventLevel, EventLine, EventLog, MemoryEventLog } from './events/index.js';
@@ -73,12 +92,10 @@ export type {
 export {
   IngestFailedError,
   REASON_CODES,
-  ingestDocument,
   ingestManifestSchema,
   manifestJsonSchema,
   parseFencesIsolated,
   resolveIngestEnabled,
-  runIngest,
   statusOfReason,
   WARNING_CODES,
 } from './ingest/index.js';
@@ -104,18 +121,21 @@ export type {
   WarningCode,
 } from './ingest/index.js';
 
-// runtime: YAML graphs of agent nodes, runs that resume, the post-write ingest hook
+// runtime: YAML graphs of agent nodes, runs that resume, the post-write ingest hook; the library's ingest, which
+// records what it placed as the CLI's does (above ingest and artifacts, so it lives here)
 export {
   AgentError,
   BUILTIN_GRAPH_NAMES,
   createAgent,
   graphJsonSchema,
+  ingestDocument,
   listRuns,
   loadGraph,
   parseGraph,
   readRun,
   RunError,
   runGraph,
+  runIngest,
   runIngestHook,
   runStateSchema,
 } from './runtime/index.js';

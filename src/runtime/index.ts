@@ -28,6 +28,8 @@ export {
 } from './agents/index.js';
 export type { Agent, AgentConfig, AgentKind, AgentRequest, RetryDelayOptions } from './agents/index.js';
 export {
+  ingestDocument,
+  runIngest,
   runGraph,
   runIngestHook,
   RunError,

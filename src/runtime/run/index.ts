@@ -1,5 +1,6 @@
 export { runGraph } from './run-graph.js';
 export { runIngestHook } from './ingest-hook.js';
+export { ingestDocument, runIngest } from './recorded-ingest.js';
 export type { IngestHookOptions, IngestHookResult } from './ingest-hook.js';
 export { RunError } from './run-error.js';
 export type { RunErrorCode } from './run-error.js';

@@ -1,0 +1,81 @@
+import { openIngestRecords } from '../../artifacts/index.js';
+import type { RecordFailure } from '../../artifacts/index.js';
+import { openRunEventLog } from '../../events/index.js';
+import type { EventLog } from '../../events/index.js';
+import { IngestFailedError, runIngest as ingestOnly } from '../../ingest/index.js';
+import type { IngestManifest, IngestOptions, IngestResult } from '../../ingest/index.js';
+import { parseNodeId, parseRunId } from '../../project/index.js';
+
+/** The agent id of the records a library ingest makes (the CLI's are `cli`). */
+const LIBRARY_AGENT_ID = 'library';
+
+/**
+ * The library's ingest: the ingest of one document, its placed files recorded as artifact versions of the run, as
+ * the CLI's `ingest` records them (fail-open: a recording that fails is an `artifacts.error` event, never a
+ * throw). A dry run records nothing, and a caller that passes `onPlaced` records itself (the runtime, the CLI).
+ */
+export async function runIngest(options: IngestOptions): Promise<IngestResult> {
+  if (options.dryRun === true || options.onPlaced !== undefined) return ingestOnly(options);
+  // Misuse is refused before anything is opened, with the ingest's own errors.
+  const runId = parseRunId(options.runId, 'runId');
+  const nodeId = parseNodeId(options.nodeId, 'nodeId');
+  const failures = failureEvents(options, runId);
+  const records = openIngestRecords({
+    projectDir: options.projectDir,
+    runId,
+    durability: options.durability ?? 'fsync',
+    ...(options.now === undefined ? {} : { now: options.now }),
+    onFailure: failures.report,
+  });
+  try {
+    return await ingestOnly({
+      ...options,
+      onPlaced: (placed) => records.recordIngested(nodeId, LIBRARY_AGENT_ID, placed, options.docPath),
+    });
+  } finally {
+    await records.close();
+    await failures.close();
+  }
+}
+
+/** {@link runIngest}, resolving with the manifest; rejects with `IngestFailedError` under `failMode: 'closed'`. */
+export async function ingestDocument(options: IngestOptions): Promise<IngestManifest> {
+  const result = await runIngest(options);
+  if (options.failMode === 'closed' && result.failed) throw new IngestFailedError(result);
+  return result.manifest;
+}
+
+/**
+ * Writes each failed recording as an `artifacts.error` event: into the caller's event log when it gave one, else
+ * into the run's, opened on the first failure.
+ */
+function failureEvents(
+  options: IngestOptions,
+  runId: ReturnType<typeof parseRunId>,
+): { report: (failure: RecordFailure) => void; close: () => Promise<void> } {
+  let opened: Promise<EventLog | undefined> | undefined;
+  const log = (): Promise<EventLog | undefined> =>
+    options.events === undefined
+      ? (opened ??= openRunEventLog(options.projectDir, runId, { run_id: runId }).catch(() => undefined))
+      : Promise.resolve(options.events);
+  let pending: Promise<void> = Promise.resolve();
+  return {
+    report: ({ nodeId, message }) => {
+      pending = pending.then(async () => {
+        try {
+          (await log())?.write('ERROR', 'artifacts.error', {
+            ...(nodeId === undefined ? {} : { node_id: nodeId }),
+            code: 'record_failed',
+            message,
+          });
+        } catch {
+          // The log is as broken as the store: the ingest goes on (fail-open).
+        }
+      });
+    },
+    close: async () => {
+      await pending;
+      if (opened !== undefined) await (await opened)?.close().catch(() => undefined);
+    },
+  };
+}
