@@ -37,6 +37,8 @@ export type {
 // store: the storage port, where a project keeps its runs (the files store, or memory, or your own)
 export { createMemoryStore, openProject, openProjectStore, StoreError } from './store/index.js';
 export type {
+  FolderCreation,
+  FolderDraft,
   FolderFill,
   LineAppender,
   OpenProjectOptions,

@@ -183,6 +183,7 @@ export function openFilesSession(
     ...confinedStoreCalls(projectDir, within),
     list: (folder) => base.list(folder),
     replaceFolder: (folder, fill) => base.replaceFolder(folder, fill),
+    createFolder: (folder, fill) => base.createFolder(folder, fill),
     openSession: () => base.openSession(),
     openObjects: (options) => base.openObjects(options),
     close: async () => {

@@ -74,6 +74,41 @@ export function openProjectStore(projectDir: string): ProjectStore {
         await staging.discard();
       }
     },
+    createFolder: async (folder, fill) => {
+      storeKeyComponents(folder);
+      // A staging folder beside `folder` (its name starts with '.', so no reader lists it), renamed into place whole.
+      const staging = await (await root()).stage(folder);
+      if ('status' in staging) throw refused(folder, staging.message);
+      const below = (key: string): string => {
+        checkKeyBelow(folder, key, 'createFolder');
+        return key.slice(folder.length + 1);
+      };
+      try {
+        const filled = await fill({
+          write: async (key, content) => {
+            const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+            const outcome = await staging.files.write(below(key), bytes);
+            if (outcome.status === 'refused') throw refused(key, outcome.message);
+          },
+          writeStream: async (key, chunks, expectedSha256) => {
+            const outcome = await staging.files.writeStream(below(key), chunks, { expectedSha256 });
+            if (outcome.status === 'hash_mismatch') return false;
+            if (outcome.status === 'refused') throw refused(key, outcome.message);
+            return true;
+          },
+          makeFolder: async (key) => {
+            const made = await staging.files.makeDirectory(below(key));
+            if (made.status === 'refused') throw refused(key, made.message);
+          },
+        });
+        const published = await staging.publish();
+        if (published.status === 'exists') return { status: 'exists' };
+        if (published.status === 'refused') throw refused(folder, published.message);
+        return { status: 'created', filled };
+      } finally {
+        await staging.discard();
+      }
+    },
     openSession: () => Promise.resolve(openFilesSession(projectDir, store, root)),
     openObjects: (options) => openObjectStore(projectDir, options),
     close: async () => {

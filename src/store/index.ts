@@ -10,6 +10,8 @@ export type {
   StoreKind,
   StoreReadOptions,
   StoreWriteOptions,
+  FolderCreation,
+  FolderDraft,
   FolderFill,
   StoredFileInfo,
   StoredFileReader,

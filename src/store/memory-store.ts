@@ -1,6 +1,7 @@
 import { AGENT_DIR, OBJECTS_DIR } from '../project/index.js';
 import { bytesToRead } from './bytes-to-read.js';
 import { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
+import { readOnlyObjects } from './object-store.js';
 import type { ObjectStore, PutResult } from './object-store.js';
 import { checkedObject, malformedHashError, streamedMismatchError } from './object-store-error.js';
 import type { ProjectStore, StoreEntry } from './project-store.js';
@@ -77,6 +78,28 @@ export function createMemoryStore(): ProjectStore {
   const replace = (key: string, bytes: Uint8Array): void => {
     checkWritable(key);
     files.set(key, { bytes: copyOf(bytes), modifiedMs: Date.now(), version: ++versions });
+  };
+
+  /**
+   * The keys of `staged` (files written aside for `folder`), sorted, once checked to fit: no file where `folder` or
+   * one above it goes, no staged file where another staged file needs a folder. Throws `write_refused` otherwise.
+   */
+  const checkPlaceable = (
+    folder: string,
+    components: readonly string[],
+    staged: ReadonlyMap<string, Uint8Array>,
+  ): string[] => {
+    const keys = [...staged.keys()].sort();
+    for (let depth = 1; depth <= components.length; depth++) {
+      const above = [AGENT_DIR, ...components.slice(0, depth)].join('/');
+      if (files.has(above)) throw refused(folder, `${above} is a file, not a folder`);
+    }
+    for (const key of keys) {
+      for (let slash = key.indexOf('/', folder.length + 1); slash !== -1; slash = key.indexOf('/', slash + 1))
+        if (staged.has(key.slice(0, slash)))
+          throw refused(key, `${key.slice(0, slash)} is a file, not a folder`);
+    }
+    return keys;
   };
 
   /** Appends `lines` to the file under `key` (a checked, writable key), which keeps its version. */
@@ -212,30 +235,54 @@ export function createMemoryStore(): ProjectStore {
             staged.set(key, typeof content === 'string' ? Buffer.from(content, 'utf8') : copyOf(content));
           }),
       });
-      const keys = [...staged.keys()].sort();
-      // Checked before anything changes: a file where the folder or one above it goes, or a staged file where
-      // another staged file needs a folder.
-      for (let depth = 1; depth <= components.length; depth++) {
-        const above = [AGENT_DIR, ...components.slice(0, depth)].join('/');
-        if (files.has(above)) throw refused(folder, `${above} is a file, not a folder`);
-      }
-      for (const key of keys) {
-        for (
-          let slash = key.indexOf('/', folder.length + 1);
-          slash !== -1;
-          slash = key.indexOf('/', slash + 1)
-        )
-          if (staged.has(key.slice(0, slash)))
-            throw refused(key, `${key.slice(0, slash)} is a file, not a folder`);
-      }
+      const keys = checkPlaceable(folder, components, staged);
       // One synchronous step: no reader sees a mix of the old and the new files.
       for (const key of [...files.keys()]) if (key.startsWith(`${folder}/`)) files.delete(key);
       for (const key of keys) replace(key, staged.get(key) ?? new Uint8Array());
       return filled;
     },
+    createFolder: async (folder, fill) => {
+      const components = storeKeyComponents(folder);
+      const staged = new Map<string, Uint8Array>();
+      const checked = (key: string): string => {
+        checkKeyBelow(folder, key, 'createFolder');
+        return key;
+      };
+      const filled = await fill({
+        write: (key, content) =>
+          call(() => {
+            staged.set(
+              checked(key),
+              typeof content === 'string' ? Buffer.from(content, 'utf8') : copyOf(content),
+            );
+          }),
+        writeStream: async (key, chunks, expectedSha256) => {
+          checked(key);
+          const parts: Uint8Array[] = [];
+          for await (const chunk of chunks) parts.push(chunk);
+          const bytes = Buffer.concat(parts);
+          if (contentHashOf(bytes) !== `sha256:${expectedSha256}`) return false;
+          staged.set(key, bytes);
+          return true;
+        },
+        // A memory folder exists while a file below it does: an empty one is not kept.
+        makeFolder: (key) =>
+          call(() => {
+            checked(key);
+          }),
+      });
+      if (files.has(folder) || isFolder(folder)) return { status: 'exists' };
+      const keys = checkPlaceable(folder, components, staged);
+      // One synchronous step: a reader sees no folder or the whole folder.
+      for (const key of keys) replace(key, staged.get(key) ?? new Uint8Array());
+      return { status: 'created', filled };
+    },
     // Nothing to keep open: the session is the store, and closing it leaves the store as it is.
     openSession: () => Promise.resolve({ ...store, close: () => Promise.resolve() }),
-    openObjects: () => Promise.resolve(memoryObjects(read, replace)),
+    openObjects: (options = {}) => {
+      const objects = memoryObjects(read, replace);
+      return Promise.resolve(options.readOnly === true ? readOnlyObjects(objects) : objects);
+    },
     close: () => Promise.resolve(),
   };
   return store;
@@ -297,6 +344,7 @@ function memoryObjects(
       return checkedObject(hash, bytes, bytes && contentHashOf(bytes), 'the memory store');
     },
     has: async (hash) => (await read(keyOf(hash))) !== undefined,
+    size: async (hash) => (await read(keyOf(hash)))?.byteLength,
     verify: async (hash) => {
       const bytes = await read(keyOf(hash));
       if (bytes === undefined) return 'missing';

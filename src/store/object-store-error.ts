@@ -8,11 +8,20 @@ export class ObjectStoreError extends Error {
   readonly code: ObjectStoreErrorCode;
   /** The hash the call was about, as the caller passed it. */
   readonly hash: string;
+  /** For `corrupt_object`: the hash the bytes read or streamed have instead. */
+  readonly actual?: string;
 
-  constructor(fields: { code: ObjectStoreErrorCode; hash: string; message: string; cause?: unknown }) {
+  constructor(fields: {
+    code: ObjectStoreErrorCode;
+    hash: string;
+    message: string;
+    actual?: string;
+    cause?: unknown;
+  }) {
     super(fields.message, { cause: fields.cause });
     this.code = fields.code;
     this.hash = fields.hash;
+    if (fields.actual !== undefined) this.actual = fields.actual;
   }
 }
 
@@ -46,6 +55,7 @@ export function checkedObject(
     throw new ObjectStoreError({
       code: 'corrupt_object',
       hash,
+      ...(actual === undefined ? {} : { actual }),
       message: `object ${hash} is corrupt: its bytes hash to ${String(actual)}; restore it from a bundle or put the original content again`,
     });
   }
@@ -57,6 +67,7 @@ export function streamedMismatchError(hash: string, bytes: number, actual: strin
   return new ObjectStoreError({
     code: 'corrupt_object',
     hash,
+    actual,
     message: `the ${String(bytes)} bytes streamed for object ${hash} hash to ${actual}; nothing was stored, so store the original content`,
   });
 }

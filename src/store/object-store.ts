@@ -42,6 +42,8 @@ export interface ObjectStore {
   get(hash: string): Promise<Uint8Array>;
   /** Whether an object file exists for `hash`, without reading it. */
   has(hash: string): Promise<boolean>;
+  /** The size in bytes of the object stored for `hash`, without reading it; undefined when none is. */
+  size(hash: string): Promise<number | undefined>;
   /** Re-hashes an object: `ok`, `missing` or `corrupt`. */
   verify(hash: string): Promise<ObjectVerdict>;
   /** Waits for writes in flight and releases the store. */
@@ -52,6 +54,11 @@ export interface ObjectStore {
 export interface ObjectStoreOptions {
   /** `fsync` (default): an object is on disk before `put` resolves. `none`: for generated data and benchmarks. */
   readonly durability?: 'fsync' | 'none';
+  /**
+   * For a reader (a bundle, an audit): nothing is created, so a project without objects answers every hash
+   * missing and is given no `.agent/objects`; a put throws.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** Objects written at once by `putAll`: libuv's default pool of 4 threads, so their fsyncs share journal commits. */
@@ -89,7 +96,15 @@ export async function openObjectStore(
   options: ObjectStoreOptions = {},
 ): Promise<ObjectStore> {
   const durability = options.durability ?? 'fsync';
-  const root = await openConfinedRoot(join(projectDir, OBJECTS_DIR), { create: true });
+  const readOnly = options.readOnly === true;
+  const root = await openConfinedRoot(join(projectDir, OBJECTS_DIR), { create: !readOnly }).catch(
+    (error: unknown) => {
+      // Read only, a project without objects is a store holding none.
+      if (readOnly && ['ENOENT', 'ENOTDIR'].includes(errnoOf(error) ?? '')) return undefined;
+      throw error;
+    },
+  );
+  if (root === undefined) return noObjects(OBJECTS_DIR);
 
   /** The checked hex digits of `hash`; a malformed hash never reaches path building. */
   const hexOf = (hash: string): string => {
@@ -183,7 +198,7 @@ export async function openObjectStore(
     return putResult(hash, relative, await root.write(relative, bytes, { durability, readOnly: true }));
   };
 
-  return {
+  const store: ObjectStore = {
     put,
     putAll: async (contents) => {
       const hashes = contents.map((bytes) => contentHashOf(bytes));
@@ -259,11 +274,52 @@ export async function openObjectStore(
         throw error;
       }
     },
+    size: async (hash) => {
+      const hex = hexOf(hash);
+      try {
+        const stats = await quickFs.lstat(absolutePathOf(hex));
+        return stats.isFile() ? stats.size : undefined;
+      } catch (error) {
+        if (errnoOf(error) === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
     verify: async (hash) => {
       const bytes = await readObject(hexOf(hash));
       if (bytes === undefined) return 'missing';
       return contentHashOf(bytes) === hash ? 'ok' : 'corrupt';
     },
     close: () => root.close(),
+  };
+  return readOnly ? readOnlyObjects(store) : store;
+}
+
+/** A put on an object store opened read only: misuse. */
+function refusePut(): Promise<never> {
+  return Promise.reject(new Error('this object store was opened read only; open it without readOnly to put'));
+}
+
+/** `store` with its puts refused: a reader opened it, and a write through it is misuse. */
+export function readOnlyObjects(store: ObjectStore): ObjectStore {
+  return { ...store, put: refusePut, putAll: refusePut, putStream: refusePut };
+}
+
+/** The read-only objects of a project that has none: every hash missing (`where` names the store). */
+function noObjects(where: string): ObjectStore {
+  /** `answer`, once `hash` is known to be well formed. */
+  const missing = async <T>(hash: string, answer: T): Promise<T> => {
+    if (hexOfContentHash(hash) === undefined) throw malformedHashError(hash);
+    return Promise.resolve(answer);
+  };
+  return {
+    put: refusePut,
+    putAll: refusePut,
+    putStream: refusePut,
+    get: async (hash) =>
+      checkedObject(hash, await missing<Uint8Array | undefined>(hash, undefined), undefined, where),
+    has: (hash) => missing(hash, false),
+    size: (hash) => missing(hash, undefined),
+    verify: (hash) => missing(hash, 'missing' as const),
+    close: () => Promise.resolve(),
   };
 }

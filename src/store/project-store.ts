@@ -48,6 +48,21 @@ export interface FolderFill {
   write(key: string, content: Uint8Array | string): Promise<void>;
 }
 
+/** Writes the files of a new folder aside, for {@link ProjectStore.createFolder}. */
+export interface FolderDraft extends FolderFill {
+  /**
+   * Writes the bytes streamed from `chunks` under `key` (a key below the folder), memory holding one chunk; false,
+   * keeping nothing under `key`, when they do not hash to `expectedSha256` (64 lowercase hex digits).
+   */
+  writeStream(key: string, chunks: AsyncIterable<Uint8Array>, expectedSha256: string): Promise<boolean>;
+  /** Makes the folder `key` below the folder, kept even when empty where the store keeps empty folders. */
+  makeFolder(key: string): Promise<void>;
+}
+
+/** What {@link ProjectStore.createFolder} did: the folder is in place with what the fill wrote, or was there already. */
+export type FolderCreation<T> =
+  { readonly status: 'created'; readonly filled: T } | { readonly status: 'exists' };
+
 /** Appends lines to one stored file as they come, each call landing whole and at once (no await in between). */
 export interface LineAppender {
   /**
@@ -134,6 +149,15 @@ export interface ProjectStore {
    * Returns what `fill` returns. Whoever else writes below `folder` meanwhile may lose those writes.
    */
   replaceFolder<T>(folder: string, fill: (files: FolderFill) => Promise<T>): Promise<T>;
+  /**
+   * Creates the folder `folder` (a run folder brought by an import) holding what `fill` writes: written aside, so a
+   * throw or a crash before `fill` resolves changes nothing, then put in place in one step, so a reader sees no
+   * folder or the whole folder (the files store writes aside into a folder beside it whose name, starting with '.',
+   * is no key). When something is already stored at `folder` nothing changes and the answer is
+   * `exists`. Throws {@link StoreError} `write_refused` (with `folder` as its key) when the folder cannot be made
+   * there (a symlink or a file in the way).
+   */
+  createFolder<T>(folder: string, fill: (draft: FolderDraft) => Promise<T>): Promise<FolderCreation<T>>;
   /**
    * A view of this store that keeps the folders it writes into open between calls, for a writer that appends
    * often to the same few files (a recorder: a run's records, the path index, the history journal). A call

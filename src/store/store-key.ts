@@ -41,9 +41,9 @@ export function checkReadRange(from: number, length: number | undefined): void {
 }
 
 /** Checks `key` (as {@link storeKeyComponents} does) and that it lies below the folder key `folder`; misuse otherwise. */
-export function checkKeyBelow(folder: string, key: string): void {
+export function checkKeyBelow(folder: string, key: string, caller = 'replaceFolder'): void {
   storeKeyComponents(key);
   if (!key.startsWith(`${folder}/`)) {
-    throw new Error(`replaceFolder: ${JSON.stringify(key)} is not below ${JSON.stringify(folder)}`);
+    throw new Error(`${caller}: ${JSON.stringify(key)} is not below ${JSON.stringify(folder)}`);
   }
 }

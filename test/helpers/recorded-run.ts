@@ -5,6 +5,7 @@ import type { ArtifactRecord } from '../../src/artifacts/artifact-record.js';
 import { openArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
 import type { TraceContent } from '../../src/artifacts/trace-content.js';
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
+import type { ProjectRef } from '../../src/store/index.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -15,18 +16,19 @@ export const DIAGRAM = Uint8Array.from([
 ]);
 
 /**
- * Records a realistic three-node run into `projectDir` through the real recorder (versions, a changed file
+ * Records a realistic three-node run into `project` through the real recorder (versions, a changed file
  * with a `previous` link, a binary design, traces), plus the plain run files the runtime writes: state.json,
- * events.jsonl and manifests/. Returns the records in file order.
+ * events.jsonl and manifests/ (by path into a project folder, through the store into a `Project`). Returns the
+ * records in file order.
  */
 export async function recordRun(
-  projectDir: string,
+  project: ProjectRef,
   runId: string,
   options: { readonly startAt?: string; readonly apiText?: string } = {},
 ): Promise<ArtifactRecord[]> {
   let tick = Date.parse(options.startAt ?? '2026-02-24T10:00:00.000Z');
   const now = (): Date => new Date((tick += 1000));
-  const recorder = await openArtifactRecorder(projectDir, { now, durability: 'none' });
+  const recorder = await openArtifactRecorder(project, { now, durability: 'none' });
   const records: ArtifactRecord[] = [];
   const trace = (
     nodeId: string,
@@ -118,19 +120,23 @@ export async function recordRun(
   } finally {
     await recorder.close();
   }
-  const runDir = path.join(projectDir, '.agent', 'runs', runId);
-  await mkdir(path.join(runDir, 'manifests'), { recursive: true });
-  await writeFile(
-    path.join(runDir, 'state.json'),
+  const write =
+    typeof project === 'string'
+      ? (relative: string, text: string) => writeFile(path.join(project, relative), text)
+      : (relative: string, text: string) => project.store.replace(relative, text, { durability: 'none' });
+  const runDir = `.agent/runs/${runId}`;
+  if (typeof project === 'string') await mkdir(path.join(project, runDir, 'manifests'), { recursive: true });
+  await write(
+    `${runDir}/state.json`,
     `${JSON.stringify({ version: 1, run_id: runId, status: 'failed', graph: { name: 'team', hash: sha('graph team v1'), source: 'builtin' } }, null, 2)}\n`,
   );
-  await writeFile(
-    path.join(runDir, 'events.jsonl'),
+  await write(
+    `${runDir}/events.jsonl`,
     `{"level":"info","event":"run.started","run_id":"${runId}"}\n{"level":"error","event":"node.failed","node_id":"fix"}\n`,
   );
   for (const node of ['plan', 'build']) {
-    await writeFile(
-      path.join(runDir, 'manifests', `${node}.json`),
+    await write(
+      `${runDir}/manifests/${node}.json`,
       `${JSON.stringify({ run_id: runId, node_id: node, summary: { written: 2, skipped: 0, rejected: 0 } })}\n`,
     );
   }

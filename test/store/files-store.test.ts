@@ -141,6 +141,47 @@ describe('openProjectStore', () => {
     await store.close();
   });
 
+  it('creates a folder by one rename of a staging folder, keeping an empty folder, and leaves none behind', async () => {
+    const projectDir = await tempProject();
+    const store = openProjectStore(projectDir);
+    await store.createFolder('.agent/runs/r1', async (draft) => {
+      await draft.makeFolder('.agent/runs/r1/replies/none');
+      await draft.write('.agent/runs/r1/state.json', '{}\n');
+      // The staging folder beside it starts with '.', so a reader of .agent/runs lists no run yet.
+      expect((await readdir(path.join(projectDir, '.agent/runs'))).map((name) => name.slice(0, 4))).toEqual([
+        '.r1.',
+      ]);
+    });
+    expect(await readdir(path.join(projectDir, '.agent/runs'))).toEqual(['r1']);
+    expect(await readdir(path.join(projectDir, '.agent/runs/r1/replies'))).toEqual(['none']);
+    expect(await readFile(path.join(projectDir, '.agent/runs/r1/state.json'), 'utf8')).toBe('{}\n');
+    await store.close();
+  });
+
+  it('refuses to create a folder through a symlinked .agent/runs, writing nothing there', async () => {
+    const projectDir = await tempProject();
+    const elsewhere = await tempProject();
+    await mkdir(path.join(projectDir, '.agent'));
+    await symlink(elsewhere, path.join(projectDir, '.agent/runs'));
+    const store = openProjectStore(projectDir);
+    const error = await storeErrorOf(
+      store.createFolder('.agent/runs/r1', (draft) => draft.write('.agent/runs/r1/state.json', '{}\n')),
+    );
+    expect(error).toMatchObject({ code: 'write_refused', key: '.agent/runs/r1' });
+    expect(await readdir(elsewhere)).toEqual([]);
+    await store.close();
+  });
+
+  it('opens the objects read only without creating .agent/objects', async () => {
+    const projectDir = await tempProject();
+    const store = openProjectStore(projectDir);
+    const objects = await store.openObjects({ readOnly: true });
+    expect(await objects.verify(`sha256:${'ab'.repeat(32)}`)).toBe('missing');
+    await objects.close();
+    expect(await readdir(projectDir)).toEqual([]);
+    await store.close();
+  });
+
   it('finds a project folder made after the store was opened', async () => {
     const parent = await tempProject();
     const projectDir = path.join(parent, 'later');

@@ -243,6 +243,93 @@ describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
     });
   });
 
+  describe('folder creations', () => {
+    const RUN = '.agent/runs/r1';
+    const sha256Hex = (text: string): string => contentHashOf(Buffer.from(text)).slice('sha256:'.length);
+
+    it('puts the folder in place whole once the fill ends, streamed files checked by hash', async () => {
+      const store = await open();
+      await store.replace('.agent/runs/r0/state.json', 'other\n');
+      const created = await store.createFolder(RUN, async (draft) => {
+        await draft.write(`${RUN}/state.json`, '{"a":1}\n');
+        await draft.makeFolder(`${RUN}/manifests`);
+        const streamed = 'line one\nline two\n';
+        const chunks = Readable.from([Buffer.from('line one\n'), Buffer.from('line two\n')]);
+        expect(await draft.writeStream(`${RUN}/manifests/plan.json`, chunks, sha256Hex(streamed))).toBe(true);
+        // Written aside (in the files store, under a name that is no key): nothing shows until the fill ends.
+        const listed = await store.list('.agent/runs');
+        expect(listed.filter((entry) => !entry.name.startsWith('.'))).toEqual([
+          { name: 'r0', kind: 'folder' },
+        ]);
+        expect(await store.read(`${RUN}/state.json`)).toBeUndefined();
+        return 'filled';
+      });
+      expect(created).toEqual({ status: 'created', filled: 'filled' });
+      expect(await store.readText(`${RUN}/state.json`)).toBe('{"a":1}\n');
+      expect(await store.readText(`${RUN}/manifests/plan.json`)).toBe('line one\nline two\n');
+      expect(await store.list(RUN)).toEqual([
+        { name: 'manifests', kind: 'folder' },
+        { name: 'state.json', kind: 'file' },
+      ]);
+      expect(await store.readText('.agent/runs/r0/state.json')).toBe('other\n');
+    });
+
+    it('keeps nothing of a streamed file whose bytes do not hash as expected', async () => {
+      const store = await open();
+      await store.createFolder(RUN, async (draft) => {
+        const chunks = Readable.from([Buffer.from('something else\n')]);
+        expect(await draft.writeStream(`${RUN}/events.jsonl`, chunks, sha256Hex('what was promised\n'))).toBe(
+          false,
+        );
+        await draft.write(`${RUN}/state.json`, '{}\n');
+      });
+      expect(await store.list(RUN)).toEqual([{ name: 'state.json', kind: 'file' }]);
+    });
+
+    it('answers exists and changes nothing when something is stored at the folder', async () => {
+      const store = await open();
+      await store.replace(`${RUN}/state.json`, 'theirs\n');
+      const created = await store.createFolder(RUN, async (draft) => {
+        await draft.write(`${RUN}/state.json`, 'ours\n');
+        await draft.write(`${RUN}/events.jsonl`, 'ours\n');
+      });
+      expect(created).toEqual({ status: 'exists' });
+      expect(await store.readText(`${RUN}/state.json`)).toBe('theirs\n');
+      expect(await store.list(RUN)).toEqual([{ name: 'state.json', kind: 'file' }]);
+      expect(await store.list('.agent/runs')).toEqual([{ name: 'r1', kind: 'folder' }]);
+    });
+
+    it('changes nothing when the fill throws, and leaves nothing of it behind', async () => {
+      const store = await open();
+      await expect(
+        store.createFolder(RUN, async (draft) => {
+          await draft.write(`${RUN}/state.json`, 'new\n');
+          throw new Error('the bundle changed');
+        }),
+      ).rejects.toThrow('the bundle changed');
+      expect(await store.read(`${RUN}/state.json`)).toBeUndefined();
+      expect(await store.list('.agent/runs')).toEqual([]);
+    });
+
+    it('refuses a key outside the folder as misuse, and a file where a folder goes with write_refused', async () => {
+      const store = await open();
+      await store.replace('.agent/runs', 'a file\n');
+      const error = await storeErrorOf(
+        store.createFolder(RUN, (draft) => draft.write(`${RUN}/state.json`, 'x\n')),
+      );
+      expect(error).toMatchObject({ code: 'write_refused', key: RUN });
+      const other = await open();
+      await expect(
+        other.createFolder(RUN, (draft) => draft.write('.agent/runs/r2/state.json', 'x\n')),
+      ).rejects.toThrow(/is not below/);
+      await expect(
+        other.createFolder(RUN, (draft) => draft.write(`${RUN}/../x`, 'x\n')),
+      ).rejects.toMatchObject({ code: 'malformed_key' });
+      expect(await other.list('.agent/runs')).toEqual([]);
+      expect(await store.readText('.agent/runs')).toBe('a file\n');
+    });
+  });
+
   describe('sessions', () => {
     it('reads and writes the same files as its store, and closing it leaves the store open', async () => {
       const store = await open();
@@ -459,6 +546,45 @@ describe.each(IMPLEMENTATIONS)('the %s store', (_kind, open) => {
       expect((await objects.put(bytes)).stored).toBe(true);
       expect(await objects.verify(hash)).toBe('ok');
       await objects.close();
+    });
+
+    it("tells an object's size without reading it, and the hash a corrupt object's bytes have", async () => {
+      const store = await open();
+      const objects = await store.openObjects({ durability: 'none' });
+      const { hash, path } = await objects.put(Buffer.from('twelve bytes'));
+      expect(await objects.size(hash)).toBe(12);
+      expect(await objects.size(contentHashOf(Buffer.from('never stored')))).toBeUndefined();
+      await store.replace(path, 'tampered\n');
+      await expect(objects.get(hash)).rejects.toMatchObject({
+        code: 'corrupt_object',
+        hash,
+        actual: contentHashOf(Buffer.from('tampered\n')),
+      });
+      await objects.close();
+    });
+
+    it('opened read only, creates nothing, answers every object of an empty store missing and refuses a put', async () => {
+      const store = await open();
+      const missing = contentHashOf(Buffer.from('never stored'));
+      const empty = await store.openObjects({ readOnly: true });
+      await expect(empty.get(missing)).rejects.toMatchObject({ code: 'missing_object', hash: missing });
+      await expect(empty.get('sha256:XYZ')).rejects.toMatchObject({ code: 'malformed_hash' });
+      expect(await empty.has(missing)).toBe(false);
+      expect(await empty.size(missing)).toBeUndefined();
+      expect(await empty.verify(missing)).toBe('missing');
+      await expect(empty.put(Buffer.from('x'))).rejects.toThrow(/read only/);
+      await empty.close();
+      expect(await store.list('.agent')).toEqual([]);
+
+      const writer = await store.openObjects({ durability: 'none' });
+      const { hash } = await writer.put(Buffer.from('stored'));
+      await writer.close();
+      const reader = await store.openObjects({ readOnly: true });
+      expect(Buffer.from(await reader.get(hash)).toString()).toBe('stored');
+      await expect(reader.putStream(hash, Readable.from([Buffer.from('stored')]))).rejects.toThrow(
+        /read only/,
+      );
+      await reader.close();
     });
 
     it('refuses streamed bytes that do not hash to the name they were sent under, storing nothing', async () => {

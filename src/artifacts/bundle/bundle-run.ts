@@ -1,7 +1,4 @@
-import { lstat } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { errnoOf, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
+import { resolve } from 'node:path';
 import { BundleError } from './bundle-error.js';
 import {
   artifactRecordsPath,
@@ -16,14 +13,22 @@ import type { RunId } from '../../project/index.js';
 import { isRunRecordFile, RUN_RECORD_FILES_SHOWN } from './is-run-record-file.js';
 import { BUNDLE_MANIFEST_PATH } from './bundle-manifest.js';
 import type { BundleManifest } from './bundle-manifest.js';
-import { hexOfContentHash } from '../../store/index.js';
-import { writeBundleArchive } from './write-bundle-archive.js';
+import { hexOfContentHash, usingProject } from '../../store/index.js';
+import type { ObjectStore, ProjectRef } from '../../store/index.js';
+import { checkBundleOutput, writeBundleFile } from './write-bundle-archive.js';
 import { checkWrittenBundle } from './check-written-bundle.js';
 import { checkRecordPaths } from './check-record-paths.js';
 import { parseTrace } from './read-bundle-archive.js';
 import type { ArchiveEntry } from './write-bundle-archive.js';
 import { whyPathUnsafe } from './judge-bundle-entry.js';
-import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
+import {
+  isStoreKey,
+  readRunFolder,
+  readStoredObject,
+  recordsOfRun,
+  referencedObjects,
+} from './bundle-sources.js';
+import type { RunFolder } from './bundle-sources.js';
 
 /** Options of {@link bundleRun}. */
 export interface BundleOptions {
@@ -47,35 +52,52 @@ export interface BundleSummary {
 }
 
 /**
- * Packs run `runId` and every object its records reference into a gzip tar at `outFile`, written atomically
- * (a temp file beside it, then a rename); refuses with a {@link BundleError} before anything is written.
+ * Packs run `runId` of `project` (a folder, or a {@link Project} on any store) and every object its records
+ * reference into a gzip tar at `outFile`, written atomically (a temp file beside it, then a rename); refuses with a
+ * {@link BundleError} before anything is written.
  */
 export async function bundleRun(
-  projectDir: string,
+  project: ProjectRef,
   runId: string,
   outFile: string,
   options: BundleOptions = {},
 ): Promise<BundleSummary> {
   const target = resolve(outFile);
   if (!isRunId(runId)) throw new UnknownRunError(runId);
-  const folder = await readRunFolder(projectDir, runId);
-  if (folder === undefined) throw new UnknownRunError(runId);
-  checkPaths(
-    runId,
-    folder.files.map((file) => file.path),
-  );
+  return usingProject(project, async ({ store }) => {
+    const folder = await readRunFolder(store, runId);
+    if (folder === undefined) throw new UnknownRunError(runId);
+    checkPaths(runId, folder.paths);
+    // Read only: a project whose objects are gone is not given an empty .agent/objects.
+    const stored = await store.openObjects({ readOnly: true });
+    try {
+      return await packRun(stored, runId, folder, target, options);
+    } finally {
+      await stored.close();
+    }
+  });
+}
+
+/** Checks the run's records and objects, then writes the bundle of `folder`. */
+async function packRun(
+  stored: ObjectStore,
+  runId: RunId,
+  folder: RunFolder,
+  target: string,
+  options: BundleOptions,
+): Promise<BundleSummary> {
   const records = recordsOfRun(runId, folder.files);
   const objects = referencedObjects(records);
   // A path an import would refuse refuses the bundle: none is made that no project could import.
   await checkRecordPaths(
     runId,
     records,
-    async (hash) => parseTrace(await readVerifiedObject(projectDir, hash)),
+    async (hash) => parseTrace(await readVerifiedObject(stored, hash)),
     `no project would import the run: correct or remove that line of ${artifactRecordsPath(runId)} and bundle again`,
   );
-  await checkOutput(target, options.force === true);
+  await checkBundleOutput(target, options.force === true);
   // Verified before packing, so a missing or corrupt object refuses the bundle instead of shipping it.
-  for (const hash of objects) await readVerifiedObject(projectDir, hash);
+  for (const hash of objects) await readVerifiedObject(stored, hash);
 
   const manifest: BundleManifest = {
     version: 1,
@@ -101,20 +123,23 @@ export async function bundleRun(
       type: 'File',
       path: objectPath(hexOfContentHash(hash) ?? ''),
       // Read (and re-verified) one at a time while packing, so memory holds one object, not the store.
-      bytes: () => readVerifiedObject(projectDir, hash),
+      bytes: () => readVerifiedObject(stored, hash),
     })),
   ];
-  const bytes = await writeAtomically(
+  const bytes = await writeBundleFile(
     target,
     options.force === true,
-    (handle) => writeBundleArchive(handle, entries),
+    entries,
     // Read back before it is moved into place: exit 0 means the whole bundle is on disk.
     (temp) => checkWrittenBundle(temp, manifest),
   );
   return { file: target, runId, files: folder.files.length, objects: objects.length, bytes };
 }
 
-/** Refuses a run file whose name an import would refuse, rather than writing a bundle nobody can import. */
+/**
+ * Refuses a run file whose name an import would refuse, rather than writing a bundle nobody can import, and then
+ * one whose name no store key spells, which the store cannot read.
+ */
 function checkPaths(runId: RunId, paths: readonly string[]): void {
   for (const path of paths) {
     const unsafe = whyPathUnsafe(path);
@@ -133,11 +158,18 @@ function checkPaths(runId: RunId, paths: readonly string[]): void {
         message: `run file ${JSON.stringify(path)} is not a file a run folder holds (${RUN_RECORD_FILES_SHOWN}), so no project would import it; move it out of the run folder and bundle again`,
       });
     }
+    if (!isStoreKey(path)) {
+      throw new BundleError({
+        code: 'unsafe_path',
+        entry: path,
+        message: `run file ${JSON.stringify(path)} has a name the store cannot read (letters, digits, '.', '_' and '-' only); rename it and bundle again`,
+      });
+    }
   }
 }
 
-async function readVerifiedObject(projectDir: string, hash: string): Promise<Uint8Array> {
-  const stored = await readStoredObject(projectDir, hash);
+async function readVerifiedObject(objects: ObjectStore, hash: string): Promise<Uint8Array> {
+  const stored = await readStoredObject(objects, hash);
   switch (stored.status) {
     case 'ok':
       return stored.bytes;
@@ -154,52 +186,4 @@ async function readVerifiedObject(projectDir: string, hash: string): Promise<Uin
         message: `object ${hash} referenced by the run is corrupt (${stored.why}); restore its original content and bundle again`,
       });
   }
-}
-
-async function checkOutput(target: string, force: boolean): Promise<void> {
-  let info;
-  try {
-    info = await lstat(target);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return;
-    throw error;
-  }
-  if (!force) throw outputExists(target);
-  if (info.isDirectory()) {
-    throw new BundleError({
-      code: 'output_exists',
-      message: `${target} is a folder; --force replaces only a file, so choose a file name for -o`,
-    });
-  }
-}
-
-function outputExists(target: string): BundleError {
-  return new BundleError({
-    code: 'output_exists',
-    message: `${target} already exists; choose another -o or pass --force to replace it`,
-  });
-}
-
-/** Writes the archive through the workspace's atomic file writer; maps its outcomes to bundle refusals. */
-async function writeAtomically(
-  target: string,
-  force: boolean,
-  fill: (handle: FileHandle) => Promise<number>,
-  check: (temp: string) => Promise<void>,
-): Promise<number> {
-  let written;
-  try {
-    written = await writeFileAtomically(target, fill, { replace: force, check });
-  } catch (error) {
-    if (error instanceof WorkspaceError && error.syscall === 'open') {
-      throw new BundleError({
-        code: 'output_unwritable',
-        message: `cannot create a file in ${dirname(target)} (${error.code}); create the folder or choose another -o`,
-        cause: error,
-      });
-    }
-    throw error;
-  }
-  if (written.status === 'exists') throw outputExists(target);
-  return written.bytes;
 }

@@ -1,12 +1,10 @@
-import { constants } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { errnoOf } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { BundleError } from './bundle-error.js';
-import { objectPath, runDir } from '../../project/index.js';
+import { runDir, RUNS_DIR } from '../../project/index.js';
 import { isRunBookkeeping } from './bundle-manifest.js';
-import { contentHashOf, hexOfContentHash } from '../../store/index.js';
+import { ObjectStoreError, StoreError, storeKeyComponents } from '../../store/index.js';
+import type { ObjectStore, ProjectStore, StoreEntry } from '../../store/index.js';
 import { parseRecordLines } from '../store/index.js';
 import type { RunId } from '../../project/index.js';
 
@@ -21,6 +19,11 @@ export interface RunFolderFile {
 export interface RunFolder {
   readonly directories: readonly string[];
   readonly files: readonly RunFolderFile[];
+  /**
+   * Every file's path in walk order, with the entries whose name no store key can spell (`notes:1.md`, `a b`):
+   * those are not read, and only a path judged bad refuses them first.
+   */
+  readonly paths: readonly string[];
 }
 
 /** What the store holds for one hash, read without creating anything. */
@@ -29,43 +32,45 @@ export type StoredObject =
   | { readonly status: 'missing' }
   | { readonly status: 'corrupt'; readonly why: string };
 
-// O_NONBLOCK: opening a FIFO planted in place of a file must not hang; O_NOFOLLOW: a symlink is never followed.
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
 /**
- * Reads every regular file of `.agent/runs/<runId>/` (recursively, names sorted, run lock and temp files left
- * out), or returns undefined when the run folder does not exist. A symlink or special file anywhere in it
- * is a {@link BundleError} (`link_entry`, `unsupported_entry`): a bundle holds regular files only.
+ * Reads every regular file of `.agent/runs/<runId>/` through the store (recursively, names sorted, run lock and
+ * temp files left out), or returns undefined when the run folder does not exist. A symlink or special file
+ * anywhere in it is a {@link BundleError} (`link_entry`, `unsupported_entry`): a bundle holds regular files only.
  */
-export async function readRunFolder(projectDir: string, runId: RunId): Promise<RunFolder | undefined> {
+export async function readRunFolder(store: ProjectStore, runId: RunId): Promise<RunFolder | undefined> {
   const root = runDir(runId);
-  let info;
-  try {
-    info = await lstat(join(projectDir, root));
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return undefined;
-    throw error;
-  }
-  if (info.isSymbolicLink()) throw linkEntry(root);
-  if (!info.isDirectory()) throw unsupportedEntry(root, 'is not a folder');
+  const run = (await listFolder(store, RUNS_DIR)).find((entry) => entry.name === runId);
+  if (run === undefined) return undefined;
+  if (run.kind === 'file') throw unsupportedEntry(root, 'is not a folder');
   const directories: string[] = [];
   const files: RunFolderFile[] = [];
+  const paths: string[] = [];
   const walk = async (folder: string): Promise<void> => {
-    // Listed as a folder, checked again right before reading it: a symlink swapped in is refused, not followed.
-    if (folder !== root && (await lstat(join(projectDir, folder))).isSymbolicLink()) throw linkEntry(folder);
+    // Listed as a folder, opened without following a link: a symlink swapped in is refused, not followed.
+    const entries = await listFolder(store, folder);
     directories.push(folder);
-    const entries = await readdir(join(projectDir, folder), { withFileTypes: true });
     for (const entry of entries.sort((a, b) => compareNames(a.name, b.name))) {
       const path = `${folder}/${entry.name}`;
       if (isRunBookkeeping(path.slice(root.length + 1))) continue;
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) files.push({ path, bytes: await readRegularFile(projectDir, path) });
-      else if (entry.isSymbolicLink()) throw linkEntry(path);
-      else throw unsupportedEntry(path, 'is a special file (a FIFO, socket or device)');
+      if (!isStoreKey(path)) {
+        paths.push(path);
+        continue;
+      }
+      switch (entry.kind) {
+        case 'folder':
+          await walk(path);
+          break;
+        case 'file':
+          files.push({ path, bytes: await readRegularFile(store, path) });
+          paths.push(path);
+          break;
+        case 'other':
+          throw await whatIsAt(store, path);
+      }
     }
   };
   await walk(root);
-  return { directories, files };
+  return { directories, files, paths };
 }
 
 /**
@@ -102,28 +107,23 @@ export function referencedObjects(records: readonly ArtifactRecord[]): string[] 
   return [...new Set(records.map((record) => record.contentHash))].sort();
 }
 
-/** Reads and re-hashes one object straight from `.agent/objects` (never creating the store). */
-export async function readStoredObject(projectDir: string, hash: string): Promise<StoredObject> {
-  const hex = hexOfContentHash(hash);
-  if (hex === undefined) throw new Error(`content hash ${JSON.stringify(hash)} is malformed`);
-  let handle;
+/** Reads and re-hashes one object through the store's objects (opened read only: nothing is created). */
+export async function readStoredObject(objects: ObjectStore, hash: string): Promise<StoredObject> {
   try {
-    handle = await open(join(projectDir, objectPath(hex)), READ_FLAGS);
+    return { status: 'ok', bytes: await objects.get(hash) };
   } catch (error) {
-    const code = errnoOf(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing' };
-    if (code === 'ELOOP') return { status: 'corrupt', why: 'it is a symlink' };
+    if (error instanceof ObjectStoreError) {
+      if (error.code === 'missing_object') return { status: 'missing' };
+      if (error.code === 'corrupt_object')
+        return { status: 'corrupt', why: `its bytes hash to ${error.actual ?? 'another hash'}` };
+      throw error;
+    }
+    // The files store opens an object without following a link (ELOOP) and reads what is there.
+    const errno = errnoOf(error);
+    if (errno === 'ENOTDIR') return { status: 'missing' };
+    if (errno === 'ELOOP') return { status: 'corrupt', why: 'it is a symlink' };
+    if (errno === 'EISDIR') return { status: 'corrupt', why: 'it is not a regular file' };
     throw error;
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return { status: 'corrupt', why: 'it is not a regular file' };
-    const bytes = await handle.readFile();
-    const actual = contentHashOf(bytes);
-    return actual === hash
-      ? { status: 'ok', bytes }
-      : { status: 'corrupt', why: `its bytes hash to ${actual}` };
-  } finally {
-    await handle.close();
   }
 }
 
@@ -132,21 +132,57 @@ export function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-async function readRegularFile(projectDir: string, path: string): Promise<Uint8Array> {
-  let handle;
+/** Whether `path` is a key the store can name (a plain name in each component). */
+export function isStoreKey(path: string): boolean {
   try {
-    handle = await open(join(projectDir, path), READ_FLAGS);
+    storeKeyComponents(path);
+    return true;
   } catch (error) {
-    // The entry was a file when listed: a symlink swapped in since then is refused, never followed.
-    if (errnoOf(error) === 'ELOOP') throw linkEntry(path);
+    if (error instanceof StoreError) return false;
     throw error;
   }
+}
+
+/** The entries of `folder`; a folder the store will not read through (a symlink, a file) is a refusal. */
+async function listFolder(store: ProjectStore, folder: string): Promise<StoreEntry[]> {
   try {
-    if (!(await handle.stat()).isFile()) throw unsupportedEntry(path, 'is not a regular file');
-    return await handle.readFile();
-  } finally {
-    await handle.close();
+    return await store.list(folder);
+  } catch (error) {
+    throw refusalOf(folder, error, 'is not a folder');
   }
+}
+
+async function readRegularFile(store: ProjectStore, path: string): Promise<Uint8Array> {
+  let bytes;
+  try {
+    bytes = await store.read(path);
+  } catch (error) {
+    // The entry was a file when listed: a symlink swapped in since then is refused, never followed.
+    throw refusalOf(path, error, 'is not a regular file');
+  }
+  if (bytes === undefined) throw unsupportedEntry(path, 'was removed while the run folder was read');
+  return bytes;
+}
+
+/** The refusal of an entry listed as neither a file nor a folder: a symlink, or a FIFO, socket or device. */
+async function whatIsAt(store: ProjectStore, path: string): Promise<BundleError> {
+  const special = 'is a special file (a FIFO, socket or device)';
+  try {
+    await store.info(path);
+  } catch (error) {
+    return refusalOf(path, error, special);
+  }
+  return unsupportedEntry(path, special);
+}
+
+/** The bundle's word for a store refusal at `path`; any other error is rethrown as it is. */
+function refusalOf(path: string, error: unknown, what: string): BundleError {
+  if (!(error instanceof StoreError) || (error.code !== 'not_a_file' && error.code !== 'write_refused'))
+    throw error;
+  if (error.refusal === 'symlink') return linkEntry(path);
+  if (error.refusal === 'hard_link')
+    return unsupportedEntry(path, 'is a file with more than one name (a hard link)');
+  return unsupportedEntry(path, what);
 }
 
 function linkEntry(path: string): BundleError {

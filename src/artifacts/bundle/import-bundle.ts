@@ -1,6 +1,4 @@
-import { lstat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { errnoOf, openConfinedRoot } from '../../workspace/index.js';
+import { resolve } from 'node:path';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { appendToIndex, appendToRunIndexes, isVersionRecord, readPathVersions } from '../store/index.js';
 import { BundleError } from './bundle-error.js';
@@ -8,8 +6,8 @@ import { AGENT_DIR, artifactRecordsPath, runDir, RUNS_DIR, sha256Hex } from '../
 import type { BundleManifest } from './bundle-manifest.js';
 import { readRunFolder, readStoredObject, recordsOfRun, referencedObjects } from './bundle-sources.js';
 import type { RunFolder } from './bundle-sources.js';
-import { ObjectStoreError, openObjectStore } from '../store/index.js';
-import type { ObjectStore } from '../store/index.js';
+import { ObjectStoreError, StoreError, usingProject } from '../../store/index.js';
+import type { FolderDraft, ObjectStore, Project, ProjectRef, ProjectStore } from '../../store/index.js';
 import { parseTrace, readBundleArchive } from './read-bundle-archive.js';
 import { checkRecordPaths } from './check-record-paths.js';
 import type { BundleArchive } from './read-bundle-archive.js';
@@ -40,17 +38,27 @@ export interface ImportSummary {
 }
 
 /**
- * Imports a bundle made by `bundleRun` in two streaming passes: the first checks the whole archive (paths,
- * types, header sizes against the limits, manifest, hashes, records, the project's existing run) keeping only
- * digests; only when everything checks out, the second reads it again, one entry at a time, re-checking each,
- * storing its objects and writing the run into a staging folder that is then renamed into place; then the run's
- * versions are added to the path index. A refusal is a {@link BundleError} and leaves the project untouched.
+ * Imports a bundle made by `bundleRun` into `project` (a folder, or a {@link Project} on any store) in two
+ * streaming passes: the first checks the whole archive (paths, types, header sizes against the limits, manifest,
+ * hashes, records, the project's existing run) keeping only digests; only when everything checks out, the second
+ * reads it again, one entry at a time, re-checking each, storing its objects and writing the run aside, then
+ * putting it in place whole (`createFolder`); then the run's versions are added to the path index. A refusal is a
+ * {@link BundleError} and leaves the project untouched.
  */
 export async function importBundle(
-  projectDir: string,
+  project: ProjectRef,
   bundleFile: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
+  return usingProject(project, (opened) => importInto(opened, bundleFile, options));
+}
+
+async function importInto(
+  project: Project,
+  bundleFile: string,
+  options: ImportOptions,
+): Promise<ImportSummary> {
+  const { store } = project;
   const file = resolve(bundleFile);
   const limits: BundleLimits = {
     maxBytes: options.maxBytes ?? DEFAULT_BUNDLE_LIMITS.maxBytes,
@@ -66,23 +74,29 @@ export async function importBundle(
       ? []
       : [{ path: artifactRecordsPath(manifest.runId), bytes: archive.records }],
   );
-  await checkObjects(projectDir, archive, referencedObjects(records));
-  await checkRecordPaths(
-    manifest.runId,
-    records,
-    async (hash) => {
-      if (archive.objects.has(hash)) return archive.traces.get(hash);
-      // Not in the bundle: checkObjects found it intact in this project's store.
-      const stored = await readStoredObject(projectDir, hash);
-      return stored.status === 'ok' ? parseTrace(stored.bytes) : undefined;
-    },
-    'the bundle was made or changed by hand: nothing was imported',
-  );
-  await checkProjectFolders(projectDir);
-  const alreadyImported = await isAlreadyImported(projectDir, manifest);
+  // Read only: the checks create nothing, so a refused import leaves a project without objects as it was.
+  const present = await store.openObjects({ readOnly: true });
+  try {
+    await checkObjects(present, archive, referencedObjects(records));
+    await checkRecordPaths(
+      manifest.runId,
+      records,
+      async (hash) => {
+        if (archive.objects.has(hash)) return archive.traces.get(hash);
+        // Not in the bundle: checkObjects found it intact in this project's store.
+        const stored = await readStoredObject(present, hash);
+        return stored.status === 'ok' ? parseTrace(stored.bytes) : undefined;
+      },
+      'the bundle was made or changed by hand: nothing was imported',
+    );
+  } finally {
+    await present.close();
+  }
+  await checkProjectFolders(store);
+  const alreadyImported = await isAlreadyImported(store, manifest);
 
-  const objectsStored = await writeBundle(projectDir, file, limits, archive, alreadyImported);
-  await indexMissingVersions(projectDir, records);
+  const objectsStored = await writeBundle(store, file, limits, archive, alreadyImported);
+  await indexMissingVersions(project, records);
   return {
     runId: manifest.runId,
     files: manifest.files.length,
@@ -125,7 +139,7 @@ function checkRunFiles(archive: BundleArchive): void {
 
 /** The manifest lists exactly the objects the records reference; each is in the bundle or intact in the store. */
 async function checkObjects(
-  projectDir: string,
+  present: ObjectStore,
   archive: BundleArchive,
   referenced: readonly string[],
 ): Promise<void> {
@@ -151,7 +165,7 @@ async function checkObjects(
   }
   for (const hash of referenced) {
     if (archive.objects.has(hash)) continue;
-    const stored = await readStoredObject(projectDir, hash);
+    const stored = await readStoredObject(present, hash);
     if (stored.status !== 'ok') {
       throw new BundleError({
         code: 'missing_object',
@@ -162,41 +176,40 @@ async function checkObjects(
   }
 }
 
-/** `.agent` and `.agent/runs` must be real folders (or absent): the run is moved into place there. */
-async function checkProjectFolders(projectDir: string): Promise<void> {
+/** `.agent` and `.agent/runs` must be real folders (or absent): the run is put in place there. */
+async function checkProjectFolders(store: ProjectStore): Promise<void> {
   for (const folder of [AGENT_DIR, RUNS_DIR]) {
-    let info;
     try {
-      info = await lstat(join(projectDir, folder));
+      await store.list(folder);
     } catch (error) {
-      if (errnoOf(error) === 'ENOENT') return;
-      throw error;
-    }
-    if (!info.isDirectory()) {
+      if (!(error instanceof StoreError) || error.code !== 'not_a_file') throw error;
       throw new BundleError({
         code: 'project_unusable',
         entry: folder,
-        message: `${folder} is ${info.isSymbolicLink() ? 'a symlink' : 'not a folder'}; runs are imported into a real ${folder} folder only, so replace it with one`,
+        message: `${folder} is ${error.refusal === 'symlink' ? 'a symlink' : 'not a folder'}; runs are imported into a real ${folder} folder only, so replace it with one`,
+        cause: error,
       });
     }
   }
 }
 
 /** Whether the run is already here with exactly the bundle's files; refuses `run_exists` when it differs. */
-async function isAlreadyImported(projectDir: string, manifest: BundleManifest): Promise<boolean> {
+async function isAlreadyImported(store: ProjectStore, manifest: BundleManifest): Promise<boolean> {
   const runFolder = runDir(manifest.runId);
   let existing: RunFolder | undefined;
   try {
-    existing = await readRunFolder(projectDir, manifest.runId);
+    existing = await readRunFolder(store, manifest.runId);
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
     throw runExists(runFolder, `holds something a run folder may not (${error.message})`);
   }
   if (existing === undefined) return false;
   const wanted = new Map(manifest.files.map((file) => [file.path, file.sha256]));
+  const have = new Map(existing.files.map((file) => [file.path, sha256Hex(file.bytes)]));
+  // A file no store key names was not read: it is no file of the bundle's run, so the runs differ.
   const differing =
-    existing.files.find((file) => wanted.get(file.path) !== sha256Hex(file.bytes))?.path ??
-    manifest.files.find((file) => !existing.files.some((have) => have.path === file.path))?.path;
+    existing.paths.find((path) => !have.has(path) || wanted.get(path) !== have.get(path)) ??
+    manifest.files.find((file) => !have.has(file.path))?.path;
   if (differing !== undefined) throw runExists(runFolder, `differs from the bundle's run at ${differing}`);
   return true;
 }
@@ -212,12 +225,12 @@ function runExists(runFolder: string, why: string): BundleError {
 /**
  * The second pass: reads the archive again, one entry at a time, re-checking each against the first pass; puts
  * each object into the store (identical content already there is left alone) and, unless the run is already
- * here, writes each run file into a staging folder beside `.agent/runs/<runId>` through the workspace writer,
- * then renames that folder into place: other readers see no run or the whole run, never half of one. Returns
- * how many objects were new to the store.
+ * here, writes each run file aside and then puts the run folder in place whole (`createFolder`; the files store
+ * renames a staging folder beside `.agent/runs/<runId>`): other readers see no run or the whole run, never half of
+ * one. Returns how many objects were new to the store.
  */
 async function writeBundle(
-  projectDir: string,
+  store: ProjectStore,
   bundleFile: string,
   limits: BundleLimits,
   archive: BundleArchive,
@@ -225,63 +238,62 @@ async function writeBundle(
 ): Promise<number> {
   const { runId } = archive.manifest;
   const runFolder = runDir(runId);
-  const store = archive.objects.size === 0 ? undefined : await openObjectStore(projectDir);
-  const root = alreadyImported ? undefined : await openConfinedRoot(projectDir, { create: true });
+  const objects = archive.objects.size === 0 ? undefined : await store.openObjects();
   let stored = 0;
-  try {
-    // The staging folder's name starts with '.', which keeps it out of listRecordedRuns (run ids only).
-    const staging = root === undefined ? undefined : await root.stage(runFolder);
-    if (staging !== undefined && 'status' in staging) throw projectUnusable(runFolder, staging.message);
-    try {
-      for (const folder of staging === undefined ? [] : archive.runDirectories) {
-        if (folder === runFolder) continue;
-        const made = await staging?.files.makeDirectory(folder.slice(runFolder.length + 1));
-        if (made?.status === 'refused') throw new Error(`cannot create ${folder}: ${made.message}`);
-      }
-      const written = new Set<string>();
-      await scanBundleArchive(bundleFile, limits, {
-        keep: () => false,
-        // Each body goes from the archive to its temp file chunk by chunk, hashed on the way (memory: one chunk).
-        stream: (verdict) => {
-          if (verdict.kind === 'object') {
-            if (!archive.objects.has(verdict.hash)) throw changedMeanwhile(verdict.path);
-            if (store === undefined) return undefined;
-            return async (body) => {
-              if ((await putObject(store, verdict.hash, verdict.path, body)).stored) stored += 1;
-            };
-          }
-          const expected = archive.runFiles.get(verdict.path)?.sha256;
-          if (staging === undefined || expected === undefined) return undefined;
-          return async (body) => {
-            const relative = verdict.path.slice(runFolder.length + 1);
-            const outcome = await staging.files.writeStream(relative, body, { expectedSha256: expected });
-            if (outcome.status === 'hash_mismatch') throw changedMeanwhile(verdict.path);
-            if (outcome.status === 'refused')
-              throw new Error(`cannot write ${verdict.path}: ${outcome.message}`);
-            written.add(verdict.path);
-          };
-        },
-        onFile: ({ verdict, sha256 }) => {
-          if (verdict.kind === 'object') {
-            if (!archive.objects.has(verdict.hash)) throw changedMeanwhile(verdict.path);
-            return;
-          }
-          if (archive.runFiles.get(verdict.path)?.sha256 !== sha256) throw changedMeanwhile(verdict.path);
-        },
-      });
-      if (staging === undefined) return stored;
-      const lost = [...archive.runFiles.keys()].find((path) => !written.has(path));
-      if (lost !== undefined) throw changedMeanwhile(lost);
-      const published = await staging.publish();
-      // Another import (or a run) created the folder since it was checked.
-      if (published.status === 'exists') throw runExists(runFolder, 'appeared while this import was running');
-      if (published.status === 'refused') throw projectUnusable(runFolder, published.message);
-    } finally {
-      if (staging !== undefined) await staging.discard();
+  /** Streams the archive's objects into the store and, given a draft, its run files into the draft. */
+  const copy = async (draft: FolderDraft | undefined): Promise<void> => {
+    const written = new Set<string>();
+    for (const folder of draft === undefined ? [] : archive.runDirectories) {
+      if (folder !== runFolder) await draft?.makeFolder(folder);
     }
+    await scanBundleArchive(bundleFile, limits, {
+      keep: () => false,
+      // Each body goes from the archive to the store chunk by chunk, hashed on the way (memory: one chunk).
+      stream: (verdict) => {
+        if (verdict.kind === 'object') {
+          if (!archive.objects.has(verdict.hash)) throw changedMeanwhile(verdict.path);
+          if (objects === undefined) return undefined;
+          return async (body) => {
+            if ((await putObject(objects, verdict.hash, verdict.path, body)).stored) stored += 1;
+          };
+        }
+        const expected = archive.runFiles.get(verdict.path)?.sha256;
+        if (draft === undefined || expected === undefined) return undefined;
+        return async (body) => {
+          if (!(await draft.writeStream(verdict.path, body, expected))) throw changedMeanwhile(verdict.path);
+          written.add(verdict.path);
+        };
+      },
+      onFile: ({ verdict, sha256 }) => {
+        if (verdict.kind === 'object') {
+          if (!archive.objects.has(verdict.hash)) throw changedMeanwhile(verdict.path);
+          return;
+        }
+        if (archive.runFiles.get(verdict.path)?.sha256 !== sha256) throw changedMeanwhile(verdict.path);
+      },
+    });
+    if (draft === undefined) return;
+    const lost = [...archive.runFiles.keys()].find((path) => !written.has(path));
+    if (lost !== undefined) throw changedMeanwhile(lost);
+  };
+  try {
+    if (alreadyImported) {
+      await copy(undefined);
+      return stored;
+    }
+    let created;
+    try {
+      created = await store.createFolder(runFolder, copy);
+    } catch (error) {
+      // The run folder could not be made or put in place there (a symlink or a file in the way).
+      if (error instanceof StoreError && error.code === 'write_refused' && error.key === runFolder)
+        throw projectUnusable(runFolder, error.message);
+      throw error;
+    }
+    // Another import (or a run) created the folder since it was checked.
+    if (created.status === 'exists') throw runExists(runFolder, 'appeared while this import was running');
   } finally {
-    await root?.close();
-    await store?.close();
+    await objects?.close();
   }
   return stored;
 }
@@ -322,7 +334,7 @@ function projectUnusable(entry: string, why: string): BundleError {
  * Appends to the path index (and the run indexes) the run's versions it does not hold yet: all of them on a
  * first import, and after an import interrupted between the rename and the index, the ones it missed.
  */
-async function indexMissingVersions(projectDir: string, records: readonly ArtifactRecord[]): Promise<void> {
+async function indexMissingVersions(project: Project, records: readonly ArtifactRecord[]): Promise<void> {
   const byPath = new Map<string, ArtifactRecord[]>();
   for (const record of records.filter(isVersionRecord)) {
     byPath.set(record.path, [...(byPath.get(record.path) ?? []), record]);
@@ -330,7 +342,7 @@ async function indexMissingVersions(projectDir: string, records: readonly Artifa
   const missing: ArtifactRecord[] = [];
   for (const [path, versions] of byPath) {
     const indexed = new Map<string, number>();
-    for (const record of (await readPathVersions(projectDir, path)).records) {
+    for (const record of (await readPathVersions(project, path)).records) {
       indexed.set(record.artifactId, (indexed.get(record.artifactId) ?? 0) + 1);
     }
     // A run can record the same id twice (content A, then B, then A again): compare counts, not presence.
@@ -342,13 +354,13 @@ async function indexMissingVersions(projectDir: string, records: readonly Artifa
   }
   const missingSet = new Set(missing);
   await appendToIndex(
-    projectDir,
+    project,
     records.filter((record) => missingSet.has(record)),
   );
   // The run indexes get the same versions (and the traces, so the run's first line is among them).
   if (missing.length > 0)
     await appendToRunIndexes(
-      projectDir,
+      project,
       records.filter((record) => !isVersionRecord(record) || missingSet.has(record)),
     );
 }

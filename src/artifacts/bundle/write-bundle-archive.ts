@@ -1,7 +1,14 @@
+import { lstat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Pack } from 'tar';
+import { errnoOf, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
+import { BundleError } from './bundle-error.js';
 import { tarModule } from './tar-module.js';
+
+// The bundle file is the user's, not the store's: this file and scan-bundle-archive.ts are the only ones of the
+// bundle that touch the filesystem, this one to write it, that one to read it (D103).
 
 /** One archive entry: a folder, or a file with its bytes (read lazily for objects). */
 export type ArchiveEntry =
@@ -103,4 +110,59 @@ async function addEntry(pack: Pack, entry: ArchiveEntry, taken: Promise<void>[])
   const packed = taken.shift();
   if (packed === undefined) throw new Error(`node-tar's Pack did not take the entry ${entry.path}`);
   await packed;
+}
+
+/** Refuses an output path that exists (unless `force`) or is a folder, before anything is packed. */
+export async function checkBundleOutput(target: string, force: boolean): Promise<void> {
+  let info;
+  try {
+    info = await lstat(target);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return;
+    throw error;
+  }
+  if (!force) throw outputExists(target);
+  if (info.isDirectory()) {
+    throw new BundleError({
+      code: 'output_exists',
+      message: `${target} is a folder; --force replaces only a file, so choose a file name for -o`,
+    });
+  }
+}
+
+function outputExists(target: string): BundleError {
+  return new BundleError({
+    code: 'output_exists',
+    message: `${target} already exists; choose another -o or pass --force to replace it`,
+  });
+}
+
+/**
+ * Writes the archive of `entries` at `target` through the workspace's atomic file writer (a temp file beside it,
+ * `check`ed before the rename); maps its outcomes to bundle refusals. Returns the bytes written.
+ */
+export async function writeBundleFile(
+  target: string,
+  force: boolean,
+  entries: readonly ArchiveEntry[],
+  check: (temp: string) => Promise<void>,
+): Promise<number> {
+  let written;
+  try {
+    written = await writeFileAtomically(target, (handle) => writeBundleArchive(handle, entries), {
+      replace: force,
+      check,
+    });
+  } catch (error) {
+    if (error instanceof WorkspaceError && error.syscall === 'open') {
+      throw new BundleError({
+        code: 'output_unwritable',
+        message: `cannot create a file in ${dirname(target)} (${error.code}); create the folder or choose another -o`,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  if (written.status === 'exists') throw outputExists(target);
+  return written.bytes;
 }

@@ -1,9 +1,8 @@
-import type { Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { listRecordedRuns, openObjectStore, readArtifactRecords } from '../../artifacts/index.js';
+import { listRecordedRuns, readArtifactRecords } from '../../artifacts/index.js';
 import type { ArtifactRecord, ObjectStore } from '../../artifacts/index.js';
 import {
+  AGENT_DIR,
   CONTRACT_ARTIFACTS_DIR,
   OBJECTS_DIR,
   contractArtifactPath,
@@ -13,7 +12,8 @@ import {
   UnknownRunError,
 } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { lstatOrMissing } from '../../workspace/index.js';
+import { StoreError, usingProject } from '../../store/index.js';
+import type { Project, ProjectRef, ProjectStore, StoreEntry } from '../../store/index.js';
 import { isContractType } from '../types/index.js';
 import type { ContractType } from '../types/index.js';
 import { hashArtifactFile } from './hash-artifact-file.js';
@@ -49,7 +49,8 @@ export interface AuditReport {
 
 /** Options of {@link auditArtifacts}. */
 export interface AuditOptions {
-  readonly projectDir: string;
+  /** The project: its folder (its `.agent/` is read), or a {@link Project} on any store. */
+  readonly projectDir: ProjectRef;
   /** One run; every run when absent. */
   readonly runId?: RunId | string;
 }
@@ -60,45 +61,57 @@ export interface AuditOptions {
  * submit record whose stored payload no longer validates or cannot be read (`invalid`). Nothing is followed.
  */
 export async function auditArtifacts(options: AuditOptions): Promise<AuditReport> {
-  const projectDir = path.resolve(options.projectDir);
   const scope = options.runId === undefined ? undefined : parseRunId(String(options.runId), 'run id');
+  const project =
+    typeof options.projectDir === 'string' ? path.resolve(options.projectDir) : options.projectDir;
+  return usingProject(project, (opened) => audit(opened, scope));
+}
+
+/** What stands at a key of `.agent/`, as messages name it: a symlink and a FIFO both list as `other`. */
+type EntryKind = 'file' | 'folder' | 'symlink' | 'special' | 'unknown';
+
+async function audit(project: Project, scope: RunId | undefined): Promise<AuditReport> {
+  const { store } = project;
   const findings: AuditFinding[] = [];
   const counts = { files: 0, records: 0 };
-  const artifactsRoot = await judgeArtifactsRoot(projectDir, findings);
+  const agentEntries = await store.list(AGENT_DIR);
+  const artifactsRoot = await judgeArtifactsRoot(store, agentEntries, findings);
 
-  const folders =
-    artifactsRoot === 'folder' ? await readdir(path.join(projectDir, CONTRACT_ARTIFACTS_DIR)) : [];
+  const folders = artifactsRoot === 'folder' ? await store.list(CONTRACT_ARTIFACTS_DIR) : [];
+  const recorded = await listRecordedRuns(project);
+  const recordedRuns = new Set<string>(recorded);
   const runs = new Set<string>();
-  for (const name of folders) {
-    if (scope !== undefined && name !== scope) continue;
-    const run = await judgeRunFolder(projectDir, name, findings);
+  for (const entry of folders) {
+    if (scope !== undefined && entry.name !== scope) continue;
+    const run = await judgeRunFolder(store, entry, recordedRuns, findings);
     // A run's folder is counted by its files; anything else at this level is one entry judged.
     if (run === undefined) counts.files += 1;
     else runs.add(run);
   }
-  const recorded = await listRecordedRuns(projectDir);
-  if (scope !== undefined && !recorded.includes(scope) && !runs.has(scope) && !folders.includes(scope))
+  const names = folders.map((entry) => entry.name);
+  if (scope !== undefined && !recorded.includes(scope) && !runs.has(scope) && !names.includes(scope))
     throw new UnknownRunError(scope);
   for (const runId of recorded) if (scope === undefined || runId === scope) runs.add(runId);
 
-  // Read-only: opening the store creates .agent/objects, so a project without one is not given one.
-  const hasObjects = (await lstatOrMissing(path.join(projectDir, OBJECTS_DIR))) !== undefined;
-  const store = hasObjects ? await openObjectStore(projectDir) : undefined;
+  // Read only, and only when the project has objects: an audit creates nothing.
+  const hasObjects = agentEntries.some((entry) => `${AGENT_DIR}/${entry.name}` === OBJECTS_DIR);
+  const objects = hasObjects ? await store.openObjects({ readOnly: true }) : undefined;
   try {
     for (const run of [...runs].sort()) {
       const runId = parseRunId(run, 'run id');
-      const { records } = await readArtifactRecords(projectDir, runId);
+      const { records } = await readArtifactRecords(project, runId);
       const submissions = records.filter((record) => record.metadata.source === 'submit');
       // Below a linked .agent/artifacts nothing is read; a missing one still shows the submitted files as deleted.
       if (artifactsRoot !== 'not_a_folder') {
-        const events = await readSubmittedEvents(projectDir, runId);
-        counts.files += await auditRunFiles(projectDir, runId, submissions, events, findings);
+        const events = await readSubmittedEvents(project, runId);
+        const folder = folders.find((entry) => entry.name === runId);
+        counts.files += await auditRunFiles(store, runId, folder, submissions, events, findings);
       }
       counts.records += submissions.length;
-      await auditRecords(projectDir, store, submissions, findings);
+      await auditRecords(objects, submissions, findings);
     }
   } finally {
-    await store?.close();
+    await objects?.close();
   }
   findings.sort(
     (a, b) =>
@@ -116,82 +129,94 @@ export async function auditArtifacts(options: AuditOptions): Promise<AuditReport
 
 /** `.agent/artifacts` must be a real folder: a link there would make every artifact land elsewhere. */
 async function judgeArtifactsRoot(
-  projectDir: string,
+  store: ProjectStore,
+  agentEntries: readonly StoreEntry[],
   findings: AuditFinding[],
 ): Promise<'folder' | 'missing' | 'not_a_folder'> {
-  const info = await lstatOrMissing(path.join(projectDir, CONTRACT_ARTIFACTS_DIR));
-  if (info === undefined) return 'missing';
-  if (info.isDirectory()) return 'folder';
+  const entry = agentEntries.find((candidate) => `${AGENT_DIR}/${candidate.name}` === CONTRACT_ARTIFACTS_DIR);
+  if (entry === undefined) return 'missing';
+  if (entry.kind === 'folder') return 'folder';
   findings.push({
     code: 'non_canonical',
     run_id: null,
     path: CONTRACT_ARTIFACTS_DIR,
-    message: `${CONTRACT_ARTIFACTS_DIR} is ${kindOf(info)}, not a folder; it was not followed and no artifact below it was checked`,
+    message: `${CONTRACT_ARTIFACTS_DIR} is ${kindOf(await kindAt(store, CONTRACT_ARTIFACTS_DIR, entry.kind))}, not a folder; it was not followed and no artifact below it was checked`,
   });
   return 'not_a_folder';
 }
 
 /** The run of a folder `.agent/artifacts/<run>/` when it is a real folder of a run that exists; else a finding. */
 async function judgeRunFolder(
-  projectDir: string,
-  name: string,
+  store: ProjectStore,
+  entry: StoreEntry,
+  recorded: ReadonlySet<string>,
   findings: AuditFinding[],
 ): Promise<string | undefined> {
-  const where = `${CONTRACT_ARTIFACTS_DIR}/${name}`;
-  const info = await lstatOrMissing(path.join(projectDir, where));
-  if (info === undefined) return undefined;
+  const where = `${CONTRACT_ARTIFACTS_DIR}/${entry.name}`;
+  const kind = await kindAt(store, where, entry.kind);
   // A plain file here cannot be a run's folder, so it claims no run; a folder or a link claims the one it names.
-  const runId = isRunId(name) && (info.isDirectory() || info.isSymbolicLink()) ? name : null;
-  const problem = await runFolderProblem(projectDir, where, info, runId);
+  const runId = isRunId(entry.name) && (kind === 'folder' || kind === 'symlink') ? entry.name : null;
+  const problem = runFolderProblem(where, kind, runId, recorded);
   if (problem === undefined) return runId ?? undefined;
   findings.push({ code: 'non_canonical', run_id: runId, path: where, message: problem });
   return undefined;
 }
 
 /** Why an entry of `.agent/artifacts/` is not the folder of an existing run, or undefined when it is one. */
-async function runFolderProblem(
-  projectDir: string,
+function runFolderProblem(
   where: string,
-  info: Stats,
+  kind: EntryKind,
   runId: RunId | null,
-): Promise<string | undefined> {
-  if (info.isSymbolicLink())
+  recorded: ReadonlySet<string>,
+): string | undefined {
+  if (kind === 'symlink')
     return `${where} is a symlink (never followed); only submitArtifact writes here, into a real folder per run`;
-  if (!info.isDirectory())
-    return `${where} is ${kindOf(info)}; ${CONTRACT_ARTIFACTS_DIR}/ holds only one folder per run`;
+  if (kind !== 'folder')
+    return `${where} is ${kindOf(kind)}; ${CONTRACT_ARTIFACTS_DIR}/ holds only one folder per run`;
   if (runId === null) return `${where} names no run: its name cannot be a run id`;
-  const run = await stat(path.join(projectDir, runDir(runId))).catch(() => undefined);
-  if (run?.isDirectory() !== true)
+  if (!recorded.has(runId))
     return `${where} is the folder of a run that does not exist (no ${runDir(runId)}/); nothing submitted it`;
   return undefined;
 }
 
-/** Judges every entry of `.agent/artifacts/<run>/` against the run's submit records and events; returns how many. */
+/**
+ * Judges every entry of `.agent/artifacts/<run>/` (listed as `folder`, absent when there is none) against the run's
+ * submit records and events; returns how many.
+ */
 async function auditRunFiles(
-  projectDir: string,
+  store: ProjectStore,
   runId: RunId,
+  folder: StoreEntry | undefined,
   submissions: readonly ArtifactRecord[],
   events: SubmittedEvents,
   findings: AuditFinding[],
 ): Promise<number> {
-  const folder = path.join(projectDir, CONTRACT_ARTIFACTS_DIR, runId);
-  const info = await lstatOrMissing(folder);
   // A run folder that is not a real folder was flagged by judgeRunFolder; nothing below it is read.
-  if (info !== undefined && !info.isDirectory()) return 0;
-  const names = info === undefined ? [] : (await readdir(folder)).sort();
-  flagDeletedFiles(runId, submissions, names, findings);
-  for (const name of names) {
+  if (folder !== undefined && folder.kind !== 'folder') return 0;
+  const entries =
+    folder === undefined
+      ? []
+      : (await store.list(`${CONTRACT_ARTIFACTS_DIR}/${runId}`)).sort((a, b) =>
+          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        );
+  flagDeletedFiles(
+    runId,
+    submissions,
+    entries.map((entry) => entry.name),
+    findings,
+  );
+  for (const entry of entries) {
+    const { name } = entry;
     const where = `${CONTRACT_ARTIFACTS_DIR}/${runId}/${name}`;
     const flag = (code: AuditFindingCode, message: string, type?: ContractType): void => {
       findings.push({ code, run_id: runId, path: where, ...(type === undefined ? {} : { type }), message });
     };
-    const entry = await lstatOrMissing(path.join(folder, name));
-    if (entry === undefined) continue;
     const type = name.endsWith('.json') ? name.slice(0, -'.json'.length) : undefined;
-    if (!entry.isFile()) {
+    const kind = await kindAt(store, where, entry.kind);
+    if (kind !== 'file') {
       flag(
         'non_canonical',
-        `${where} is ${kindOf(entry)} (never followed); submitArtifact writes only regular files`,
+        `${where} is ${kindOf(kind)} (never followed); submitArtifact writes only regular files`,
       );
       continue;
     }
@@ -204,12 +229,14 @@ async function auditRunFiles(
       flag('non_canonical', `${where} has no submit record: it was written outside submitArtifact`, type);
       continue;
     }
-    const hashed = await hashArtifactFile(path.join(folder, name));
+    const hashed = await hashArtifactFile(store, where);
     if (hashed.kind === 'missing') continue;
     if (hashed.kind === 'not_a_file') {
       flag(
         'non_canonical',
-        `${where} stopped being a regular file while it was audited; it was not followed`,
+        hashed.refusal === 'hard_link'
+          ? `${where} is a file with more than one name (a hard link); it was not read, since submitArtifact writes each file once`
+          : `${where} stopped being a regular file while it was audited; it was not followed`,
         type,
       );
       continue;
@@ -235,7 +262,7 @@ async function auditRunFiles(
       );
     }
   }
-  return names.length;
+  return entries.length;
 }
 
 /** A submitted artifact whose file is gone was changed after submission too: `modified`. */
@@ -264,7 +291,6 @@ function flagDeletedFiles(
 
 /** Re-validates each submit record's stored payload against today's schema (each content once). */
 async function auditRecords(
-  projectDir: string,
   store: ObjectStore | undefined,
   submissions: readonly ArtifactRecord[],
   findings: AuditFinding[],
@@ -273,7 +299,7 @@ async function auditRecords(
   for (const record of submissions) {
     const type = record.metadata.contract;
     const key = `${type ?? ''}\0${record.contentHash}`;
-    if (!verdicts.has(key)) verdicts.set(key, await judgeStoredPayload(projectDir, store, record));
+    if (!verdicts.has(key)) verdicts.set(key, await judgeStoredPayload(store, record));
     const problem = verdicts.get(key);
     if (problem === undefined) continue;
     findings.push({
@@ -286,9 +312,31 @@ async function auditRecords(
   }
 }
 
-function kindOf(info: Stats): string {
-  if (info.isSymbolicLink()) return 'a symlink';
-  if (info.isDirectory()) return 'a folder';
-  if (info.isFile()) return 'a file';
-  return 'a special file (FIFO, socket or device)';
+/** What stands at `key`, listed as `listed`: the store tells a symlink from a FIFO, socket or device. */
+async function kindAt(store: ProjectStore, key: string, listed: StoreEntry['kind']): Promise<EntryKind> {
+  if (listed !== 'other') return listed;
+  try {
+    await store.info(key);
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    // A name no key spells (`a b`) cannot be asked about: it is neither a file nor a folder, and never read.
+    if (error.code === 'malformed_key') return 'unknown';
+    return error.refusal === 'symlink' ? 'symlink' : 'special';
+  }
+  return 'special';
+}
+
+function kindOf(kind: EntryKind): string {
+  switch (kind) {
+    case 'symlink':
+      return 'a symlink';
+    case 'folder':
+      return 'a folder';
+    case 'file':
+      return 'a file';
+    case 'special':
+      return 'a special file (FIFO, socket or device)';
+    case 'unknown':
+      return 'neither a file nor a folder';
+  }
 }

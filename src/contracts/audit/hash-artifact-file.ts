@@ -1,39 +1,41 @@
-import { constants } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
-import { errnoOf } from '../../workspace/index.js';
+import { StoreError } from '../../store/index.js';
+import type { ProjectStore } from '../../store/index.js';
 
-/** What stands at a path judged a regular file by lstat: its hash and size, or why it could not be hashed. */
+/** What stands at a key listed as a file: its hash and size, or why it could not be hashed. */
 export type HashedArtifactFile =
   | { readonly kind: 'file'; readonly contentHash: string; readonly bytes: number }
   | { readonly kind: 'missing' }
-  | { readonly kind: 'not_a_file' };
+  /** `refusal`: what the store found in its place (`symlink`, `hard_link`, ...). */
+  | { readonly kind: 'not_a_file'; readonly refusal: string | undefined };
+
+/** How much of a file one read takes: a forged file of any size is never read whole. */
+const PART_BYTES = 64 * 1024;
 
 /**
- * Hashes a file as a stream (a forged file of any size is never read whole), re-checking it on the open
- * descriptor: O_NOFOLLOW refuses a link planted after the lstat, O_NONBLOCK keeps a planted FIFO from blocking.
+ * Hashes the file stored under `key` in parts, opened by the store as it reads (the files store: no link followed,
+ * a FIFO never waited on, a file with a second name refused).
  */
-export async function hashArtifactFile(location: string): Promise<HashedArtifactFile> {
-  let handle;
+export async function hashArtifactFile(store: ProjectStore, key: string): Promise<HashedArtifactFile> {
+  let reader;
   try {
-    handle = await open(location, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    reader = await store.openReader(key);
   } catch (error) {
-    const code = errnoOf(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    if (code === 'ELOOP' || code === 'ENXIO') return { kind: 'not_a_file' };
+    if (error instanceof StoreError && error.code === 'not_a_file')
+      return { kind: 'not_a_file', refusal: error.refusal };
     throw error;
   }
+  if (reader === undefined) return { kind: 'missing' };
   try {
-    if (!(await handle.stat()).isFile()) return { kind: 'not_a_file' };
     const hash = createHash('sha256');
-    let bytes = 0;
-    for await (const chunk of handle.createReadStream({ autoClose: false })) {
-      const buffer = chunk as Buffer;
-      bytes += buffer.byteLength;
-      hash.update(buffer);
+    for (let at = 0; at < reader.size;) {
+      const part = await reader.read(at, PART_BYTES);
+      if (part.byteLength === 0) break;
+      hash.update(part);
+      at += part.byteLength;
     }
-    return { kind: 'file', contentHash: `sha256:${hash.digest('hex')}`, bytes };
+    return { kind: 'file', contentHash: `sha256:${hash.digest('hex')}`, bytes: reader.size };
   } finally {
-    await handle.close();
+    await reader.close();
   }
 }

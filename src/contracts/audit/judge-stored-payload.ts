@@ -1,18 +1,16 @@
-import { lstat } from 'node:fs/promises';
-import path from 'node:path';
 import { ObjectStoreError } from '../../artifacts/index.js';
 import type { ArtifactRecord, ObjectStore } from '../../artifacts/index.js';
-import { objectPath } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
 import { isContractType } from '../types/index.js';
 import { MAX_ARTIFACT_BYTES, validateArtifact } from '../types/index.js';
 
 // A stored payload is pretty JSON of at most MAX_ARTIFACT_BYTES of compact JSON; anything far larger is not one.
 const MAX_STORED_PAYLOAD_BYTES = 8 * MAX_ARTIFACT_BYTES;
 
-/** Why a submit record's payload is not a valid artifact today, or undefined when it is. */
+/**
+ * Why a submit record's payload is not a valid artifact today, or undefined when it is; `store` is the project's
+ * objects (undefined when it has none).
+ */
 export async function judgeStoredPayload(
-  projectDir: string,
   store: ObjectStore | undefined,
   record: ArtifactRecord,
 ): Promise<string | undefined> {
@@ -22,14 +20,12 @@ export async function judgeStoredPayload(
       ? 'a submit record without metadata.contract; it names no artifact type'
       : `its type "${type}" is no longer a contract type`;
   }
-  const storedBytes = await sizeOf(
-    path.join(projectDir, objectPath(record.contentHash.slice('sha256:'.length))),
-  );
+  if (store === undefined)
+    return `its object ${record.contentHash} is missing: the project has no object store (missing_object)`;
+  const storedBytes = await store.size(record.contentHash);
   if (storedBytes !== undefined && storedBytes > MAX_STORED_PAYLOAD_BYTES) {
     return `its object ${record.contentHash} holds ${String(storedBytes)} bytes, more than any submitted payload; it was not read`;
   }
-  if (store === undefined)
-    return `its object ${record.contentHash} is missing: the project has no object store (missing_object)`;
   let bytes: Uint8Array;
   try {
     bytes = await store.get(record.contentHash);
@@ -52,15 +48,4 @@ export async function judgeStoredPayload(
   const shown = validation.errors.slice(0, 3).map((error) => error.message);
   const more = validation.errors.length - shown.length;
   return `its stored payload no longer validates as ${type}: ${shown.join('; ')}${more > 0 ? `; and ${String(more)} more` : ''}`;
-}
-
-/** The size of a file without following a link; undefined when it is not there (the store then says missing). */
-async function sizeOf(location: string): Promise<number | undefined> {
-  try {
-    return (await lstat(location)).size;
-  } catch (error) {
-    const code = errnoOf(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
 }

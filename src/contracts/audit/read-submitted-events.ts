@@ -1,5 +1,6 @@
 import { readRunEvents } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
+import type { ProjectRef } from '../../store/index.js';
 
 /** The `artifact.submitted` events of a run: for each artifact path, the hashes submitted to it. */
 export type SubmittedEvents = ReadonlyMap<string, ReadonlySet<string>>;
@@ -8,9 +9,9 @@ export type SubmittedEvents = ReadonlyMap<string, ReadonlySet<string>>;
  * Reads the run's `artifact.submitted` events from its events.jsonl, line by line (the log is never read
  * whole); a missing log, a log planted as a symlink and unreadable lines count as no event.
  */
-export async function readSubmittedEvents(projectDir: string, runId: RunId): Promise<SubmittedEvents> {
+export async function readSubmittedEvents(project: ProjectRef, runId: RunId): Promise<SubmittedEvents> {
   const submitted = new Map<string, Set<string>>();
-  for await (const event of readRunEvents(projectDir, runId, '"artifact.submitted"')) {
+  for await (const event of readRunEvents(project, runId, '"artifact.submitted"')) {
     const { event: name, path: artifactPath, hash } = event;
     if (name !== 'artifact.submitted' || typeof artifactPath !== 'string' || typeof hash !== 'string')
       continue;

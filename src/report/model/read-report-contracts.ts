@@ -69,7 +69,7 @@ async function auditFindings(
   problems: ReportProblem[],
 ): Promise<readonly AuditFinding[]> {
   try {
-    return (await auditArtifacts({ projectDir: project.dir, runId })).findings;
+    return (await auditArtifacts({ projectDir: project, runId })).findings;
   } catch (error) {
     if (error instanceof UnknownRunError) return [];
     problems.push({

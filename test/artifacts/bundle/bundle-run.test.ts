@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BundleError } from '../../../src/artifacts/bundle/bundle-error.js';
@@ -158,6 +158,43 @@ describe('bundleRun', () => {
       expect(await readdir(out)).toEqual([]);
     },
   );
+
+  it('refuses a run file with a second name (a hard link), which the store never reads', async () => {
+    const { project, out } = await recordedProject();
+    const state = path.join(project, '.agent', 'runs', RUN, 'state.json');
+    await link(state, path.join(out, 'state-elsewhere.json'));
+    const error = await refusal(bundleRun(project, RUN, path.join(out, 'run.tar.gz')));
+    expect(error).toMatchObject({ code: 'unsupported_entry', entry: `.agent/runs/${RUN}/state.json` });
+    expect(error.message).toContain('hard link');
+    expect(await readdir(out)).toEqual(['state-elsewhere.json']);
+  });
+
+  it('refuses a listed run file whose name no store key spells', async () => {
+    const { project, out } = await recordedProject();
+    await writeFile(path.join(project, '.agent', 'runs', RUN, 'manifests', 'a b.json'), '{}\n');
+    const error = await refusal(bundleRun(project, RUN, path.join(out, 'run.tar.gz')));
+    expect(error).toMatchObject({ code: 'unsafe_path', entry: `.agent/runs/${RUN}/manifests/a b.json` });
+    expect(error.message).toContain('the store cannot read');
+    expect(await readdir(out)).toEqual([]);
+  });
+
+  it('refuses a referenced object planted as a symlink, never following it, and creates no object store', async () => {
+    const { project, out } = await recordedProject();
+    const [first] = await objectFiles(project);
+    const bytes = await readFile(first!);
+    await writeFile(path.join(out, 'same-bytes'), bytes);
+    await rm(first!, { force: true });
+    await symlink(path.join(out, 'same-bytes'), first!);
+    const error = await refusal(bundleRun(project, RUN, path.join(out, 'run.tar.gz')));
+    expect(error.code).toBe('corrupt_object');
+    expect(error.message).toContain('it is a symlink');
+
+    await rm(path.join(project, '.agent', 'objects'), { recursive: true });
+    expect((await refusal(bundleRun(project, RUN, path.join(out, 'run.tar.gz')))).code).toBe(
+      'missing_object',
+    );
+    expect(await readdir(path.join(project, '.agent'))).not.toContain('objects');
+  });
 
   it('refuses a run file whose name no import would accept', async () => {
     const { project, out } = await recordedProject();

@@ -11,6 +11,8 @@ import type { BundleErrorCode } from '../../../src/artifacts/bundle/bundle-error
 import { bundleRun } from '../../../src/artifacts/bundle/bundle-run.js';
 import { importBundle } from '../../../src/artifacts/bundle/import-bundle.js';
 import { openObjectStore } from '../../../src/store/object-store.js';
+import { createMemoryStore, openProject } from '../../../src/store/index.js';
+import type { Project, ProjectStore } from '../../../src/store/index.js';
 import { gzipTar, rawTar, readTarEntries } from '../../helpers/raw-tar.js';
 import type { RawEntry } from '../../helpers/raw-tar.js';
 import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
@@ -594,5 +596,118 @@ describe('importBundle bounds what a bundle expands to', () => {
     const entry = { path: objectPathOf(sha256(bytes)), body: bytes };
     const error = await refusedUntouched([...(await readTarEntries(file)), entry], { maxObjectBytes: MIB });
     expect(error).toMatchObject({ code: 'too_large', entry: entry.path });
+  });
+});
+
+/** Every file the store keeps below `folder`, as key -> bytes (hex), walked through `list`. */
+async function storedFiles(store: ProjectStore, folder: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await store.list(folder)) {
+    const key = `${folder}/${entry.name}`;
+    if (entry.kind === 'folder') Object.assign(files, await storedFiles(store, key));
+    else files[key] = Buffer.from((await store.read(key)) ?? []).toString('hex');
+  }
+  return files;
+}
+
+describe('bundleRun and importBundle on any store', () => {
+  /** A run recorded on a memory store, bundled into a file; returns the project and the bundle. */
+  async function memoryBundle(): Promise<{ source: Project; file: string }> {
+    const source = openProject(await tempProject(), { store: createMemoryStore() });
+    await recordRun(source, RUN);
+    const file = path.join(await tempProject(), 'run.tar.gz');
+    await bundleRun(source, RUN, file, { now: () => new Date('2026-02-25T08:00:00.000Z') });
+    return { source, file };
+  }
+
+  it('bundles a run kept in memory and imports it into another memory store: files, objects, records, index', async () => {
+    const { source, file } = await memoryBundle();
+    // Nothing of the memory store reached the disk: the project folder holds no .agent/.
+    expect(await readdir(source.dir)).toEqual([]);
+    const target = openProject(await tempProject(), { store: createMemoryStore() });
+    expect(await importBundle(target, file)).toEqual({
+      runId: RUN,
+      files: 5,
+      objects: 8,
+      objectsStored: 8,
+      alreadyImported: false,
+    });
+    expect(await storedFiles(target.store, RUN_DIR)).toEqual(await storedFiles(source.store, RUN_DIR));
+    expect(await storedFiles(target.store, '.agent/objects')).toEqual(
+      await storedFiles(source.store, '.agent/objects'),
+    );
+    const records = await readArtifactRecords(source, RUN);
+    expect(await readArtifactRecords(target, RUN)).toEqual(records);
+    const paths = [...new Set(records.records.filter((r) => r.type !== 'trace').map((r) => r.path))];
+    for (const versionPath of paths) {
+      expect((await readPathVersions(target, versionPath)).records).toEqual(
+        (await readPathVersions(source, versionPath)).records,
+      );
+    }
+    expect(await readdir(target.dir)).toEqual([]);
+    // Imported again: nothing changes, and the run is reported as already there.
+    const before = await storedFiles(target.store, '.agent');
+    expect(await importBundle(target, file)).toMatchObject({ alreadyImported: true, objectsStored: 0 });
+    expect(await storedFiles(target.store, '.agent')).toEqual(before);
+  });
+
+  it('imports a bundle of a memory run into a project folder byte for byte, whose bundle is the same archive bytes', async () => {
+    const { source, file } = await memoryBundle();
+    const folder = await tempProject();
+    await importBundle(folder, file);
+    const onDisk = await folderFiles(path.join(folder, RUN_DIR));
+    const inMemory = await storedFiles(source.store, RUN_DIR);
+    expect(
+      Object.fromEntries(Object.entries(onDisk).map(([name, hex]) => [`${RUN_DIR}/${name}`, hex])),
+    ).toEqual(inMemory);
+    // Bundled again from the folder, the same run makes the same archive bytes as from memory.
+    const again = path.join(await tempProject(), 'again.tar.gz');
+    await bundleRun(folder, RUN, again, { now: () => new Date('2026-02-25T08:00:00.000Z') });
+    expect((await readFile(again)).equals(await readFile(file))).toBe(true);
+    const files = openProject(folder);
+    expect(await readArtifactRecords(files, RUN)).toEqual(await readArtifactRecords(source, RUN));
+  });
+
+  it('refuses a memory run whose object is missing, and an import over a different run, changing nothing', async () => {
+    const { source, file } = await memoryBundle();
+    const { records } = await readArtifactRecords(source, RUN);
+    const hex = records[0]!.contentHash.slice('sha256:'.length);
+    const target = openProject(await tempProject(), { store: createMemoryStore() });
+    await recordRun(target, RUN, { apiText: 'export const api = "theirs";\n' });
+    const before = await storedFiles(target.store, '.agent');
+    expect((await refusal(importBundle(target, file))).code).toBe('run_exists');
+    expect(await storedFiles(target.store, '.agent')).toEqual(before);
+
+    expect(await source.store.remove(objectPathOf(hex))).toBe(true);
+    const out = await tempProject();
+    const error = await refusal(bundleRun(source, RUN, path.join(out, 'run.tar.gz')));
+    expect(error).toMatchObject({ code: 'missing_object', entry: records[0]!.contentHash });
+    expect(await readdir(out)).toEqual([]);
+  });
+
+  it('keeps no part of a run whose bundle changed between the two passes, on a memory store too', async () => {
+    const { file } = await memoryBundle();
+    const entries = await readTarEntries(file);
+    const changed = replaceBody(entries, `${RUN_DIR}/state.json`, '{"status":"completed"}\n');
+    const memory = createMemoryStore();
+    let swapped = false;
+    // The first call after the first pass (the check of .agent) swaps the bundle file for a changed one.
+    const store: ProjectStore = {
+      ...memory,
+      list: async (folder) => {
+        if (!swapped) {
+          swapped = true;
+          await writeFile(file, gzipTar(changed));
+        }
+        return memory.list(folder);
+      },
+    };
+    const target = openProject(await tempProject(), { store });
+    const error = await refusal(importBundle(target, file));
+    expect(error).toMatchObject({ code: 'hash_mismatch', entry: `${RUN_DIR}/state.json` });
+    expect(error.message).toContain('changed while it was imported');
+    expect(swapped).toBe(true);
+    // The run files before state.json were written aside, never put in place.
+    expect(await memory.list('.agent/runs')).toEqual([]);
   });
 });

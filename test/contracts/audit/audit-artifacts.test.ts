@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rename, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  rename,
+  rm,
+  symlink,
+  truncate,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +20,9 @@ import type { AuditFinding } from '../../../src/contracts/index.js';
 import { objectPath, parseNodeId, parseRunId, UnknownRunError } from '../../../src/project/index.js';
 import { DEVELOPMENT_RESULT, commitMessage, contractProject } from '../../helpers/contract-project.js';
 import { treeDigest } from '../../helpers/tree-digest.js';
+import { tempProject } from '../../helpers/temp-project.js';
+import { createMemoryStore, openProject } from '../../../src/store/index.js';
+import type { Project } from '../../../src/store/index.js';
 
 const outside: string[] = [];
 afterEach(async () => {
@@ -354,5 +368,116 @@ describe('auditArtifacts: scope and safety', () => {
     const report = await auditArtifacts({ projectDir });
     expect(report.findings).toHaveLength(2);
     expect(await treeDigest(projectDir)).toBe(before);
+  });
+});
+
+describe('auditArtifacts on a memory store', () => {
+  const RUN_ARTIFACT = '.agent/artifacts/run-1/commit_message.json';
+
+  /**
+   * A project whose runs are kept in memory, with one submission of a commit message as submitArtifact leaves it:
+   * the record, the object, the file and its artifact.submitted event.
+   */
+  async function memoryProject(): Promise<{ project: Project; contentHash: string; bytes: Uint8Array }> {
+    const project = openProject(await tempProject(), { store: createMemoryStore() });
+    const bytes = new TextEncoder().encode(`${JSON.stringify(commitMessage('kept in memory'), null, 2)}\n`);
+    const recorder = await openArtifactRecorder(project, { durability: 'none' });
+    const [record] = await recorder
+      .recordVersions([
+        {
+          runId: parseRunId('run-1'),
+          taskId: parseNodeId('dev'),
+          agentId: 'claude',
+          kind: 'file',
+          path: RUN_ARTIFACT,
+          bytes,
+          language: 'json',
+          source: 'submit',
+          contract: 'commit_message',
+        },
+      ])
+      .finally(() => recorder.close());
+    const contentHash = record?.contentHash ?? '';
+    await project.store.replace(RUN_ARTIFACT, bytes);
+    await project.store.append(
+      '.agent/runs/run-1/events.jsonl',
+      `${JSON.stringify({ event: 'artifact.submitted', path: RUN_ARTIFACT, hash: contentHash })}\n`,
+    );
+    return { project, contentHash, bytes };
+  }
+
+  it('finds nothing in a clean submission, and reads nothing from the disk', async () => {
+    const { project } = await memoryProject();
+    expect(await auditArtifacts({ projectDir: project })).toEqual({
+      scope: {},
+      runs: ['run-1'],
+      files: 1,
+      records: 1,
+      findings: [],
+    });
+    expect(await readdir(project.dir)).toEqual([]);
+  });
+
+  it('judges the stored payload through the objects: corrupt, missing, invalid, and too large to read', async () => {
+    const { project, contentHash } = await memoryProject();
+    const key = objectPath(contentHash.slice('sha256:'.length));
+    const invalidOf = async (): Promise<string[]> =>
+      (await auditArtifacts({ projectDir: project })).findings
+        .filter((finding) => finding.code === 'invalid')
+        .map((finding) => finding.message);
+
+    await project.store.replace(key, '{ "type": "feat" }\n');
+    expect(await invalidOf()).toEqual([expect.stringMatching(/is corrupt/)]);
+    await project.store.replace(key, Buffer.alloc(8 * 1024 * 1024 + 1, 0x20));
+    expect(await invalidOf()).toEqual([
+      expect.stringMatching(/holds 8388609 bytes, more than any submitted payload; it was not read/),
+    ]);
+    // Its only object gone, the memory store holds no objects at all (a folder exists while a file below it does).
+    await project.store.remove(key);
+    expect(await invalidOf()).toEqual([expect.stringMatching(/is missing: the project has no object store/)]);
+    const others = await project.store.openObjects();
+    await others.put(new TextEncoder().encode('another content\n'));
+    await others.close();
+    expect(await invalidOf()).toEqual([expect.stringMatching(/is missing from the object store/)]);
+
+    // A payload stored under its true hash that today's schema refuses.
+    const forged = new TextEncoder().encode(
+      '{ "type": "feat", "subject": "ends with a period.", "breaking": false }\n',
+    );
+    const objects = await project.store.openObjects();
+    const { hash } = await objects.put(forged);
+    await objects.close();
+    const recorder = await openArtifactRecorder(project, { durability: 'none' });
+    await recorder.recordVersions([
+      {
+        runId: parseRunId('run-1'),
+        taskId: parseNodeId('forger'),
+        agentId: 'forger',
+        kind: 'file',
+        path: RUN_ARTIFACT,
+        bytes: forged,
+        language: 'json',
+        source: 'submit',
+        contract: 'commit_message',
+      },
+    ]);
+    await recorder.close();
+    const report = await auditArtifacts({ projectDir: project });
+    expect(report.findings.map((finding) => `${finding.code} ${finding.message.slice(0, 40)}`)).toEqual([
+      expect.stringMatching(/^invalid record .*/),
+      expect.stringMatching(/^invalid record .*/),
+      expect.stringMatching(/^modified /),
+    ]);
+    expect(
+      report.findings.some((finding) => finding.message.includes('no longer validates as commit_message')),
+    ).toBe(true);
+    expect(hash).not.toBe(contentHash);
+  });
+
+  it("flags a file in the store's artifacts folder that no submission wrote", async () => {
+    const { project } = await memoryProject();
+    await project.store.replace('.agent/artifacts/run-1/issues.json', '{"issues":[]}\n');
+    const report = await auditArtifacts({ projectDir: project });
+    expect(codesOf(report.findings)).toEqual(['non_canonical .agent/artifacts/run-1/issues.json']);
   });
 });
