@@ -5,6 +5,7 @@ export { traceContentSchema, tracePathOf } from './trace-content.js';
 export type { TraceContent } from './trace-content.js';
 export { artifactRecordJsonSchema, traceContentJsonSchema } from './artifact-json-schemas.js';
 export {
+  hasRunFolder,
   listRecordedRuns,
   ObjectStoreError,
   openObjectStore,

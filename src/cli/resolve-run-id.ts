@@ -1,6 +1,5 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { parseRunId, runDir, UnknownRunError } from '../project/index.js';
+import { hasRunFolder } from '../artifacts/index.js';
+import { parseRunId, UnknownRunError } from '../project/index.js';
 import type { RunId } from '../project/index.js';
 
 /**
@@ -9,7 +8,6 @@ import type { RunId } from '../project/index.js';
  */
 export async function resolveRunId(projectDir: string, text: string, what = 'run id'): Promise<RunId> {
   const runId = parseRunId(text, what);
-  const info = await stat(path.join(projectDir, runDir(runId))).catch(() => null);
-  if (info?.isDirectory() !== true) throw new UnknownRunError(runId);
+  if (!(await hasRunFolder(projectDir, runId))) throw new UnknownRunError(runId);
   return runId;
 }

@@ -1,7 +1,8 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { hasRunFolder } from '../artifacts/index.js';
 import path from 'node:path';
 import { loadProjectConfig } from '../config/index.js';
-import { isRunId, parseRunId, runDir } from '../project/index.js';
+import { isRunId, parseRunId } from '../project/index.js';
 import {
   abortWorkflow,
   advanceWorkflow,
@@ -223,8 +224,7 @@ function noMoreThan(
 /** Whether `text` names a run of the project (register's optional RUN_ID before its paths). */
 async function isRunOf(projectDir: string, text: string): Promise<boolean> {
   if (!isRunId(text)) return false;
-  const info = await stat(path.join(projectDir, runDir(text))).catch(() => null);
-  return info?.isDirectory() === true;
+  return await hasRunFolder(projectDir, text).catch(() => false);
 }
 
 function parseInputs(pairs: readonly string[]): Record<string, string> {
