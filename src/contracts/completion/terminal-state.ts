@@ -1,10 +1,9 @@
-import { usingProject } from '../../store/index.js';
+import { StoreError, usingProject } from '../../store/index.js';
 import type { ProjectRef } from '../../store/index.js';
 import * as z from 'zod';
 import type { EventFields, EventLog } from '../../events/index.js';
 import { redactJson, terminalStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
 
 /** The four terminal states a run can end in (spec contracts.md, "Budgets and the terminal state"). */
 export const TERMINAL_STATES = ['done', 'blocked', 'budget_exceeded', 'regression'] as const;
@@ -25,11 +24,11 @@ export const terminalStateSchema = z.strictObject({
 export type TerminalState = z.infer<typeof terminalStateSchema>;
 
 /**
- * Writes terminal.json atomically through the run's confined root (replacing an earlier one: a resumed run
- * declares again), then appends the `run.terminal` event.
+ * Writes terminal.json atomically through the project's store (replacing an earlier one: a resumed run declares
+ * again), then appends the `run.terminal` event.
  */
 export async function declareTerminal(
-  root: ConfinedRoot,
+  project: ProjectRef,
   runId: RunId,
   events: EventLog,
   terminal: TerminalState,
@@ -42,11 +41,16 @@ export async function declareTerminal(
   // The reason may quote an error text: redacted like every record (docs/security.md, "Secrets").
   const checked = redactJson(terminalStateSchema.parse(terminal));
   const bytes = new TextEncoder().encode(`${JSON.stringify(checked, null, 2)}\n`);
-  const written = await root.write(terminalStatePath(runId), bytes, {
-    durability: options.durability ?? 'fsync',
-  });
-  if (written.status === 'refused') {
-    throw new Error(`${terminalStatePath(runId)} was not written: ${written.code}: ${written.message}`);
+  try {
+    await usingProject(project, ({ store }) =>
+      store.replace(terminalStatePath(runId), bytes, { durability: options.durability ?? 'fsync' }),
+    );
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    const reason = error.refusal ?? error.code;
+    throw new Error(`${terminalStatePath(runId)} was not written: ${reason}: ${error.message}`, {
+      cause: error,
+    });
   }
   events.write(checked.state === 'done' ? 'INFO' : 'WARNING', 'run.terminal', {
     ...options.eventFields,

@@ -1,6 +1,8 @@
-import { openObjectStore, readArtifactRecords } from '../../artifacts/index.js';
+import { readArtifactRecords } from '../../artifacts/index.js';
 import type { ArtifactRecord } from '../../artifacts/index.js';
 import type { RunId } from '../../project/index.js';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { isContractType } from '../types/index.js';
 import type { ContractType } from '../types/index.js';
 
@@ -11,7 +13,7 @@ export interface RecordedSubmission {
 }
 
 /** The run's canonical submissions (records with `source: submit`), oldest first. */
-export async function readSubmissions(projectDir: string, runId: RunId): Promise<RecordedSubmission[]> {
+export async function readSubmissions(projectDir: ProjectRef, runId: RunId): Promise<RecordedSubmission[]> {
   const { records } = await readArtifactRecords(projectDir, runId);
   const submissions: RecordedSubmission[] = [];
   for (const record of records) {
@@ -26,7 +28,7 @@ export async function readSubmissions(projectDir: string, runId: RunId): Promise
  * `.agent/artifacts/`, which anyone could have edited); undefined when the run submitted none or it is unreadable.
  */
 export async function readLatestPayload(
-  projectDir: string,
+  projectDir: ProjectRef,
   runId: RunId,
   type: ContractType,
 ): Promise<{ readonly record: ArtifactRecord; readonly payload: unknown } | undefined> {
@@ -34,13 +36,16 @@ export async function readLatestPayload(
     .filter((submission) => submission.type === type)
     .at(-1);
   if (latest === undefined) return undefined;
-  const store = await openObjectStore(projectDir);
-  try {
-    const bytes = await store.get(latest.record.contentHash);
-    return { record: latest.record, payload: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
-  } catch {
-    return undefined;
-  } finally {
-    await store.close();
-  }
+  return usingProject(projectDir, async ({ store }) => {
+    // Read only: a project without objects is given no folder, and its payload is unreadable.
+    const objects = await store.openObjects({ readOnly: true });
+    try {
+      const bytes = await objects.get(latest.record.contentHash);
+      return { record: latest.record, payload: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
+    } catch {
+      return undefined;
+    } finally {
+      await objects.close();
+    }
+  });
 }

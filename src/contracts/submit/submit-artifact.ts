@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { openArtifactRecorder } from '../../artifacts/index.js';
 import type { ArtifactRecorder } from '../../artifacts/index.js';
 import { openRunEventLog } from '../../events/index.js';
@@ -8,20 +7,22 @@ import {
   describeError,
   parseNodeId,
   parseRunId,
-  runDir,
+  RUNS_DIR,
   sha256Hex,
   submitLockPath,
 } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
-import { acquireShortLock, inspectDirectoryChain, openConfinedRoot } from '../../workspace/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
+import { StoreError, storeLockSlot, usingProject } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
+import { acquireShortLock } from '../../workspace/index.js';
 import type { ContractType } from '../types/index.js';
 import type { FieldError } from '../types/index.js';
 import { describeFieldErrors, validateArtifact } from '../types/index.js';
 
 /** What to submit, and where (spec contracts.md, "The canonical path"). */
 export interface SubmitArtifactOptions {
-  readonly projectDir: string;
+  /** The project folder (its `.agent/` the store), or a `Project`, whose store keeps the artifact and its record. */
+  readonly projectDir: ProjectRef;
   readonly runId: RunId | string;
   /** The graph node or workflow step the artifact belongs to. */
   readonly taskId: NodeId | string;
@@ -30,8 +31,6 @@ export interface SubmitArtifactOptions {
   readonly type: string;
   /** The parsed JSON payload. */
   readonly payload: unknown;
-  /** The run's confined project root, when the caller holds one; otherwise one is opened and closed. */
-  readonly root?: ConfinedRoot;
   /** The run's event log (bound to its run_id); otherwise the run's events.jsonl is opened and closed. */
   readonly events?: EventLog;
   /** The run's artifact recorder; otherwise one is opened and closed. */
@@ -77,11 +76,15 @@ const DEFAULT_LOCK_WAIT_MS = 5_000;
 
 /**
  * The only writer of `.agent/artifacts/<run_id>/<type>.json`: validates the payload, writes it atomically
- * through the confined writer, appends an `artifact.submitted` event and an artifact record (`source: submit`,
+ * through the project's store, appends an `artifact.submitted` event and an artifact record (`source: submit`,
  * linked to the previous submission of the type) and returns the path. Submissions to one run are serialized
  * across processes, so every version stays in the record chain. Refusals are results, never throws.
  */
-export async function submitArtifact(options: SubmitArtifactOptions): Promise<SubmitOutcome> {
+export function submitArtifact(options: SubmitArtifactOptions): Promise<SubmitOutcome> {
+  return usingProject(options.projectDir, (project) => submit(project, options));
+}
+
+async function submit(project: Project, options: SubmitArtifactOptions): Promise<SubmitOutcome> {
   const validation = validateArtifact(options.type, options.payload);
   if (!validation.ok) {
     return refuse(
@@ -94,8 +97,8 @@ export async function submitArtifact(options: SubmitArtifactOptions): Promise<Su
   const type = validation.type;
   const runId = parseRunId(String(options.runId), 'run id');
   const taskId = parseNodeId(String(options.taskId), 'node id');
-  const projectDir = path.resolve(options.projectDir);
-  const unusable = await checkRunFolder(projectDir, runId);
+  const { store } = project;
+  const unusable = await checkRunFolder(project, runId);
   if (unusable !== undefined) return refuse(type, unusable.code, unusable.message, []);
 
   const durability = options.durability ?? 'fsync';
@@ -104,7 +107,7 @@ export async function submitArtifact(options: SubmitArtifactOptions): Promise<Su
   const bytes = new TextEncoder().encode(`${JSON.stringify(validation.payload, null, 2)}\n`);
   const contentHash = `sha256:${sha256Hex(bytes)}`;
 
-  const attempt = await acquireShortLock(path.join(projectDir, submitLockPath(runId)), {
+  const attempt = await acquireShortLock(storeLockSlot(store, submitLockPath(runId)), {
     waitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
   });
   if (!attempt.acquired) {
@@ -115,21 +118,23 @@ export async function submitArtifact(options: SubmitArtifactOptions): Promise<Su
       [],
     );
   }
-  const opened: { root?: ConfinedRoot; events?: EventLog; recorder?: ArtifactRecorder } = {};
+  const opened: { events?: EventLog; recorder?: ArtifactRecorder } = {};
   try {
-    const root = options.root ?? (opened.root = await openConfinedRoot(projectDir));
-    const written = await root.write(artifactPath, bytes, { durability });
-    if (written.status === 'refused') {
+    try {
+      await store.replace(artifactPath, bytes, { durability });
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      const reason = error.refusal === undefined ? error.code : error.refusal;
       return refuse(
         type,
         'write_refused',
-        `${artifactPath} was not written: ${written.code}: ${written.message}`,
+        `${artifactPath} was not written: ${reason}: ${error.message}`,
         [],
       );
     }
     const submittedAt = now().toISOString();
     const events =
-      options.events ?? (opened.events = await openRunEventLog(projectDir, runId, { run_id: runId }));
+      options.events ?? (opened.events = await openRunEventLog(project, runId, { run_id: runId }));
     events.write('INFO', 'artifact.submitted', {
       type,
       path: artifactPath,
@@ -140,7 +145,7 @@ export async function submitArtifact(options: SubmitArtifactOptions): Promise<Su
     });
     const recorder =
       options.recorder ??
-      (opened.recorder = await openArtifactRecorder(projectDir, {
+      (opened.recorder = await openArtifactRecorder(project, {
         durability,
         ...(options.now === undefined ? {} : { now: options.now }),
       }));
@@ -183,7 +188,6 @@ export async function submitArtifact(options: SubmitArtifactOptions): Promise<Su
     await attempt.lock.release();
     await opened.recorder?.close();
     await opened.events?.close().catch(() => undefined);
-    await opened.root?.close();
   }
 }
 
@@ -201,20 +205,30 @@ function refuse(
  * symlink or a non-directory on the way is refused before anything is written through it.
  */
 async function checkRunFolder(
-  projectDir: string,
+  { store }: Project,
   runId: RunId,
 ): Promise<{ readonly code: 'unknown_run' | 'write_refused'; readonly message: string } | undefined> {
-  const problem = await inspectDirectoryChain(projectDir, runDir(runId));
-  if (problem === undefined) return undefined;
-  if (problem.kind === 'missing') {
+  let entry;
+  try {
+    entry = (await store.list(RUNS_DIR)).find((listed) => listed.name === runId);
+  } catch (error) {
+    // `.agent` or `.agent/runs` is a symlink or a file: the store names it.
+    if (!(error instanceof StoreError)) throw error;
+    return {
+      code: 'write_refused',
+      message: `${error.message}; a run folder must be a real directory, so nothing was written`,
+    };
+  }
+  if (entry === undefined) {
     return {
       code: 'unknown_run',
       message: `no run "${runId}" in .agent/runs/; submit to a run that exists (list them with 'artifact-ingest runs')`,
     };
   }
-  const what = problem.kind === 'symlink' ? 'a symlink' : 'not a directory';
+  if (entry.kind === 'folder') return undefined;
+  const what = entry.kind === 'other' ? 'a symlink or a special file' : 'not a directory';
   return {
     code: 'write_refused',
-    message: `${problem.at} is ${what}; a run folder must be a real directory, so nothing was written`,
+    message: `${RUNS_DIR}/${runId} is ${what}; a run folder must be a real directory, so nothing was written`,
   };
 }

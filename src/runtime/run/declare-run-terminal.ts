@@ -32,15 +32,15 @@ export interface EndedRun {
 }
 
 /**
- * Declares the one terminal state of an ended graph run (spec contracts.md): terminal.json through the run's
- * confined root and a `run.terminal` event carrying the budgets used. Throws {@link RunError}
+ * Declares the one terminal state of an ended graph run (spec contracts.md): terminal.json through the project's
+ * store and a `run.terminal` event carrying the budgets used. Throws {@link RunError}
  * `state_write_failed` when terminal.json cannot be written (a symlink planted at it is refused, never followed).
  */
 export async function declareRunTerminal(run: EndedRun): Promise<TerminalState> {
   const ending = await endingOf(run);
   const terminal = chooseTerminal(ending, run.at);
   try {
-    return await declareTerminal(run.root, run.runId, run.events, terminal, {
+    return await declareTerminal(run.projectDir, run.runId, run.events, terminal, {
       eventFields: { budgets: run.budgets },
     });
   } catch (error) {

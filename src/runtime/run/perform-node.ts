@@ -229,7 +229,6 @@ async function performCommandNode(
     agentId: 'runtime',
     type: 'smoke_test_result',
     payload: ran.payload,
-    root: context.root,
     events: context.events,
     ...(recorder === undefined ? {} : { recorder }),
     ...(context.ingest?.durability === undefined ? {} : { durability: context.ingest.durability }),

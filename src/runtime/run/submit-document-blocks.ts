@@ -109,7 +109,6 @@ export async function submitDocumentBlocks(options: DocumentBlocksSubmission): P
       agentId: options.agentId,
       type: checked.type,
       payload: checked.payload,
-      root: options.root,
       events: options.events,
       ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
       ...(options.durability === undefined ? {} : { durability: options.durability }),

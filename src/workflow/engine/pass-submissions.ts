@@ -1,4 +1,3 @@
-import { openObjectStore } from '../../artifacts/index.js';
 import { defaultMaxParseMs } from '../../config/index.js';
 import type { FenceParser } from '../../project/index.js';
 import {
@@ -13,6 +12,8 @@ import type { ArtifactPayload, AttemptSubmission, ContractType } from '../../con
 import type { EventLog } from '../../events/index.js';
 import { contractArtifactPath } from '../../project/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
+import { usingProject } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import type { WorkflowState } from '../state/index.js';
 import { WorkflowError } from './workflow-error.js';
 
@@ -94,7 +95,7 @@ export async function readOutputSubmissions(
  * payloads read back from the object store (not from `.agent/artifacts/`, which anyone could edit).
  */
 export async function readPassSubmissions(
-  projectDir: string,
+  projectDir: ProjectRef,
   state: WorkflowState,
   nodeId: NodeId,
 ): Promise<AttemptSubmission[]> {
@@ -103,23 +104,25 @@ export async function readPassSubmissions(
     ({ record }) => record.taskId === nodeId && Date.parse(record.createdAt) >= since,
   );
   if (recorded.length === 0) return [];
-  const store = await openObjectStore(projectDir);
-  try {
-    const submissions: AttemptSubmission[] = [];
-    for (const { type, record } of recorded) {
-      let payload: unknown;
-      try {
-        payload = JSON.parse(new TextDecoder().decode(await store.get(record.contentHash))) as unknown;
-      } catch {
-        // A version whose bytes are gone cannot satisfy a contract; `audit` reports the damage.
-        continue;
+  return usingProject(projectDir, async (project) => {
+    const store = await project.store.openObjects({ readOnly: true });
+    try {
+      const submissions: AttemptSubmission[] = [];
+      for (const { type, record } of recorded) {
+        let payload: unknown;
+        try {
+          payload = JSON.parse(new TextDecoder().decode(await store.get(record.contentHash))) as unknown;
+        } catch {
+          // A version whose bytes are gone cannot satisfy a contract; `audit` reports the damage.
+          continue;
+        }
+        submissions.push({ accepted: true, type, path: record.path, payload: payload as ArtifactPayload });
       }
-      submissions.push({ accepted: true, type, path: record.path, payload: payload as ArtifactPayload });
+      return submissions;
+    } finally {
+      await store.close();
     }
-    return submissions;
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 /**

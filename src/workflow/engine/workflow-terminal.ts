@@ -3,7 +3,6 @@ import type { TerminalState } from '../../contracts/index.js';
 import { memoryEventLog } from '../../events/index.js';
 import { describeError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { openConfinedRoot } from '../../workspace/index.js';
 import type { WorkflowState } from '../state/index.js';
 import type { WorkflowFailure } from './judge-step-contract.js';
 import type { WorkflowEvent } from './workflow-events.js';
@@ -62,13 +61,8 @@ export async function declareWorkflowTerminal(
   durability: 'fsync' | 'none',
 ): Promise<void> {
   try {
-    const root = await openConfinedRoot(projectDir);
-    try {
-      // The run.terminal event went with the state's events; the one declareTerminal writes is not kept.
-      await declareTerminal(root, runId, memoryEventLog(), terminal, { durability });
-    } finally {
-      await root.close();
-    }
+    // The run.terminal event went with the state's events; the one declareTerminal writes is not kept.
+    await declareTerminal(projectDir, runId, memoryEventLog(), terminal, { durability });
   } catch (error) {
     process.stderr.write(
       `artifact-ingest: terminal.json of run ${runId} was not written: ${describeError(error)}; the next call on the run writes it\n`,

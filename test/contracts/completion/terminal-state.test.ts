@@ -29,9 +29,9 @@ describe('declareTerminal and readTerminal', () => {
       const root = await openConfinedRoot(projectDir);
       const events = memoryEventLog({ run_id: 'run-1' });
       try {
-        expect(await declareTerminal(root, runId, events, terminal(state), { durability: 'none' })).toEqual(
-          terminal(state),
-        );
+        expect(
+          await declareTerminal(projectDir, runId, events, terminal(state), { durability: 'none' }),
+        ).toEqual(terminal(state));
       } finally {
         await root.close();
       }
@@ -54,7 +54,7 @@ describe('declareTerminal and readTerminal', () => {
     const root = await openConfinedRoot(projectDir);
     try {
       const declared = { ...terminal('blocked'), reason: `agent failed: ${token}` };
-      await declareTerminal(root, runId, memoryEventLog(), declared, { durability: 'none' });
+      await declareTerminal(projectDir, runId, memoryEventLog(), declared, { durability: 'none' });
     } finally {
       await root.close();
     }
@@ -76,13 +76,13 @@ describe('declareTerminal and readTerminal', () => {
     const events = memoryEventLog();
     try {
       await expect(
-        declareTerminal(root, runId, events, {
+        declareTerminal(projectDir, runId, events, {
           ...terminal('done'),
           state: 'finished',
         } as unknown as TerminalState),
       ).rejects.toThrow();
       await expect(
-        declareTerminal(root, runId, events, { ...terminal('done'), at: 'this morning' }),
+        declareTerminal(projectDir, runId, events, { ...terminal('done'), at: 'this morning' }),
       ).rejects.toThrow();
     } finally {
       await root.close();
@@ -98,7 +98,7 @@ describe('declareTerminal and readTerminal', () => {
     const root = await openConfinedRoot(projectDir);
     const events = memoryEventLog();
     try {
-      await expect(declareTerminal(root, runId, events, terminal('blocked'))).rejects.toThrow(
+      await expect(declareTerminal(projectDir, runId, events, terminal('blocked'))).rejects.toThrow(
         /terminal\.json was not written/,
       );
     } finally {
