@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import {
   chooseTerminal,
   declareTerminal,
@@ -18,7 +19,8 @@ import type { RunBudgetsState, RunState } from './run-types.js';
 
 /** What an ended run hands to {@link declareRunTerminal}. */
 export interface EndedRun {
-  readonly projectDir: string;
+  /** The project folder, or a `Project` whose store keeps the run. */
+  readonly projectDir: ProjectRef;
   readonly root: ConfinedRoot;
   readonly runId: RunId;
   /** The run's events (bound to its run_id). */
@@ -137,7 +139,7 @@ async function findRegression(
 }
 
 async function smokeResultOf(
-  projectDir: string,
+  projectDir: ProjectRef,
   runId: RunId,
 ): Promise<{ readonly path: string; readonly payload: ArtifactPayload<'smoke_test_result'> } | undefined> {
   const latest = await readLatestPayload(projectDir, runId, 'smoke_test_result');

@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import type { EventLog } from '../../events/index.js';
 import { describeError, runDir } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
@@ -11,7 +12,8 @@ import type { RunResult, RunState } from './run-types.js';
 
 /** A run whose node loop is over (without a fatal error). */
 export interface FinishedNodeLoop {
-  readonly projectDir: string;
+  /** The project folder, or a `Project` whose store keeps the run. */
+  readonly projectDir: ProjectRef;
   readonly root: ConfinedRoot;
   readonly runId: RunId;
   readonly graph: GraphDefinition;

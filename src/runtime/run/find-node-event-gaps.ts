@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import type { EventEntry } from '../../events/index.js';
 import { readRunEvents } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
@@ -28,7 +29,7 @@ export interface NodeEventGap {
  * events.jsonl is not that ending: the runner was killed between the transition that ended the node and its
  * event (D89). Each gap carries the event derived from the node's state.
  */
-export async function findNodeEventGaps(projectDir: string, state: RunState): Promise<NodeEventGap[]> {
+export async function findNodeEventGaps(projectDir: ProjectRef, state: RunState): Promise<NodeEventGap[]> {
   const ending = Object.entries(state.nodes).filter(
     (entry): entry is [string, NodeState & { status: keyof typeof ENDING_EVENTS }] =>
       Object.hasOwn(ENDING_EVENTS, entry[1].status),
@@ -53,7 +54,7 @@ export async function findNodeEventGaps(projectDir: string, state: RunState): Pr
 
 /** The graph runs of `runIds` with ended nodes whose events are missing. */
 export async function findGraphEventGaps(
-  projectDir: string,
+  projectDir: ProjectRef,
   runIds: readonly RunId[],
 ): Promise<NodeEventGap[]> {
   const gaps: NodeEventGap[] = [];

@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import type { EventLog } from '../../events/index.js';
 import { ingestWrittenDocument } from '../../ingest/index.js';
 import type { IngestLimits } from '../../config/index.js';
@@ -7,7 +8,7 @@ import type { NodeIngestSummary } from './run-types.js';
 
 /** One written node document to hand to the ingest. */
 export interface IngestHookOptions {
-  readonly projectDir: string;
+  readonly projectDir: ProjectRef;
   readonly runId: RunId;
   readonly nodeId: NodeId;
   /** Project-relative path of the node's document. */

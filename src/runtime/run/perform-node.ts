@@ -1,3 +1,4 @@
+import { projectDirOf } from '../../store/index.js';
 import { fixRequest, judgeCompletion, submitArtifact } from '../../contracts/index.js';
 import type { AttemptSubmission, Completion, ContractType, FieldError } from '../../contracts/index.js';
 import { concludeDocument } from '../../ingest/index.js';
@@ -212,7 +213,7 @@ async function performCommandNode(
     nodeId: node.id,
     commands: work.commands,
     timeoutMs: work.timeoutMs,
-    cwd: context.projectDir,
+    cwd: projectDirOf(context.projectDir),
     env: context.env,
     signal: context.signal,
   });

@@ -1,4 +1,4 @@
-import { openProject, projectDirOf, StoreError, usingProject } from '../../store/index.js';
+import { isProject, openProject, projectDirOf, StoreError, usingProject } from '../../store/index.js';
 import type { ProjectRef, ProjectStore } from '../../store/index.js';
 import path from 'node:path';
 import { openRunEventLog, redactSecrets } from '../../events/index.js';
@@ -60,17 +60,19 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   const concurrency = checkRunOptions(options);
   options.signal?.throwIfAborted();
   const now = options.now ?? (() => new Date());
-  const projectDir = path.resolve(options.projectDir);
+  // A folder's files store is opened (and closed) here; a Project's store is its owner's.
+  const project = isProject(options.projectDir)
+    ? options.projectDir
+    : openProject(path.resolve(options.projectDir));
+  const projectDir = path.resolve(project.dir);
   const runId =
     options.runId === undefined ? defaultRunId(options.graph.name, now()) : parseRunId(options.runId);
 
   // Everything that can refuse the run is checked before the first write (lock, folder, state, events).
-  const planned = await planStart(options, projectDir, runId, now);
+  const planned = await planStart(options, project, runId, now);
   const agents = resolveAgents(options, nodesToRun(planned.plan));
 
   const root = await openConfinedRoot(projectDir, { create: true });
-  // Everything the run keeps under .agent/ (its lock, state, transition log) goes through the project's store.
-  const project = openProject(projectDir);
   let lock: RunLock | undefined;
   let eventLog: EventLog | undefined;
   let recorder: RunRecorder | undefined;
@@ -87,7 +89,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     eventLog.child({ run_id: runId }).writeAll(start.lostEvents);
     // One recorder per run: its calls are serialized, so `previous` links between this run's nodes are exact.
     recorder = openRunRecorder({
-      projectDir,
+      projectDir: project,
       runId,
       events: eventLog.child({ run_id: runId }),
       now,
@@ -97,7 +99,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     return await execute(
       options,
       {
-        projectDir,
+        projectDir: project,
         root,
         store: project.store,
         ingestRoots,
@@ -115,7 +117,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     if (eventLog !== undefined) await closeEvents(eventLog);
     await lock?.release();
     await ingestRoots.close();
-    await project.store.close();
+    if (project !== options.projectDir) await project.store.close();
     await root.close();
   }
 }
@@ -137,7 +139,7 @@ async function planStart(
       createdAt: earlier.created_at,
       plan: await planResume(projectDir, options.graph, earlier),
       agentCallsBefore: earlier.budgets?.agent_calls ?? 0,
-      lostEvents: (await findNodeEventGaps(projectDir, earlier)).map((gap) => gap.derived),
+      lostEvents: (await findNodeEventGaps(project, earlier)).map((gap) => gap.derived),
     };
   }
   checkNewRunInputs(options.graph, options.inputs);
@@ -158,7 +160,7 @@ async function planStart(
 }
 
 interface RunEnvironment {
-  readonly projectDir: string;
+  readonly projectDir: ProjectRef;
   readonly root: ConfinedRoot;
   readonly store: ProjectStore;
   readonly ingestRoots: SharedIngestRoots;

@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import type { EventLog } from '../../events/index.js';
 import type { IngestRoots } from '../../ingest/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
@@ -33,7 +34,8 @@ export type NodeErrorCode =
 
 /** What a node needs from its run. */
 export interface NodeRunContext {
-  readonly projectDir: string;
+  /** The project folder, or a `Project` whose store keeps the run. */
+  readonly projectDir: ProjectRef;
   readonly runId: RunId;
   readonly graph: GraphDefinition;
   readonly inputs: Readonly<Record<string, string>>;

@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import type { EventLog } from '../../events/index.js';
 import type { IngestRoots } from '../../ingest/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
@@ -21,7 +22,8 @@ import type { RunId } from '../../project/index.js';
 /** Everything the node loop of one run needs. */
 export interface RunNodesOptions {
   readonly options: RunGraphOptions;
-  readonly projectDir: string;
+  /** The project folder, or a `Project` whose store keeps the run. */
+  readonly projectDir: ProjectRef;
   readonly runId: RunId;
   readonly inputs: Readonly<Record<string, string>>;
   /** Documents of completed nodes; filled in as nodes complete. */

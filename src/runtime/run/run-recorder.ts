@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { openIngestRecords } from '../../artifacts/index.js';
 import type { IngestRecords } from '../../artifacts/index.js';
 import type { EventLog } from '../../events/index.js';
@@ -8,7 +9,8 @@ export type RunRecorder = IngestRecords;
 
 /** Options of {@link openRunRecorder}. */
 export interface RunRecorderOptions {
-  readonly projectDir: string;
+  /** The project folder, or a `Project` whose store keeps the run. */
+  readonly projectDir: ProjectRef;
   readonly runId: RunId;
   /** The run's events (bound to its run_id): where recording failures are reported. */
   readonly events: EventLog;

@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import type { ContractType, FieldError, TerminalState } from '../../contracts/index.js';
 import type { EventLevel } from '../../events/index.js';
 import type { IngestLimits } from '../../config/index.js';
@@ -111,7 +112,11 @@ export type RunProgress =
 
 /** Options of {@link runGraph}. */
 export interface RunGraphOptions {
-  readonly projectDir: string;
+  /**
+   * The project folder (documents, workspace/ and its `.agent/` store), or a `Project`: its folder holds the
+   * documents and workspace/, its store the run (lock, state, events, records, terminal state).
+   */
+  readonly projectDir: ProjectRef;
   readonly graph: GraphDefinition;
   /** Values of the graph's inputs (every declared input is required). */
   readonly inputs: Readonly<Record<string, string>>;

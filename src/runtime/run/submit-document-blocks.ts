@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import type { ArtifactRecorder } from '../../artifacts/index.js';
 import { defaultMaxParseMs } from '../../config/index.js';
 import type { FenceParser } from '../../project/index.js';
@@ -15,7 +16,8 @@ import type { ConfinedRoot } from '../../workspace/index.js';
 
 /** One node document whose ```` ```json artifact=<type> ```` blocks go through the canonical path. */
 export interface DocumentBlocksSubmission {
-  readonly projectDir: string;
+  /** The project folder, or a `Project` whose store keeps the run. */
+  readonly projectDir: ProjectRef;
   readonly runId: RunId;
   readonly nodeId: NodeId;
   /** The agent's name, or `runtime`. */
