@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { updateWorkflowState } from '../state/index.js';
 import { passOf, passField } from './step-position.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
@@ -16,7 +17,7 @@ export interface AbortWorkflowRequest {
 
 /** Stops a running workflow (`status: aborted`, the run folder kept as its audit trail) and returns its final status. */
 export async function abortWorkflow(
-  projectDir: string,
+  projectDir: ProjectRef,
   request: AbortWorkflowRequest = {},
   deps: Pick<WorkflowEngineDeps, 'durability' | 'config' | 'now' | 'lockWaitMs'> = {},
 ): Promise<WorkflowStatusResponse> {

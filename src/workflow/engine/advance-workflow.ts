@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import type { TerminalState } from '../../contracts/index.js';
 import { resolveIngestEnabled } from '../../ingest/index.js';
@@ -53,7 +54,7 @@ export type AdvanceWorkflowResult = (WorkflowStatusResponse | WorkflowCompletion
  * of an ending; a refused call changes nothing.
  */
 export async function advanceWorkflow(
-  projectDir: string,
+  projectDir: ProjectRef,
   request: AdvanceWorkflowRequest,
   deps: WorkflowEngineDeps = {},
 ): Promise<AdvanceWorkflowResult> {

@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { describeError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import {
@@ -116,7 +117,7 @@ export function engineObserver(
  */
 export async function observePassStart(
   observer: WorkflowObserver | undefined,
-  projectDir: string,
+  projectDir: ProjectRef,
   state: WorkflowState,
 ): Promise<void> {
   try {
@@ -129,7 +130,7 @@ export async function observePassStart(
 }
 
 /** The pass `state` is in, as an observer sees it. */
-export function observedPassOf(projectDir: string, state: WorkflowState): ObservedPass {
+export function observedPassOf(projectDir: ProjectRef, state: WorkflowState): ObservedPass {
   return {
     projectDir,
     runId: state.run_id,

@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { readTerminal } from '../../contracts/index.js';
 import { terminalStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
@@ -21,7 +22,7 @@ export interface WorkflowEventGap {
  * what is missing; graph runs, ingest runs and unreadable states are skipped.
  */
 export async function findWorkflowEventGaps(
-  projectDir: string,
+  projectDir: ProjectRef,
   runIds: readonly RunId[],
 ): Promise<WorkflowEventGap[]> {
   const gaps: WorkflowEventGap[] = [];
@@ -41,7 +42,7 @@ export async function findWorkflowEventGaps(
   return gaps;
 }
 
-async function missingTerminalOf(projectDir: string, state: WorkflowState): Promise<string | undefined> {
+async function missingTerminalOf(projectDir: ProjectRef, state: WorkflowState): Promise<string | undefined> {
   if (state.terminal === undefined) return undefined;
   try {
     return (await readTerminal(projectDir, state.run_id)) === undefined

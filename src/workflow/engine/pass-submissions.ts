@@ -130,7 +130,7 @@ export async function readPassSubmissions(
  * agent or `workflow`); a refusal here (I/O, a busy lock) refuses the advance, since its verdict counted them.
  */
 export async function submitOutputBlocks(
-  projectDir: string,
+  projectDir: ProjectRef,
   context: {
     readonly runId: RunId;
     readonly nodeId: NodeId;

@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { openIngestRecords } from '../../artifacts/index.js';
 import type { TraceContent } from '../../artifacts/index.js';
 import type { EventLog } from '../../events/index.js';
@@ -10,7 +11,7 @@ import type { WorkflowReconciliation } from './workflow-engine-deps.js';
 
 /** What one finished pass of a step leaves for its trace record. */
 export interface StepTraceInput {
-  readonly projectDir: string;
+  readonly projectDir: ProjectRef;
   /** The state while the pass ran. */
   readonly state: WorkflowState;
   readonly step: WorkflowStep;

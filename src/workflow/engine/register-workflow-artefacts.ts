@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { ObserveError, registerArtefacts } from '../observe/index.js';
 import type { InvalidArtefact, RegisterArtefactsResult } from '../observe/index.js';
 import { updateWorkflowState } from '../state/index.js';
@@ -42,7 +43,7 @@ class NothingClaimed extends Error {
  * lock after the compare-and-swap check, so a call that loses a race records and changes nothing.
  */
 export async function registerWorkflowArtefacts(
-  projectDir: string,
+  projectDir: ProjectRef,
   request: RegisterWorkflowArtefactsRequest,
   deps: Pick<WorkflowEngineDeps, 'durability' | 'config' | 'now' | 'lockWaitMs'> = {},
 ): Promise<RegisterWorkflowArtefactsResult> {

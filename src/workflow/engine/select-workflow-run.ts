@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { parseRunId } from '../../project/index.js';
 import { parseWorkflow } from '../definition/index.js';
 import type { WorkflowDefinition } from '../definition/index.js';
@@ -22,7 +23,10 @@ export interface SelectedRun {
  * none is `not_started` (the spec's sentence), several is `several_running` listing them. What a process killed
  * after writing the run's state left undone (its events, terminal.json) is done first (D89).
  */
-export async function selectWorkflowRun(projectDir: string, runId: string | undefined): Promise<SelectedRun> {
+export async function selectWorkflowRun(
+  projectDir: ProjectRef,
+  runId: string | undefined,
+): Promise<SelectedRun> {
   let state: WorkflowState;
   if (runId !== undefined) {
     let parsed;

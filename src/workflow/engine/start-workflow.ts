@@ -1,3 +1,5 @@
+import { projectDirOf } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { randomBytes } from 'node:crypto';
 import { closestMatch, ConfigError } from '../../config/index.js';
 import { parseRunId } from '../../project/index.js';
@@ -35,7 +37,7 @@ export interface StartWorkflowRequest {
  * that state, so a kill never loses them: D89), and returns the status.
  */
 export async function startWorkflow(
-  projectDir: string,
+  projectDir: ProjectRef,
   request: StartWorkflowRequest,
   deps: WorkflowEngineDeps = {},
 ): Promise<WorkflowStatusResponse> {
@@ -91,7 +93,7 @@ export async function startWorkflow(
 }
 
 async function loadDefinition(
-  projectDir: string,
+  projectDir: ProjectRef,
   ref: string,
   deps: WorkflowEngineDeps,
 ): Promise<WorkflowDefinition> {
@@ -103,7 +105,8 @@ async function loadDefinition(
     );
   }
   try {
-    return await loadWorkflow(ref, { projectDir, cwd: deps.cwd ?? projectDir });
+    const folder = projectDirOf(projectDir);
+    return await loadWorkflow(ref, { projectDir: folder, cwd: deps.cwd ?? folder });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // A reference that names nothing is one sentence; a file that cannot be read as a definition (a FIFO, too

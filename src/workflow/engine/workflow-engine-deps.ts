@@ -1,9 +1,10 @@
+import type { ProjectRef } from '../../store/index.js';
 import type { ProjectConfig } from '../../config/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
 
 /** One pass of a step, as the observer sees it: where its declared-versus-observed window starts. */
 export interface ObservedPass {
-  readonly projectDir: string;
+  readonly projectDir: ProjectRef;
   readonly runId: RunId;
   readonly step: NodeId;
   /** 1-based pass of a loop or ralph step; absent for an action step. */

@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { openRunEventLog } from '../../events/index.js';
 import type { EventFields, EventLevel, EventLog } from '../../events/index.js';
 import { describeError } from '../../project/index.js';
@@ -12,7 +13,7 @@ export interface WorkflowEvent {
 }
 
 /** Opens the run's events.jsonl with `run_id` bound to every line (the caller closes it). */
-export function openWorkflowEvents(projectDir: string, runId: RunId): Promise<EventLog> {
+export function openWorkflowEvents(projectDir: ProjectRef, runId: RunId): Promise<EventLog> {
   return openRunEventLog(projectDir, runId, { run_id: runId });
 }
 
@@ -26,7 +27,7 @@ export function revisionEventOf({ level, event, fields }: WorkflowEvent): Revisi
  * (spec ingest.md section 6): a broken log never undoes a state change, it is reported on stderr.
  */
 export async function appendWorkflowEvents(
-  projectDir: string,
+  projectDir: ProjectRef,
   runId: RunId,
   events: readonly WorkflowEvent[],
   open?: EventLog,

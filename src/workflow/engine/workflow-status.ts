@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { engineObserver, observedPassOf, publicReconciliation } from './create-workflow-observer.js';
 import { selectWorkflowRun } from './select-workflow-run.js';
 import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
@@ -15,7 +16,7 @@ export interface WorkflowStatusRequest {
  * (declared versus observed so far) while it runs; changes nothing.
  */
 export async function workflowStatus(
-  projectDir: string,
+  projectDir: ProjectRef,
   request: WorkflowStatusRequest = {},
   deps: Pick<WorkflowEngineDeps, 'observer' | 'snapshots' | 'durability' | 'config'> = {},
 ): Promise<WorkflowStatusResponse> {

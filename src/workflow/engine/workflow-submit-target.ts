@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
 import { currentStep, passNodeId, passOf } from './step-position.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
@@ -17,7 +18,7 @@ export interface WorkflowSubmitTarget {
  * then picks the graph's running node).
  */
 export async function workflowSubmitTarget(
-  projectDir: string,
+  projectDir: ProjectRef,
   runId: string | undefined,
 ): Promise<WorkflowSubmitTarget> {
   const { state, definition } = await selectWorkflowRun(projectDir, runId);

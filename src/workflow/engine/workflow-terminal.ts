@@ -1,3 +1,4 @@
+import type { ProjectRef } from '../../store/index.js';
 import { chooseTerminal, declareTerminal, readSubmissions, readTerminal } from '../../contracts/index.js';
 import type { TerminalState } from '../../contracts/index.js';
 import { memoryEventLog } from '../../events/index.js';
@@ -12,7 +13,7 @@ import type { WorkflowEvent } from './workflow-events.js';
  * its failure, else `done`; the artifact a reviewer reads is chosen from the run's canonical submissions.
  */
 export async function workflowTerminalOf(
-  projectDir: string,
+  projectDir: ProjectRef,
   runId: RunId,
   failure: WorkflowFailure | undefined,
   at: Date,
@@ -55,7 +56,7 @@ export function terminalEvent(terminal: TerminalState): WorkflowEvent {
  * reported on stderr and the next call on the run writes it ({@link recoverWorkflowTerminal}).
  */
 export async function declareWorkflowTerminal(
-  projectDir: string,
+  projectDir: ProjectRef,
   runId: RunId,
   terminal: TerminalState,
   durability: 'fsync' | 'none',
@@ -71,7 +72,7 @@ export async function declareWorkflowTerminal(
 }
 
 /** Writes terminal.json of an ended run whose state declares a terminal state that terminal.json lacks (a kill). */
-export async function recoverWorkflowTerminal(projectDir: string, state: WorkflowState): Promise<void> {
+export async function recoverWorkflowTerminal(projectDir: ProjectRef, state: WorkflowState): Promise<void> {
   if (state.terminal === undefined) return;
   try {
     if ((await readTerminal(projectDir, state.run_id)) !== undefined) return;

@@ -1,3 +1,5 @@
+import { projectDirOf } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import { openIngestRecords } from '../../artifacts/index.js';
 import type { EventLog } from '../../events/index.js';
 import { concludeDocument } from '../../ingest/index.js';
@@ -21,7 +23,7 @@ export interface StepDocumentIngest {
  * Returns the ingest, or undefined when it did not run.
  */
 export async function writeStepDocument(
-  projectDir: string,
+  projectDir: ProjectRef,
   state: WorkflowState,
   step: WorkflowStep,
   docPath: string,
@@ -44,7 +46,7 @@ export async function writeStepDocument(
       events.write('ERROR', 'artifacts.error', { node_id: context.nodeId, code: 'record_failed', message });
     },
   });
-  const root = await openConfinedRoot(projectDir);
+  const root = await openConfinedRoot(projectDirOf(projectDir));
   try {
     const outcome = await concludeDocument({
       projectDir,

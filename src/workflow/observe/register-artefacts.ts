@@ -1,3 +1,5 @@
+import { projectDirOf } from '../../store/index.js';
+import type { ProjectRef } from '../../store/index.js';
 import path from 'node:path';
 import { openArtifactRecorder } from '../../artifacts/index.js';
 import type { ArtifactRecord, ArtifactVersionInput } from '../../artifacts/index.js';
@@ -57,12 +59,12 @@ export interface RegisterArtefactsResult {
  * the path's last recorded version; nothing is recorded for an invalid path.
  */
 export async function registerArtefacts(
-  projectDir: string,
+  projectDir: ProjectRef,
   request: RegisterArtefactsRequest,
   options: RegisterArtefactsOptions = {},
 ): Promise<RegisterArtefactsResult> {
   const paths = checkPathsArgument(request.paths);
-  const given = path.resolve(projectDir);
+  const given = path.resolve(projectDirOf(projectDir));
   const files = await openConfinedRoot(given);
   const registered: string[] = [];
   const duplicates: string[] = [];
@@ -113,7 +115,7 @@ export async function registerArtefacts(
 }
 
 async function recordRegistered(
-  projectDir: string,
+  projectDir: ProjectRef,
   versions: readonly ArtifactVersionInput[],
   options: RegisterArtefactsOptions,
 ): Promise<ArtifactRecord[]> {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRunReport, replayRun, verifyArtifacts } from '../../../src/index.js';
 import { listRuns, readRunState } from '../../../src/runtime/index.js';
+import { parseRunId } from '../../../src/project/index.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
 import { createMemoryStore, openProject } from '../../../src/store/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
@@ -45,7 +46,7 @@ describe('runGraph on a memory store', () => {
     expect(existsSync(path.join(dir, 'workspace/src/build.ts'))).toBe(true);
     expect(existsSync(path.join(dir, '.agent'))).toBe(false);
 
-    expect((await readRunState(project, 'r1')).nodes).toMatchObject({
+    expect((await readRunState(project, parseRunId('r1'))).nodes).toMatchObject({
       plan: { status: 'completed' },
       build: { status: 'completed' },
     });
