@@ -59,8 +59,9 @@ export type {
 export { EventLogError, memoryEventLog, openRunEventLog, redactSecrets } from './events/index.js';
 export type { EventFields, EventLevel, EventLine, EventLog, MemoryEventLog } from './events/index.js';
 
-// project: ids, the on-disk layout and the names of the block parsers
+// project: ids, the on-disk layout, the names of the block parsers and the errors' base class
 export {
+  CodedError,
   DEFAULT_FENCE_PARSER,
   FENCE_PARSERS,
   InvalidIdError,

@@ -1,3 +1,4 @@
+import { CodedError } from '../project/index.js';
 /** One problem with the configuration, located in the config file when it came from there. */
 export interface ConfigIssue {
   /** Dotted path of the setting, such as `ingest.fail_mode`, or the environment variable's name. */
@@ -11,15 +12,14 @@ export interface ConfigIssue {
 }
 
 /** Bad configuration (config file, environment or flags), listing every issue at once; the CLI exits 2 on it. */
-export class ConfigError extends Error {
+export class ConfigError extends CodedError<'invalid_config'> {
   override readonly name = 'ConfigError';
-  readonly code = 'invalid_config';
   /** Where the configuration came from: the config file's path, or `environment`. */
   readonly source: string;
   readonly issues: readonly ConfigIssue[];
 
   constructor(source: string, issues: readonly ConfigIssue[]) {
-    super(formatIssues(source, issues));
+    super('invalid_config', formatIssues(source, issues));
     this.source = source;
     this.issues = Object.freeze([...issues]);
   }

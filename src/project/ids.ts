@@ -1,3 +1,4 @@
+import { CodedError } from './coded-error.js';
 import * as z from 'zod';
 import { findSecret, redactSecrets } from './find-secret.js';
 import { ID_PATTERN, ID_RULE } from './id-pattern.js';
@@ -29,9 +30,8 @@ export type RunId = z.infer<typeof runIdSchema>;
 export type NodeId = z.infer<typeof nodeIdSchema>;
 
 /** Why a text is not an id: thrown by {@link parseRunId} and {@link parseNodeId}. */
-export class InvalidIdError extends Error {
+export class InvalidIdError extends CodedError<'invalid_id'> {
   override readonly name = 'InvalidIdError';
-  readonly code = 'invalid_id';
   constructor(
     /** What the id was for, as the user wrote it: `run id`, `--node-id`. */
     readonly what: string,
@@ -41,6 +41,7 @@ export class InvalidIdError extends Error {
     const secret = findSecret(value);
     // Said without echoing the secret: the message is printed and may be recorded.
     super(
+      'invalid_id',
       secret === undefined
         ? `${what} ${JSON.stringify(value)} ${ID_RULE}`
         : `${what} ${JSON.stringify(redactSecrets(value))} ${SECRET_IN_ID} (it looks like a ${secret.family})`,

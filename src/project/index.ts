@@ -1,3 +1,4 @@
+export { CodedError } from './coded-error.js';
 export { DEFAULT_FENCE_PARSER, FENCE_PARSERS } from './fence-parser.js';
 export type { FenceParser } from './fence-parser.js';
 export { ID_PATTERN, ID_RULE, MAX_ID_LENGTH, isId, sanitizeId } from './id-pattern.js';

@@ -1,11 +1,10 @@
+import { CodedError } from '../project/index.js';
 /** Why an object store call failed. */
 export type ObjectStoreErrorCode = 'malformed_hash' | 'missing_object' | 'corrupt_object';
 
 /** A failed object store call: a malformed hash (misuse), a missing object, or one whose bytes no longer match its hash. */
-export class ObjectStoreError extends Error {
+export class ObjectStoreError extends CodedError<ObjectStoreErrorCode> {
   override readonly name = 'ObjectStoreError';
-  /** What went wrong. */
-  readonly code: ObjectStoreErrorCode;
   /** The hash the call was about, as the caller passed it. */
   readonly hash: string;
   /** For `corrupt_object`: the hash the bytes read or streamed have instead. */
@@ -18,8 +17,7 @@ export class ObjectStoreError extends Error {
     actual?: string;
     cause?: unknown;
   }) {
-    super(fields.message, { cause: fields.cause });
-    this.code = fields.code;
+    super(fields.code, fields.message, { cause: fields.cause });
     this.hash = fields.hash;
     if (fields.actual !== undefined) this.actual = fields.actual;
   }

@@ -1,3 +1,4 @@
+import { CodedError } from '../project/index.js';
 /** Why a call on a project store failed. */
 export type StoreErrorCode =
   /** A key that is not a plain path below `.agent/` (misuse). */
@@ -10,10 +11,8 @@ export type StoreErrorCode =
   | 'too_large';
 
 /** A failed call on a project store, with the key it was about. */
-export class StoreError extends Error {
+export class StoreError extends CodedError<StoreErrorCode> {
   override readonly name = 'StoreError';
-  /** What went wrong. */
-  readonly code: StoreErrorCode;
   /** The key the call was about (`.agent/...`). */
   readonly key: string;
   /**
@@ -29,8 +28,7 @@ export class StoreError extends Error {
     refusal?: string;
     cause?: unknown;
   }) {
-    super(fields.message, { cause: fields.cause });
-    this.code = fields.code;
+    super(fields.code, fields.message, { cause: fields.cause });
     this.key = fields.key;
     if (fields.refusal !== undefined) this.refusal = fields.refusal;
   }

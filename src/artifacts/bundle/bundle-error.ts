@@ -1,3 +1,4 @@
+import { CodedError } from '../../project/index.js';
 /**
  * Why a bundle was not made or not imported (docs/artifacts.md, "Run bundles", lists which side raises which).
  */
@@ -26,16 +27,13 @@ export type BundleErrorCode =
   | 'project_unusable';
 
 /** A refused bundle or import: nothing was written; `message` says what is wrong and what to do. */
-export class BundleError extends Error {
+export class BundleError extends CodedError<BundleErrorCode> {
   override readonly name = 'BundleError';
-  /** What is wrong. */
-  readonly code: BundleErrorCode;
   /** The archive entry or run file at fault, as the archive or the run folder spells it, when there is one. */
   readonly entry: string | undefined;
 
   constructor(fields: { code: BundleErrorCode; message: string; entry?: string; cause?: unknown }) {
-    super(fields.message, { cause: fields.cause });
-    this.code = fields.code;
+    super(fields.code, fields.message, { cause: fields.cause });
     this.entry = fields.entry;
   }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../../project/index.js';
 /** Why a lineage call (timeline, replay, checkout, log, verify) could not answer. */
 export type LineageErrorCode =
   | 'no_recorded_run'
@@ -11,13 +12,10 @@ export type LineageErrorCode =
   | 'unknown_path';
 
 /** An expected refusal of a lineage call, with a `code` and a message that says what to do; the CLI exits 1 on it. */
-export class LineageError extends Error {
+export class LineageError extends CodedError<LineageErrorCode> {
   override readonly name = 'LineageError';
-  /** What went wrong. */
-  readonly code: LineageErrorCode;
 
   constructor(fields: { code: LineageErrorCode; message: string; cause?: unknown }) {
-    super(fields.message, { cause: fields.cause });
-    this.code = fields.code;
+    super(fields.code, fields.message, { cause: fields.cause });
   }
 }

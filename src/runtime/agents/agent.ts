@@ -1,3 +1,4 @@
+import { CodedError } from '../../project/index.js';
 import type { AgentKind } from '../../config/index.js';
 
 /** What an agent is asked: one rendered prompt for one node of one run. */
@@ -22,24 +23,20 @@ export interface Agent {
 
 export type { AgentConfig, AgentKind } from '../../config/index.js';
 
+/** Why an agent failed, as {@link AgentError}'s `code`. */
+export type AgentErrorCode =
+  | 'replay_missing'
+  | 'timeout'
+  | 'exit_status'
+  | 'empty_reply'
+  | 'spawn_failed'
+  | 'http_status'
+  | 'network'
+  | 'bad_response'
+  | 'missing_api_key'
+  | 'aborted';
+
 /** Why an agent failed; `code` is stable, `message` says what to fix and never contains a secret. */
-export class AgentError extends Error {
+export class AgentError extends CodedError<AgentErrorCode> {
   override readonly name = 'AgentError';
-  constructor(
-    readonly code:
-      | 'replay_missing'
-      | 'timeout'
-      | 'exit_status'
-      | 'empty_reply'
-      | 'spawn_failed'
-      | 'http_status'
-      | 'network'
-      | 'bad_response'
-      | 'missing_api_key'
-      | 'aborted',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../../project/index.js';
 /** Why a run could not start, resume or keep its records; the CLI prints `message` and exits non-zero. */
 export type RunErrorCode =
   | 'not_a_graph_run'
@@ -10,13 +11,6 @@ export type RunErrorCode =
   | 'state_write_failed';
 
 /** A run-level failure (not a node's): the run's folder, lock or state is not usable as asked. */
-export class RunError extends Error {
+export class RunError extends CodedError<RunErrorCode> {
   override readonly name = 'RunError';
-  constructor(
-    readonly code: RunErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../../project/index.js';
 import { ConfigError } from '../../config/index.js';
 import { InvalidIdError, UnknownRunError } from '../../project/index.js';
 import { ObserveError } from '../observe/index.js';
@@ -36,15 +37,8 @@ export type WorkflowErrorCode =
   | 'output_not_written';
 
 /** A refused engine call: a `code` from {@link WorkflowErrorCode} and a message that says what to do. */
-export class WorkflowError extends Error {
+export class WorkflowError extends CodedError<WorkflowErrorCode> {
   override readonly name = 'WorkflowError';
-  constructor(
-    readonly code: WorkflowErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /**

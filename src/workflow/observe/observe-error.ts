@@ -1,3 +1,4 @@
+import { CodedError } from '../../project/index.js';
 /** Why observing or registering failed as a whole; every code is handled by the engine's edge. */
 export type ObserveErrorCode =
   /** `register_artefacts` was called with `paths` that is not an array of strings. */
@@ -8,13 +9,6 @@ export type ObserveErrorCode =
   | 'snapshot_unreadable';
 
 /** A failure of register_artefacts or declared-versus-observed, with a `code` and a message that says what to do. */
-export class ObserveError extends Error {
+export class ObserveError extends CodedError<ObserveErrorCode> {
   override readonly name = 'ObserveError';
-  constructor(
-    readonly code: ObserveErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../../project/index.js';
 /** Why a workflow's state could not be created, read or changed; every code is handled by the engine's edge. */
 export type WorkflowStateErrorCode =
   /** Another call changed the state since the caller read it (the compare-and-swap on `revision` failed). */
@@ -20,13 +21,6 @@ export type WorkflowStateErrorCode =
   | 'definition_mismatch';
 
 /** A workflow-state failure with a `code` from a closed union and a message that says what to do. */
-export class WorkflowStateError extends Error {
+export class WorkflowStateError extends CodedError<WorkflowStateErrorCode> {
   override readonly name = 'WorkflowStateError';
-  constructor(
-    readonly code: WorkflowStateErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
