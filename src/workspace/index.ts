@@ -33,3 +33,5 @@ export * as quickFs from './quick-fs.js';
 export type { QuickHandle } from './quick-fs.js';
 export { NONBLOCKING_READ, readRegularFile } from './read-regular-file.js';
 export type { ReadRegularFileOptions } from './read-regular-file.js';
+export { findStaleTempFiles, inspectFileBelow, judgeCopyTarget } from './inspect/index.js';
+export type { CopyTargetVerdict, FileBelow, FoundTempFile } from './inspect/index.js';

@@ -1,8 +1,4 @@
-import { constants } from 'node:fs';
-import type { Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
-import { errnoOf, lstatOrMissing } from '../../workspace/index.js';
+import { inspectFileBelow } from '../../workspace/index.js';
 import { contentHashOf } from '../../store/index.js';
 
 /** What stands at a recorded workspace path now, compared with the content hash it should hold. */
@@ -15,55 +11,15 @@ export type WorkspaceFileState =
 
 /**
  * Compares the live file at a project-relative `workspace/...` path with `contentHash`, never following a link
- * below `workspace/` (each component is lstat'ed, the file opened with O_NOFOLLOW) and never writing.
+ * below `workspace/` and never writing ({@link inspectFileBelow}).
  */
 export async function inspectWorkspaceFile(
   projectDir: string,
   path: string,
   contentHash: string,
 ): Promise<WorkspaceFileState> {
-  const segments = path.split('/');
-  // workspace/ itself may be a link, as the confined writer resolves its root once; everything below must be real.
-  for (let end = 2; end <= segments.length; end += 1) {
-    const where = segments.slice(0, end).join('/');
-    const info = await lstatOrMissing(join(projectDir, where));
-    if (info === undefined) return { kind: 'missing' };
-    const wantFile = end === segments.length;
-    if (wantFile ? !info.isFile() : !info.isDirectory())
-      return { kind: 'not_a_file', where, what: kindOf(info) };
-  }
-  const bytes = await readRegularFile(join(projectDir, path));
-  if (bytes === 'missing') return { kind: 'missing' };
-  if (bytes === 'not_a_file') return { kind: 'not_a_file', where: path, what: 'something other than a file' };
-  const actual = contentHashOf(bytes);
+  const found = await inspectFileBelow(projectDir, path);
+  if (found.kind !== 'file') return found;
+  const actual = contentHashOf(found.bytes);
   return actual === contentHash ? { kind: 'same' } : { kind: 'modified', contentHash: actual };
-}
-
-/**
- * The bytes of a regular file, re-checked on the open descriptor: O_NOFOLLOW refuses a link planted after the
- * lstat, and O_NONBLOCK keeps a FIFO planted there from blocking the open.
- */
-async function readRegularFile(location: string): Promise<Uint8Array | 'missing' | 'not_a_file'> {
-  let handle;
-  try {
-    handle = await open(location, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = errnoOf(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
-    if (code === 'ELOOP' || code === 'ENXIO') return 'not_a_file';
-    throw error;
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return 'not_a_file';
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-}
-
-function kindOf(info: Stats): string {
-  if (info.isSymbolicLink()) return 'a symlink';
-  if (info.isDirectory()) return 'a folder';
-  if (info.isFile()) return 'a file';
-  return 'a special file (FIFO, socket or device)';
 }

@@ -13,7 +13,13 @@ import {
   WORKSPACE_LOCK_PATH,
 } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { errnoOf, readLiveShortLockOwner, tempFileWriter } from '../../workspace/index.js';
+import {
+  errnoOf,
+  findStaleTempFiles,
+  readLiveShortLockOwner,
+  tempFileWriter,
+} from '../../workspace/index.js';
+import type { FoundTempFile } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { judgeRecordPath } from '../judge-record-path.js';
 import {
@@ -30,8 +36,6 @@ import { compareRunIndexes } from './compare-run-indexes.js';
 import { inspectWorkspaceFile } from './inspect-workspace-file.js';
 import { findInterruptedIngests } from './find-interrupted-ingests.js';
 import type { InterruptedIngest } from './find-interrupted-ingests.js';
-import { findStaleTempFiles } from './find-stale-temp-files.js';
-import type { FoundTempFile } from './find-stale-temp-files.js';
 import { storeLockSlot, usingProject } from '../../store/index.js';
 import type { Project, ProjectRef } from '../../store/index.js';
 import type { ObjectVerdict } from '../store/index.js';

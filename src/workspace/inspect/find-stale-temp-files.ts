@@ -1,7 +1,8 @@
 import { lstat, opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AGENT_DIR, WORKSPACE_DIR } from '../../project/index.js';
-import { errnoOf, TEMP_FILE_PATTERN } from '../../workspace/index.js';
+import { errnoOf } from '../errno-of.js';
+import { TEMP_FILE_PATTERN } from '../temp-file-name.js';
 
 /** A writer's temp file found under workspace/ or .agent/. */
 export interface FoundTempFile {

@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findStaleTempFiles } from '../../../src/artifacts/lineage/find-stale-temp-files.js';
+import { findStaleTempFiles } from '../../../src/workspace/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
 
 const TEMP = '.artifact-ingest-0123456789abcdef.tmp';
