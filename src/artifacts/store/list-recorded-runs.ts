@@ -1,6 +1,6 @@
-import { isRunId, RUNS_DIR } from '../../project/index.js';
+import { isRunId, runDir, RUNS_DIR } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { usingProject } from '../../store/index.js';
+import { StoreError, usingProject } from '../../store/index.js';
 import type { ProjectRef } from '../../store/index.js';
 
 /** The ids of the project's run folders under `.agent/runs/`, sorted; folders that cannot be run ids are left out. */
@@ -13,8 +13,20 @@ export async function listRecordedRuns(project: ProjectRef): Promise<RunId[]> {
     .sort();
 }
 
-/** Whether the project keeps a folder for the run `runId` under `.agent/runs/` (what a run id must name). */
+/**
+ * Whether the project keeps a folder for the run `runId` under `.agent/runs/` (what a run id must name): one listing
+ * of that folder when it holds something, the listing of every run only for an empty or missing one. A symlink
+ * or a file in the run folder's place is no run.
+ */
 export async function hasRunFolder(project: ProjectRef, runId: RunId): Promise<boolean> {
-  const entries = await usingProject(project, ({ store }) => store.list(RUNS_DIR));
-  return entries.some((entry) => entry.kind === 'folder' && entry.name === runId);
+  return usingProject(project, async ({ store }) => {
+    try {
+      if ((await store.list(runDir(runId))).length > 0) return true;
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      return false;
+    }
+    const entries = await store.list(RUNS_DIR);
+    return entries.some((entry) => entry.kind === 'folder' && entry.name === runId);
+  });
 }
