@@ -22,7 +22,9 @@ export async function appendArtifactRecords(
     );
   }
   const text = renderRecordLines(records);
-  await usingProject(project, ({ store }) => appendLines(store, artifactRecordsPath(runId), text, durability));
+  await usingProject(project, ({ store }) =>
+    appendLines(store, artifactRecordsPath(runId), text, durability),
+  );
 }
 
 /** Reads and validates every line of a run's artifacts.jsonl; a missing file reads as no records. */
