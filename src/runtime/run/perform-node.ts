@@ -98,7 +98,6 @@ async function conclude(
     nodeId: prepared.node.id,
     agentId,
     text: outcome.text,
-    root: context.root,
     events: context.events,
     ...(recorder === undefined ? {} : { recorder }),
     ...(context.ingest?.durability === undefined ? {} : { durability: context.ingest.durability }),

@@ -12,7 +12,6 @@ import {
 import type { AttemptSubmission, FieldError } from '../../contracts/index.js';
 import type { EventLog } from '../../events/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
 
 /** One node document whose ```` ```json artifact=<type> ```` blocks go through the canonical path. */
 export interface DocumentBlocksSubmission {
@@ -23,7 +22,6 @@ export interface DocumentBlocksSubmission {
   /** The agent's name, or `runtime`. */
   readonly agentId: string;
   readonly text: string;
-  readonly root: ConfinedRoot;
   /** The run's events (bound to its run_id). */
   readonly events: EventLog;
   readonly recorder?: ArtifactRecorder;

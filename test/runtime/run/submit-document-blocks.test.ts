@@ -4,32 +4,25 @@ import { describe, expect, it } from 'vitest';
 import { memoryEventLog } from '../../../src/events/index.js';
 import { parseNodeId, parseRunId, type FenceParser } from '../../../src/project/index.js';
 import { submitDocumentBlocks } from '../../../src/runtime/run/submit-document-blocks.js';
-import { openConfinedRoot } from '../../../src/workspace/index.js';
 import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { artifactDocument, DEVELOPMENT_RESULT } from './fixtures/contract-fixtures.js';
 
 async function submit(text: string, timeLimitMs?: number, parser?: FenceParser) {
   const projectDir = await tempProject({ '.agent/runs/r/.keep': '' });
-  const root = await openConfinedRoot(projectDir);
   const events = memoryEventLog({ run_id: 'r' });
-  try {
-    const submissions = await submitDocumentBlocks({
-      projectDir,
-      runId: parseRunId('r'),
-      nodeId: parseNodeId('n'),
-      agentId: 'builder',
-      text,
-      root,
-      events,
-      durability: 'none',
-      ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
-      ...(parser === undefined ? {} : { parser }),
-    });
-    return { projectDir, submissions, events };
-  } finally {
-    await root.close();
-  }
+  const submissions = await submitDocumentBlocks({
+    projectDir,
+    runId: parseRunId('r'),
+    nodeId: parseNodeId('n'),
+    agentId: 'builder',
+    text,
+    events,
+    durability: 'none',
+    ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
+    ...(parser === undefined ? {} : { parser }),
+  });
+  return { projectDir, submissions, events };
 }
 
 describe('submitDocumentBlocks', () => {
