@@ -23,7 +23,8 @@ const WIDE_RANGES: readonly (readonly [number, number])[] = [
 ];
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]$/u;
 const EMOJI = /\p{Emoji_Presentation}|\uFE0F/u;
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made on first use: building a segmenter loads ICU's break data (~30 ms), which most commands never need.
+let segmenter: Intl.Segmenter | undefined;
 
 function isWide(codePoint: number): boolean {
   return WIDE_RANGES.some(([low, high]) => codePoint >= low && codePoint <= high);
@@ -37,6 +38,7 @@ export function displayWidth(text: string): number {
   // Plain ASCII is the common case: one column per character.
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
   for (const { segment } of segmenter.segment(text)) {
     const first = segment.codePointAt(0) ?? 0;
     if (EMOJI.test(segment) || isWide(first)) width += 2;
