@@ -1,7 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -80,15 +79,17 @@ describe('the artifact-ingest binary', () => {
   });
 
   it('exits 130 on SIGINT, leaving a run that --resume finishes', async () => {
-    const tsx = createRequire(import.meta.url).resolve('tsx');
-    const agentScript = fileURLToPath(new URL('./fixtures/wait-for-release.ts', import.meta.url));
+    const fixture = fileURLToPath(new URL('./fixtures/wait-for-release.ts', import.meta.url));
     const dir = await tempProject({
       'graphs/two.yaml':
         'name: two\nversion: "1"\ndescription: a slow node, then a write\nnodes:\n  - { id: a, type: agent_task, agent: slow, prompt: "go", output_path: "docs/a.md" }\n  - { id: b, type: write_file, depends_on: [a], content: "{a.output}", output_path: "docs/b.md" }\n',
     });
     const release = path.join(dir, 'release');
     const started = path.join(dir, 'slow-started');
-    const slowCommand = JSON.stringify([process.execPath, '--import', tsx, agentScript, release, started]);
+    // The agent fixture is plain JavaScript: run as .mjs by node itself, each of its two starts skips tsx's loader.
+    const agentScript = path.join(dir, 'wait-for-release.mjs');
+    await copyFile(fixture, agentScript);
+    const slowCommand = JSON.stringify([process.execPath, agentScript, release, started]);
     await writeFile(
       path.join(dir, 'artifact-ingest.config.yaml'),
       `agents:\n  slow: { kind: command, command: ${slowCommand}, timeout_ms: 60000 }\n`,

@@ -26,8 +26,21 @@ afterAll(async () => {
 
 let invocations = 0;
 
-/** The npm packages a CLI invocation loaded, by name, its worker threads' included. */
-async function packagesLoaded(args: readonly string[], cwd = dir): Promise<Set<string>> {
+// `log --help` is asked by its row and by both flag tests: one run answers all three (a CLI start is most of a second).
+const loadedByInvocation = new Map<string, Promise<Set<string>>>();
+
+/** The npm packages a CLI invocation loaded, by name, its worker threads' included (run once per args and cwd). */
+function packagesLoaded(args: readonly string[], cwd = dir): Promise<Set<string>> {
+  const key = JSON.stringify([cwd, ...args]);
+  let loaded = loadedByInvocation.get(key);
+  if (loaded === undefined) {
+    loaded = runWithLoadLog(args, cwd);
+    loadedByInvocation.set(key, loaded);
+  }
+  return loaded;
+}
+
+async function runWithLoadLog(args: readonly string[], cwd: string): Promise<Set<string>> {
   invocations += 1;
   const log = path.join(dir, `loaded-${String(invocations)}.log`);
   await runProgram(process.execPath, ['--import', preload, CLI, ...args], { cwd, env: { LOAD_LOG: log } });

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { BoundedStdioTransport, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH } from '../../src/mcp/index.js';
 import { runProgram } from '../helpers/run-cli.js';
 import { CLI } from '../helpers/run-cli.js';
@@ -15,9 +19,37 @@ async function expectServing(server: RawMcpChild): Promise<void> {
   expect(await server.request('ping', undefined, 4242)).toEqual({ jsonrpc: '2.0', id: 4242, result: {} });
 }
 
+/** The bytes the server has read so far, from any file: rchar of /proc/<pid>/io. */
+function bytesRead(server: RawMcpChild): number {
+  const io = readFileSync(`/proc/${String(server.child.pid)}/io`, 'utf8');
+  const match = /^rchar:\s+(\d+)$/m.exec(io);
+  if (match?.[1] === undefined) throw new Error('no rchar in /proc/<pid>/io');
+  return Number(match[1]);
+}
+
 function errorOf(reply: Record<string, unknown>): { code: number; message: string } {
   expect(reply).toHaveProperty('error');
   return reply.error as { code: number; message: string };
+}
+
+// A spawn costs most of a second: tests that leave their server serving (each ends with a ping answered) share one
+// per set of node flags. Its project lives as long as the server (tempProject's folders go after each test).
+const sharedProjects: string[] = [];
+afterAll(async () => {
+  await Promise.all(sharedProjects.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+const sharedServers = new Map<string, Promise<RawMcpChild>>();
+function sharedServer(nodeArgs: readonly string[] = []): Promise<RawMcpChild> {
+  const key = nodeArgs.join(' ');
+  let server = sharedServers.get(key);
+  if (server === undefined) {
+    server = mkdtemp(path.join(tmpdir(), 'ai-project-')).then((projectDir) => {
+      sharedProjects.push(projectDir);
+      return spawnRawMcp(projectDir, nodeArgs, { keepAcrossTests: true });
+    });
+    sharedServers.set(key, server);
+  }
+  return server;
 }
 
 /** `{"a":` n times around 1: JSON nested n + 1 levels, as text (the SDK's client cannot even serialize it). */
@@ -91,12 +123,10 @@ describe('artifact-ingest mcp over stdio: malformed lines', () => {
   ];
 
   // One server takes every row in turn: each must leave it serving the next (a child per row cost 1.5 s each).
-  let shared: Promise<RawMcpChild> | undefined;
   it.each(cases)(
     'answers %s with a JSON-RPC error and keeps serving',
     async (_name, line, code, id, message) => {
-      shared ??= tempProject().then((projectDir) => spawnRawMcp(projectDir, [], { keepAcrossTests: true }));
-      const server = await shared;
+      const server = await sharedServer();
       await server.sendLine(line);
       const reply = await server.nextReply();
       expect(reply).toMatchObject({ jsonrpc: '2.0', id });
@@ -107,7 +137,7 @@ describe('artifact-ingest mcp over stdio: malformed lines', () => {
   );
 
   it('answers a line that is not UTF-8 with -32700', async () => {
-    const server = await spawnRawMcp(await tempProject());
+    const server = await sharedServer();
     server.child.stdin.write(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]));
     const reply = await server.nextReply();
     expect(reply).toMatchObject({ id: null, error: { code: -32700 } });
@@ -116,15 +146,24 @@ describe('artifact-ingest mcp over stdio: malformed lines', () => {
   });
 
   it('answers nothing to a malformed notification but says so on stderr', async () => {
-    const server = await spawnRawMcp(await tempProject());
+    const server = await sharedServer();
+    const stderrBefore = server.stderr().length;
     await server.sendLine('{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}');
     // The next reply is the ping's: the notification got none.
     await expectServing(server);
-    expect(server.stderr()).toMatch(/notifications\/cancelled.*params must be an object/);
+    // stderr is a pipe of its own: its line may come after the ping's reply.
+    await vi.waitFor(
+      () => {
+        expect(server.stderr().slice(stderrBefore)).toMatch(
+          /notifications\/cancelled.*params must be an object/,
+        );
+      },
+      { timeout: 30_000 },
+    );
   });
 
   it('answers every line of many at once, in one write', async () => {
-    const server = await spawnRawMcp(await tempProject());
+    const server = await sharedServer();
     await server.sendLine(['{bad', '[]', '{"jsonrpc":"2.0","id":1,"method":"ping"}'].join('\n'));
     const replies = [await server.nextReply(), await server.nextReply(), await server.nextReply()];
     expect(replies.map((reply) => reply.id)).toEqual([null, null, 1]);
@@ -134,7 +173,7 @@ describe('artifact-ingest mcp over stdio: malformed lines', () => {
 
 describe('artifact-ingest mcp over stdio: message size', () => {
   it('reads a 12 MiB message (the SDK transport exited at 10 MiB) with a 64 MiB heap', async () => {
-    const server = await spawnRawMcp(await tempProject(), ['--max-old-space-size=64']);
+    const server = await sharedServer(['--max-old-space-size=64']);
     await server.sendLong(
       '{"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":{"x":"',
       12 * MIB,
@@ -145,7 +184,8 @@ describe('artifact-ingest mcp over stdio: message size', () => {
   });
 
   it('answers a message one byte over the limit with an error naming the limit, and keeps serving', async () => {
-    const server = await spawnRawMcp(await tempProject(), ['--max-old-space-size=64']);
+    const server = await sharedServer(['--max-old-space-size=64']);
+    const stderrBefore = server.stderr().length;
     // The id comes last, as the SDK's client writes it: it is still found in the line's tail.
     const start = '{"jsonrpc":"2.0","method":"ping","params":{"x":"';
     const end = '"},"id":77}';
@@ -156,10 +196,17 @@ describe('artifact-ingest mcp over stdio: message size', () => {
       /more than 134217728 bytes \(128 MiB\).*discarded unread: send less/,
     );
     await expectServing(server);
-    expect(server.stderr()).toMatch(/discarded a message of 134217729 bytes/);
+    // stderr is a pipe of its own: its line may come after the ping's reply.
+    await vi.waitFor(
+      () => {
+        expect(server.stderr().slice(stderrBefore)).toMatch(/discarded a message of 134217729 bytes/);
+      },
+      { timeout: 30_000 },
+    );
   });
 
   it('discards an oversized line as it streams: four times the limit never takes four times the memory', async () => {
+    // A server of its own: VmHWM is a high-water mark, so a shared server's earlier peaks would hide this one.
     const server = await spawnRawMcp(await tempProject(), ['--max-old-space-size=64']);
     await expectServing(server);
     const before = server.peakRss();
@@ -176,7 +223,7 @@ describe('artifact-ingest mcp over stdio: message size', () => {
   }, 180_000);
 
   it('answers an oversized line whose id it cannot see with id null', async () => {
-    const server = await spawnRawMcp(await tempProject());
+    const server = await sharedServer();
     await server.sendLong('[', MAX_MESSAGE_BYTES, ']');
     expect(await server.nextReply()).toMatchObject({ id: null, error: { code: -32600 } });
     await expectServing(server);
@@ -185,7 +232,7 @@ describe('artifact-ingest mcp over stdio: message size', () => {
 
 describe('artifact-ingest mcp over stdio: nesting depth', () => {
   it(`refuses submit_artifact arguments nested 5,000 deep with a field error naming the ${String(MAX_MESSAGE_DEPTH)}-level limit`, async () => {
-    const server = await spawnRawMcp(await tempProject());
+    const server = await sharedServer();
     const started = await server.request('tools/call', {
       name: 'workflow_start',
       arguments: { workflow: 'chain_of_thought', inputs: { problem: 'p' }, run_id: 'deep-1' },
@@ -210,7 +257,7 @@ describe('artifact-ingest mcp over stdio: nesting depth', () => {
   });
 
   it('refuses other tool arguments nested too deep with an isError result naming the argument path', async () => {
-    const server = await spawnRawMcp(await tempProject());
+    const server = await sharedServer();
     await server.sendLine(
       `{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"workflow_start","arguments":{"workflow":"chain_of_thought","inputs":{"problem":${nested(100)}}}}}`,
     );
@@ -224,7 +271,7 @@ describe('artifact-ingest mcp over stdio: nesting depth', () => {
   });
 
   it('refuses other requests nested too deep with -32602, and a line nested a million deep without parsing it', async () => {
-    const server = await spawnRawMcp(await tempProject(), ['--max-old-space-size=64']);
+    const server = await sharedServer(['--max-old-space-size=64']);
     await server.sendLine(
       `{"jsonrpc":"2.0","id":23,"method":"ping","params":{"_meta":{"x":${nested(1_000_000)}}}}`,
     );
@@ -251,17 +298,29 @@ describe('artifact-ingest mcp over stdio: a client that does not read', () => {
       (_, index) =>
         `{"jsonrpc":"2.0","id":${String(index + 1)},"method":"tools/call","params":{"name":"${name}","arguments":{}}}\n`,
     ).join('');
+    // Taken, or the server read nothing more for a second (its rchar in /proc/<pid>/io stood still) with requests
+    // still waiting in the pipe: it stopped reading. This once waited a fixed 5 s; a server that does not stop
+    // reads on without pause (and drains), so only a machine too loaded to run it for a second can end the wait
+    // early, and then the check passes falsely, never fails falsely.
     const drained = new Promise<boolean>((resolve) => {
-      if (server.child.stdin.write(lines)) resolve(true);
-      else
-        server.child.stdin.once('drain', () => {
-          resolve(true);
-        });
-      setTimeout(() => {
+      let read = bytesRead(server);
+      let still = 0;
+      const poll = setInterval(() => {
+        const now = bytesRead(server);
+        still = now === read ? still + 1 : 0;
+        read = now;
+        if (still < 10) return;
+        clearInterval(poll);
         resolve(false);
-      }, 5000);
+      }, 100);
+      const taken = (): void => {
+        clearInterval(poll);
+        resolve(true);
+      };
+      if (server.child.stdin.write(lines)) taken();
+      else server.child.stdin.once('drain', taken);
     });
-    // Still not taken after a generous while: the server stopped reading (the requests wait in the pipe).
+    // Still not taken: the server stopped reading (the requests wait in the pipe).
     expect(await drained).toBe(false);
     server.child.stdout.resume();
     const ids = new Set<unknown>();
