@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bundleRun, importBundle, rebuildArtifactIndex } from '../../../src/artifacts/index.js';
 import { checkoutWorkspace } from '../../../src/artifacts/lineage/checkout-workspace.js';
 import type { CheckoutOptions } from '../../../src/artifacts/lineage/checkout-workspace.js';
@@ -26,8 +25,8 @@ import { atScale } from '../../helpers/test-scale.js';
 const EVERYTHING = { headsBefore: Infinity, until: Infinity };
 
 /** A project of 10 interleaved runs (with tied times) and an old run imported from a bundle after them. */
-async function recordHistory(): Promise<{ project: string; runs: string[] }> {
-  const project = await mkdtemp(path.join(tmpdir(), 'ai-history-'));
+async function historyProject(): Promise<{ project: string; runs: string[] }> {
+  const project = await tempProject();
   const runs = await recordInterleavedRuns(project, { runs: 10, steps: 6, files: 12, pool: 40 });
   const old = await tempProject();
   await recordInterleavedRuns(old, {
@@ -42,22 +41,6 @@ async function recordHistory(): Promise<{ project: string; runs: string[] }> {
   await bundleRun(old, 'old-000', bundle);
   await importBundle(project, bundle);
   return { project, runs: [...runs, 'old-000'] };
-}
-
-// Recording the history is most of a test's time: it is recorded once, and every test breaks its own copy.
-let recorded: Promise<{ project: string; runs: string[] }> | undefined;
-
-afterAll(async () => {
-  if (recorded !== undefined) await rm((await recorded).project, { recursive: true, force: true });
-});
-
-/** A fresh copy of the history project, for this test alone to change. */
-async function historyProject(): Promise<{ project: string; runs: string[] }> {
-  recorded ??= recordHistory();
-  const { project: original, runs } = await recorded;
-  const project = path.join(await tempProject(), 'project');
-  await cp(original, project, { recursive: true, verbatimSymlinks: true });
-  return { project, runs };
 }
 
 /** Checks out `options` through the indexes and through a read of every run, and expects the same answer. */
@@ -187,8 +170,7 @@ describe('checkout through the run indexes', () => {
     // Long enough for rolls (each step of 12 files is ~6 KB of journal; a roll every ~22 steps).
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      // A poll, not a wait for time to pass: the kill comes as soon as the second segment is seen.
-      await sleep(50);
+      await sleep(200);
       if ((await readHistorySegments(project)).segments.length >= 2) break;
     }
     child.kill('SIGKILL');
