@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleRun } from '../../src/artifacts/index.js';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
 import { folderFiles, recordRun } from '../helpers/recorded-run.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
@@ -18,6 +20,28 @@ async function recordedProject(): Promise<string> {
   const project = await tempProject();
   await recordRun(project, RUN);
   return project;
+}
+
+// Tests of import and of refusals to bundle start from one recorded run and its bundle, which none of them changes.
+let shared: Promise<{ source: string; file: string }> | undefined;
+let sharedDir = '';
+
+afterAll(async () => {
+  if (sharedDir !== '') await rm(sharedDir, { recursive: true, force: true });
+});
+
+/** The file's one recorded project and its run bundled (in this process: bundling is not what these test). */
+function sharedBundle(): Promise<{ source: string; file: string }> {
+  shared ??= (async () => {
+    sharedDir = await mkdtemp(path.join(tmpdir(), 'ai-cli-bundle-'));
+    const source = path.join(sharedDir, 'source');
+    await mkdir(source);
+    await recordRun(source, RUN);
+    const file = path.join(sharedDir, 'run.tar.gz');
+    await bundleRun(source, RUN, file);
+    return { source, file };
+  })();
+  return shared;
 }
 
 describe('artifact-ingest bundle and import', () => {
@@ -72,11 +96,8 @@ describe('artifact-ingest bundle and import', () => {
   });
 
   it('refuses a hostile bundle with exit 1, naming the code, and writes nothing', async () => {
-    const source = await recordedProject();
-    const out = await tempProject();
-    const file = path.join(out, 'run.tar.gz');
-    expect((await runCli(['bundle', RUN, '-o', file, '--project', source])).code).toBe(0);
-    const hostile = path.join(out, 'hostile.tar.gz');
+    const { file } = await sharedBundle();
+    const hostile = path.join(await tempProject(), 'hostile.tar.gz');
     await writeFile(
       hostile,
       gzipTar([...(await readTarEntries(file)), { path: '.agent/runs/x/../../evil', body: 'x' }]),
@@ -99,11 +120,8 @@ describe('artifact-ingest bundle and import', () => {
   ])(
     'refuses at once, exit 1, a %s bundle padded with zeros after its tar end-of-archive marker',
     async (_size, zeros) => {
-      const source = await recordedProject();
-      const out = await tempProject();
-      const file = path.join(out, 'run.tar.gz');
-      expect((await runCli(['bundle', RUN, '-o', file, '--project', source])).code).toBe(0);
-      const padded = path.join(out, 'padded.tar.gz');
+      const { file } = await sharedBundle();
+      const padded = path.join(await tempProject(), 'padded.tar.gz');
       await padBundle(file, padded, zeros);
       console.log(
         `bundle padded with ${String(zeros / MIB)} MiB of zeros: ${String((await stat(padded)).size)} bytes`,
@@ -170,9 +188,7 @@ describe('artifact-ingest bundle and import', () => {
   });
 
   it("bounds an import by --max-object-bytes, else by the project's max_document_bytes, and checks the values", async () => {
-    const source = await recordedProject();
-    const file = path.join(await tempProject(), 'run.tar.gz');
-    expect((await runCli(['bundle', RUN, '-o', file, '--project', source])).code).toBe(0);
+    const { file } = await sharedBundle();
     const target = await tempProject({ 'workspace/keep.ts': 'export {};\n' });
     const before = await treeDigest(target);
     const flagged = await runCli(['import', file, '--project', target, '--max-object-bytes', '8']);
@@ -198,7 +214,7 @@ describe('artifact-ingest bundle and import', () => {
   });
 
   it('refuses to bundle an unknown run or overwrite a file without --force, with exit 2', async () => {
-    const source = await recordedProject();
+    const { source } = await sharedBundle();
     const out = await tempProject({ 'taken.tar.gz': 'keep' });
     const unknown = await runCli(['bundle', 'run-nope', '-o', 'x.tar.gz', '--project', source], { cwd: out });
     expect(unknown.code).toBe(2);

@@ -188,11 +188,12 @@ describe('artifact-ingest export openlineage', () => {
   });
 
   it("exports every file of a run past the report's listing cap of 2,000 files", async () => {
-    const blocks = Array.from({ length: 2100 }, (_, index) =>
+    // One file past the cap (maxFiles, and maxBlocks for the one document, are 2,000) is all a cap would drop.
+    const blocks = Array.from({ length: 2001 }, (_, index) =>
       fileBlock('js', `src/f${String(index)}.js`, `export const f = ${String(index)};\n`),
     );
     const project = await tempProject({
-      'artifact-ingest.config.yaml': 'ingest:\n  durability: none\n  limits:\n    max_blocks: 2100\n',
+      'artifact-ingest.config.yaml': 'ingest:\n  durability: none\n  limits:\n    max_blocks: 2001\n',
       'docs/many.md': `# Many\n\n${blocks.join('\n')}`,
     });
     const ingest = await runCli(['ingest', '--run-id', 'many', '--project', project]);
@@ -204,17 +205,16 @@ describe('artifact-ingest export openlineage', () => {
         .flatMap((event) => event.outputs ?? [])
         .map((output) => output.name),
     );
-    expect(outputs.size).toBe(2100);
-    expect(outputs).toContain('workspace/src/f2099.js');
+    expect(outputs.size).toBe(2001);
+    expect(outputs).toContain('workspace/src/f2000.js');
   });
 
   it('POSTs every event to URL/api/v1/lineage with the API key from OPENLINEAGE_API_KEY, never printed', async () => {
     server = await startStubServer((_, __, response) => {
       response.statusCode = 201;
     });
-    const printed = parseLines(
-      (await spawnCli(['export', 'openlineage', teamRun, '--project', team])).stdout,
-    );
+    // The events as printed, to compare with what was sent: the child below is the command under test.
+    const printed = parseLines((await runCli(['export', 'openlineage', teamRun, '--project', team])).stdout);
     const result = await spawnCli(
       ['export', 'openlineage', teamRun, '--project', team, '--url', `${server.url}/marquez`],
       {

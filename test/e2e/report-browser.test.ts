@@ -103,8 +103,14 @@ describe.skipIf(missing)(suiteName, () => {
       throw new Error('Chromium not found: apt-get install chromium, or set CHROMIUM_PATH');
     workDir = await mkdtemp(path.join(tmpdir(), 'ai-report-browser-'));
     // Root in a container has no user namespace for Chromium's sandbox; the page is our own file.
-    browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-    await makeRuns();
+    const launching = chromium.launch({ executablePath, args: ['--no-sandbox'] });
+    // Chromium starts in its own processes while this one makes the runs; a failed launch is thrown below.
+    launching.catch(() => undefined);
+    try {
+      await makeRuns();
+    } finally {
+      browser = await launching;
+    }
   }, 120_000);
 
   afterEach(() => {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readArtifactRecords } from '../../../src/artifacts/store/append-records.js';
 import { readPathVersions } from '../../../src/artifacts/store/artifact-index.js';
 import { PATH_INDEX_DIR } from '../../../src/project/index.js';
@@ -32,6 +33,28 @@ async function bundledRun(): Promise<{ source: string; file: string }> {
   const file = path.join(await tempProject(), 'run.tar.gz');
   await bundleRun(source, RUN, file);
   return { source, file };
+}
+
+// Most tests only read the bundle and its source: one is recorded for the file, and none of them writes to it.
+let shared: Promise<{ source: string; file: string }> | undefined;
+let sharedDir = '';
+
+afterAll(async () => {
+  if (sharedDir !== '') await rm(sharedDir, { recursive: true, force: true });
+});
+
+/** The file's one bundled run, for tests that neither change its source nor write next to its bundle. */
+function sharedBundle(): Promise<{ source: string; file: string }> {
+  shared ??= (async () => {
+    sharedDir = await mkdtemp(path.join(tmpdir(), 'ai-shared-bundle-'));
+    const source = path.join(sharedDir, 'source');
+    await mkdir(source);
+    await recordRun(source, RUN);
+    const file = path.join(sharedDir, 'run.tar.gz');
+    await bundleRun(source, RUN, file);
+    return { source, file };
+  })();
+  return shared;
 }
 
 async function refusal(promise: Promise<unknown>): Promise<BundleError> {
@@ -105,7 +128,7 @@ describe('importBundle', () => {
   });
 
   it('reports a second import of the same bundle as already imported and writes nothing', async () => {
-    const { file } = await bundledRun();
+    const { file } = await sharedBundle();
     const target = await tempProject();
     await importBundle(target, file);
     const before = await treeDigest(target);
@@ -120,7 +143,7 @@ describe('importBundle', () => {
   });
 
   it('stores only the objects new to the project', async () => {
-    const { source, file } = await bundledRun();
+    const { source, file } = await sharedBundle();
     const target = await tempProject();
     const store = await openObjectStore(target);
     try {
@@ -136,7 +159,7 @@ describe('importBundle', () => {
   });
 
   it('restores missing objects and index lines when the run is already there', async () => {
-    const { file } = await bundledRun();
+    const { file } = await sharedBundle();
     const target = await tempProject();
     await importBundle(target, file);
     const paths = await versionPaths(target);
@@ -150,12 +173,12 @@ describe('importBundle', () => {
   });
 
   it('accepts a bundle without an object the project already holds intact', async () => {
-    const { source, file } = await bundledRun();
+    const { source, file } = await sharedBundle();
     const entries = await readTarEntries(file);
     const { records } = await readArtifactRecords(source, RUN);
     const plan = records.find((record) => record.path === 'docs/plan.md')!;
     const planEntry = `.agent/objects/sha256/${plan.contentHash.slice(7, 9)}/${plan.contentHash.slice(9)}`;
-    const thin = path.join(path.dirname(file), 'thin.tar.gz');
+    const thin = path.join(await tempProject(), 'thin.tar.gz');
     await writeFile(thin, gzipTar(entries.filter((entry) => entry.path !== planEntry)));
     const target = await tempProject();
     const store = await openObjectStore(target);
@@ -169,7 +192,7 @@ describe('importBundle', () => {
   });
 
   it('refuses with run_exists when the project has a different run of that id, writing nothing', async () => {
-    const { file } = await bundledRun();
+    const { file } = await sharedBundle();
     const target = await tempProject();
     await recordRun(target, RUN, { apiText: 'export const api = "theirs";\n' });
     const before = await treeDigest(target);
@@ -180,7 +203,7 @@ describe('importBundle', () => {
   });
 
   it('refuses with project_unusable when .agent/runs is a symlink, writing nothing', async () => {
-    const { file } = await bundledRun();
+    const { file } = await sharedBundle();
     const target = await tempProject();
     const elsewhere = await tempProject();
     await mkdir(path.join(target, '.agent'));
@@ -499,10 +522,10 @@ const hostile: readonly HostileCase[] = [
 
 describe('importBundle refuses hostile bundles and writes nothing', () => {
   it.each(hostile)('refuses $name with $code', async ({ code, make, maxBytes }) => {
-    const { file } = await bundledRun();
+    const { file } = await sharedBundle();
     const good = await readFile(file);
     const made = make(await readTarEntries(file), good);
-    const hostileFile = path.join(path.dirname(file), 'hostile.tar.gz');
+    const hostileFile = path.join(await tempProject(), 'hostile.tar.gz');
     await writeFile(hostileFile, Buffer.isBuffer(made) ? made : gzipTar(made));
     // A project with history of its own: a refusal must leave every byte of it, .agent/ included, as it was.
     const target = await tempProject({ 'workspace/keep.ts': 'export {};\n' });
@@ -517,8 +540,8 @@ describe('importBundle refuses hostile bundles and writes nothing', () => {
   });
 
   it('refuses into an empty project without creating .agent/', async () => {
-    const { file } = await bundledRun();
-    const hostileFile = path.join(path.dirname(file), 'hostile.tar.gz');
+    const { file } = await sharedBundle();
+    const hostileFile = path.join(await tempProject(), 'hostile.tar.gz');
     await writeFile(
       hostileFile,
       gzipTar([...(await readTarEntries(file)), { path: '../../evil', body: 'x' }]),
@@ -562,7 +585,7 @@ describe('importBundle bounds what a bundle expands to', () => {
   ])(
     'refuses %s whose header claims 900 MiB from the header alone, before reading a byte of its body',
     async (_what, entryPath, limit) => {
-      const { file } = await bundledRun();
+      const { file } = await sharedBundle();
       const entries = (await readTarEntries(file)).filter((entry) => entry.path !== entryPath);
       // No body follows: reading one would end in a truncated archive (not_a_bundle), not too_large.
       const error = await refusedUntouched([...entries, { path: entryPath, size: 900 * MIB, body: '' }]);
@@ -574,7 +597,7 @@ describe('importBundle bounds what a bundle expands to', () => {
   );
 
   it('refuses entries each under their limit whose total passes maxBytes, before the last one is read', async () => {
-    const { file } = await bundledRun();
+    const { file } = await sharedBundle();
     const good = await readTarEntries(file);
     const goodBytes = good.reduce((sum, entry) => sum + Buffer.byteLength(entry.body ?? ''), 0);
     const extra = [1, 2].map((seed): RawEntry => {
@@ -591,7 +614,7 @@ describe('importBundle bounds what a bundle expands to', () => {
   });
 
   it('refuses an object over maxObjectBytes that the bundle does hold', async () => {
-    const { file } = await bundledRun();
+    const { file } = await sharedBundle();
     const bytes = Buffer.alloc(2 * MIB, 7);
     const entry = { path: objectPathOf(sha256(bytes)), body: bytes };
     const error = await refusedUntouched([...(await readTarEntries(file)), entry], { maxObjectBytes: MIB });
