@@ -6,7 +6,7 @@ import { openObjectStore } from '../../src/store/object-store.js';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
 import type { RawEntry } from '../helpers/raw-tar.js';
 import { recordRun } from '../helpers/recorded-run.js';
-import { spawnCli } from '../helpers/run-cli.js';
+import { runCli, spawnCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { treeDigest } from '../helpers/tree-digest.js';
 import { createHash } from 'node:crypto';
@@ -29,7 +29,8 @@ async function pointOutside(text: string, recorded: string): Promise<string> {
 /**
  * A project whose run verifies clean (its workspace checked out of its own records), then one record pointed at
  * `recorded` with the outside file's hash, the guessed object stored and the indexes rebuilt: what an import of
- * such a bundle left before imports judged record paths.
+ * such a bundle left before imports judged record paths. The set-up runs the CLI in this process; the commands
+ * under test run in a child.
  */
 async function plantedProject(
   recorded: string,
@@ -39,18 +40,18 @@ async function plantedProject(
   await recordRun(project, RUN);
   const out = path.join(await tempProject(), 'ws');
   expect(
-    (await spawnCli(['checkout', '--at', '2030-01-01T00:00:00Z', '--to', out, '--project', project])).code,
+    (await runCli(['checkout', '--at', '2030-01-01T00:00:00Z', '--to', out, '--project', project])).code,
   ).toBe(0);
   await cp(out, path.join(project, 'workspace'), { recursive: true });
   // Clean before the plant, so the exit 1 below is the hostile record's alone.
-  expect((await spawnCli(['verify', RUN, '--project', project])).code).toBe(0);
+  expect((await runCli(['verify', RUN, '--project', project])).code).toBe(0);
   await before?.(project);
   const file = path.join(project, RECORDS);
   await writeFile(file, await pointOutside(await readFile(file, 'utf8'), recorded));
   const store = await openObjectStore(project);
   await store.put(await readFile('/etc/hostname').catch(() => Buffer.from('localhost\n')));
   await store.close();
-  expect((await spawnCli(['reindex', '--project', project])).code).toBe(0);
+  expect((await runCli(['reindex', '--project', project])).code).toBe(0);
   return project;
 }
 
@@ -59,7 +60,8 @@ describe('records that point outside the project', () => {
     const source = await tempProject();
     await recordRun(source, RUN);
     const file = path.join(await tempProject(), 'run.tar.gz');
-    expect((await spawnCli(['bundle', RUN, '-o', file, '--project', source])).code).toBe(0);
+    // Set-up in this process; the import under test runs in a child.
+    expect((await runCli(['bundle', RUN, '-o', file, '--project', source])).code).toBe(0);
     const entries = await readTarEntries(file);
     const records = await pointOutside(
       String(entries.find((entry) => entry.path === RECORDS)?.body),

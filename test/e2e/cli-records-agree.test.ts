@@ -3,11 +3,13 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, spawnCli } from '../helpers/run-cli.js';
+import { CLI, runCli, spawnCli } from '../helpers/run-cli.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
 import { TEMP_FILE_PATTERN } from '../../src/workspace/index.js';
 
-// Issue 11, "records that agree with the disk": real child processes, real SIGKILL, real temp dirs.
+// Issue 11, "records that agree with the disk": real child processes, real SIGKILL, real temp dirs. The writers
+// under test are child processes; the read-backs (verify) and the set-up or completing steps after a kill run the
+// same CLI code in this process, which saves a process start each.
 
 interface VerifyJson {
   readonly problems: readonly {
@@ -23,8 +25,9 @@ interface VerifyJson {
   readonly workspaceFiles: { readonly checked: number; readonly ok: number };
 }
 
+/** `artifact-ingest verify --json` run in this process: the read-back, not the step under test. */
 async function verify(projectDir: string): Promise<VerifyJson> {
-  const result = await spawnCli(['verify', '--project', projectDir, '--json']);
+  const result = await runCli(['verify', '--project', projectDir, '--json']);
   return JSON.parse(result.stdout) as VerifyJson;
 }
 
@@ -105,7 +108,8 @@ describe('records that agree with the disk', () => {
     for (const id of nodes) files[`replies/${id}.md`] = sharedDocument(id);
     const projectDir = await tempProject(files);
 
-    const run = await spawnCli([
+    // The nodes run concurrently inside one process: the CLI's run, in this one.
+    const run = await runCli([
       'run',
       path.join(projectDir, 'graphs/fan.yaml'),
       '--project',
@@ -164,7 +168,7 @@ describe('records that agree with the disk', () => {
     expect(problem?.message).toContain('and 150 more');
     expect(interrupted.errors).toBeGreaterThanOrEqual(1);
 
-    const rerun = await spawnCli([...args, '--json']);
+    const rerun = await runCli([...args, '--json']);
     expect(rerun.code).toBe(0);
     const manifest = JSON.parse(rerun.stdout) as {
       artifacts: { workspace_path: string; status: string; reason: string }[];
@@ -234,7 +238,7 @@ describe('records that agree with the disk', () => {
       { runId: 'r1', nodeId: 'big', docPath: 'docs/big.md' },
     ]);
 
-    const resumed = await spawnCli(['run', '--resume', 'r1', '--project', projectDir]);
+    const resumed = await runCli(['run', '--resume', 'r1', '--project', projectDir]);
     expect(resumed.code).toBe(0);
     const report = await verify(projectDir);
     expect(report.problems).toEqual([]);
@@ -247,7 +251,7 @@ describe('records that agree with the disk', () => {
 
   it('a planted temp file of a killed writer is reported by verify and removed by the next ingest into its folder', async () => {
     const projectDir = await tempProject({ 'docs/a.md': fileBlock('txt', 'src/a.txt', 'a') });
-    const first = await spawnCli(['ingest', 'docs/a.md', '--project', projectDir, '--run-id', 't1']);
+    const first = await runCli(['ingest', 'docs/a.md', '--project', projectDir, '--run-id', 't1']);
     expect(first.code).toBe(0);
     const temp = path.join(projectDir, 'workspace/src/.artifact-ingest-0123456789abcdef.tmp');
     await writeFile(temp, 'half a write');
@@ -256,7 +260,7 @@ describe('records that agree with the disk', () => {
     ]);
 
     await writeFile(path.join(projectDir, 'docs/a.md'), fileBlock('txt', 'src/a.txt', 'a2'));
-    expect((await spawnCli(['ingest', 'docs/a.md', '--project', projectDir, '--run-id', 't2'])).code).toBe(0);
+    expect((await runCli(['ingest', 'docs/a.md', '--project', projectDir, '--run-id', 't2'])).code).toBe(0);
     expect(await filesIn(path.join(projectDir, 'workspace/src'))).toEqual(['a.txt']);
     expect((await verify(projectDir)).problems).toEqual([]);
   });

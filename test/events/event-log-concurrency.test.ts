@@ -2,13 +2,36 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventLineSchema } from '../../src/events/index.js';
 
-const FIXTURE = fileURLToPath(new URL('fixtures/append-events.ts', import.meta.url));
 const WRITERS = 6;
 const EVENTS_PER_WRITER = 2000;
+const BUILT_EVENTS = new URL('../../dist/events/index.js', import.meta.url).href;
+
+/**
+ * A writer child: plain Node on the build (dist/, as the CLI runs; no TypeScript loader to start in each of six
+ * processes) that opens run r1's events.jsonl of the project, says "ready", and on "go" appends numbered events.
+ * Padding: 1-4 KiB, and 40 KiB every 250th event, bigger than sonic-boom's 16 KiB maxWrite chunk.
+ */
+const WRITER_SCRIPT = `const { openRunEventLog } = await import(${JSON.stringify(BUILT_EVENTS)});
+const [project, writer, countText] = process.argv.slice(1);
+const count = Number(countText);
+const paddingFor = (seq) =>
+  \`\${writer}:\${String(seq)}:\`.padEnd(seq % 250 === 249 ? 40 * 1024 : 1024 + ((seq * 613) % 3072), 'abcdefghij');
+const log = await openRunEventLog(project, 'r1', { run_id: 'concurrency', writer });
+process.stdin.once('data', () => {
+  for (let seq = 0; seq < count; seq += 1) log.write('INFO', 'test.append', { seq, padding: paddingFor(seq) });
+  log.close().then(
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(\`\${String(error)}\\n\`);
+      process.exit(1);
+    },
+  );
+});
+process.stdout.write('ready\\n');
+`;
 
 let dir = '';
 afterEach(async () => {
@@ -18,7 +41,7 @@ afterEach(async () => {
 function startWriter(project: string, writer: string): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', FIXTURE, project, writer, String(EVENTS_PER_WRITER)],
+    ['--input-type=module', '-e', WRITER_SCRIPT, project, writer, String(EVENTS_PER_WRITER)],
     { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const ready = new Promise<void>((resolve, reject) => {
