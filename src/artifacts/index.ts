@@ -31,6 +31,7 @@ export {
   countLineChanges,
   openArtifactRecorder,
   openIngestRecords,
+  recordFailureEvents,
   versionsOfIngested,
 } from './record/index.js';
 export type {
@@ -45,6 +46,9 @@ export type {
   PathClass,
   RecordedDocument,
   RecordFailure,
+  RecordFailureEvents,
+  RecordFailureEventsOptions,
+  RunOfFailures,
   TraceInput,
 } from './record/index.js';
 export {

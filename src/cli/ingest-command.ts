@@ -1,11 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
-import { openIngestRecords } from '../artifacts/index.js';
+import { openIngestRecords, recordFailureEvents } from '../artifacts/index.js';
 import type { RecordFailure } from '../artifacts/index.js';
 import { loadProjectConfig } from '../config/index.js';
-import { openRunEventLog } from '../events/index.js';
-import type { EventLog } from '../events/index.js';
 import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../ingest/index.js';
 import { lazyModule, parseNodeId, parseRunId } from '../project/index.js';
 import type { NodeId, RunId } from '../project/index.js';
@@ -206,31 +204,16 @@ function recordFailureReporter(
   io: CliIo,
 ): { report: (failure: RecordFailure) => void; count: () => number; close: () => Promise<void> } {
   let failures = 0;
-  // Each failure's event after the last one's; the log is opened on the first failure.
-  let events: Promise<EventLog | undefined> = Promise.resolve(undefined);
+  // An event the log cannot take either (the same full or read-only .agent/) is already said on stderr.
+  const events = recordFailureEvents({ project: projectDir, runId });
   return {
-    report: ({ nodeId, message }) => {
+    report: (failure) => {
       failures += 1;
-      io.stderr.write(`artifact-ingest: ${strict ? 'error' : 'warning'}: ${message}\n`);
-      events = events.then(async (opened) => {
-        let log = opened;
-        try {
-          log ??= await openRunEventLog(projectDir, runId, { run_id: runId });
-          log.write('ERROR', 'artifacts.error', {
-            ...(nodeId === undefined ? {} : { node_id: nodeId }),
-            code: 'record_failed',
-            message,
-          });
-        } catch {
-          // The log cannot be opened either (the same full or read-only .agent/): stderr has said it.
-        }
-        return log;
-      });
+      io.stderr.write(`artifact-ingest: ${strict ? 'error' : 'warning'}: ${failure.message}\n`);
+      events.report(failure);
     },
     count: () => failures,
-    close: async () => {
-      await (await events)?.close().catch(() => undefined);
-    },
+    close: events.close,
   };
 }
 

@@ -11,6 +11,12 @@ export type {
   TraceInput,
 } from './record-artifacts.js';
 export { openIngestRecords } from './ingest-records.js';
+export { recordFailureEvents } from './record-failure-events.js';
+export type {
+  RecordFailureEvents,
+  RecordFailureEventsOptions,
+  RunOfFailures,
+} from './record-failure-events.js';
 export type {
   IngestRecords,
   IngestRecordsOptions,

@@ -1,7 +1,4 @@
-import { openIngestRecords } from '../../artifacts/index.js';
-import type { RecordFailure } from '../../artifacts/index.js';
-import { openRunEventLog } from '../../events/index.js';
-import type { EventLog } from '../../events/index.js';
+import { openIngestRecords, recordFailureEvents } from '../../artifacts/index.js';
 import { IngestFailedError, runIngest as ingestOnly } from '../../ingest/index.js';
 import type { IngestManifest, IngestOptions, IngestResult } from '../../ingest/index.js';
 import { parseNodeId, parseRunId } from '../../project/index.js';
@@ -19,7 +16,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   // Misuse is refused before anything is opened, with the ingest's own errors.
   const runId = parseRunId(options.runId, 'runId');
   const nodeId = parseNodeId(options.nodeId, 'nodeId');
-  const failures = failureEvents(options, runId);
+  // Into the caller's event log when it gave one, else into the run's, opened on the first failure.
+  const failures = recordFailureEvents(options.events ?? { project: options.projectDir, runId });
   const records = openIngestRecords({
     projectDir: options.projectDir,
     runId,
@@ -43,39 +41,4 @@ export async function ingestDocument(options: IngestOptions): Promise<IngestMani
   const result = await runIngest(options);
   if (options.failMode === 'closed' && result.failed) throw new IngestFailedError(result);
   return result.manifest;
-}
-
-/**
- * Writes each failed recording as an `artifacts.error` event: into the caller's event log when it gave one, else
- * into the run's, opened on the first failure.
- */
-function failureEvents(
-  options: IngestOptions,
-  runId: ReturnType<typeof parseRunId>,
-): { report: (failure: RecordFailure) => void; close: () => Promise<void> } {
-  let opened: Promise<EventLog | undefined> | undefined;
-  const log = (): Promise<EventLog | undefined> =>
-    options.events === undefined
-      ? (opened ??= openRunEventLog(options.projectDir, runId, { run_id: runId }).catch(() => undefined))
-      : Promise.resolve(options.events);
-  let pending: Promise<void> = Promise.resolve();
-  return {
-    report: ({ nodeId, message }) => {
-      pending = pending.then(async () => {
-        try {
-          (await log())?.write('ERROR', 'artifacts.error', {
-            ...(nodeId === undefined ? {} : { node_id: nodeId }),
-            code: 'record_failed',
-            message,
-          });
-        } catch {
-          // The log is as broken as the store: the ingest goes on (fail-open).
-        }
-      });
-    },
-    close: async () => {
-      await pending;
-      if (opened !== undefined) await (await opened)?.close().catch(() => undefined);
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import type { ProjectRef } from '../../store/index.js';
-import { openIngestRecords } from '../../artifacts/index.js';
+import { openIngestRecords, recordFailureEvents } from '../../artifacts/index.js';
 import type { IngestRecords } from '../../artifacts/index.js';
 import type { EventLog } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
@@ -26,17 +26,10 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
     runId: options.runId,
     now: options.now,
     durability: options.durability,
-    onFailure: ({ nodeId, message }) => {
-      try {
-        events.write('ERROR', 'artifacts.error', {
-          ...(nodeId === undefined ? {} : { node_id: nodeId }),
-          code: 'record_failed',
-          message: `${message} (the run goes on)`,
-        });
-      } catch {
-        // A closed or broken event log must not fail the node either (fail-open).
-        process.stderr.write(`artifact-ingest: ${message}\n`);
-      }
-    },
+    // A closed or broken event log must not fail the node either (fail-open): stderr says it then.
+    onFailure: recordFailureEvents(events, {
+      messageSuffix: ' (the run goes on)',
+      onUnwritten: ({ message }) => process.stderr.write(`artifact-ingest: ${message}\n`),
+    }).report,
   });
 }

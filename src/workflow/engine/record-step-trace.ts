@@ -1,5 +1,5 @@
 import type { ProjectRef } from '../../store/index.js';
-import { openIngestRecords } from '../../artifacts/index.js';
+import { openIngestRecords, recordFailureEvents } from '../../artifacts/index.js';
 import type { TraceContent } from '../../artifacts/index.js';
 import type { EventLog } from '../../events/index.js';
 import type { DocumentIngestSummary } from '../../ingest/index.js';
@@ -41,13 +41,7 @@ export async function recordStepTrace(input: StepTraceInput): Promise<void> {
     runId: state.run_id,
     durability: input.durability,
     ...(input.now === undefined ? {} : { now: input.now }),
-    onFailure: ({ message }) => {
-      input.events.write('ERROR', 'artifacts.error', {
-        node_id: input.nodeId,
-        code: 'record_failed',
-        message,
-      });
-    },
+    onFailure: recordFailureEvents(input.events, { nodeId: input.nodeId }).report,
   });
   const startedAt = state.step_started_at;
   const trace: TraceContent = {

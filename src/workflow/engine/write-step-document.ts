@@ -1,6 +1,6 @@
 import { projectDirOf } from '../../store/index.js';
 import type { ProjectRef } from '../../store/index.js';
-import { openIngestRecords } from '../../artifacts/index.js';
+import { openIngestRecords, recordFailureEvents } from '../../artifacts/index.js';
 import type { EventLog } from '../../events/index.js';
 import { concludeDocument } from '../../ingest/index.js';
 import type { BlockOutcome, DocumentIngestSummary } from '../../ingest/index.js';
@@ -42,9 +42,7 @@ export async function writeStepDocument(
     runId: state.run_id,
     durability: context.durability,
     ...(deps.now === undefined ? {} : { now: deps.now }),
-    onFailure: ({ message }) => {
-      events.write('ERROR', 'artifacts.error', { node_id: context.nodeId, code: 'record_failed', message });
-    },
+    onFailure: recordFailureEvents(events, { nodeId: context.nodeId }).report,
   });
   const root = await openConfinedRoot(projectDirOf(projectDir));
   try {
