@@ -4,7 +4,7 @@ import { BundleError } from './bundle-error.js';
 import type { BundleManifest } from './bundle-manifest.js';
 import { readBundleArchive } from './read-bundle-archive.js';
 import type { BundleArchive } from './read-bundle-archive.js';
-import type { BundleLimits } from './scan-bundle-archive.js';
+import type { BundleLimits } from './scan-types.js';
 
 // The writer's own file is judged by what it holds, not by an importer's limits (those are the importer's choice).
 const NO_LIMITS: BundleLimits = {

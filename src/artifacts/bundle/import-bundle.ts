@@ -12,7 +12,7 @@ import { parseTrace, readBundleArchive } from './read-bundle-archive.js';
 import { checkRecordPaths } from './check-record-paths.js';
 import type { BundleArchive } from './read-bundle-archive.js';
 import { DEFAULT_BUNDLE_LIMITS, scanBundleArchive } from './scan-bundle-archive.js';
-import type { BundleLimits } from './scan-bundle-archive.js';
+import type { BundleLimits } from './scan-types.js';
 
 /** Options of {@link importBundle}: how far a bundle may expand (defaults in {@link DEFAULT_BUNDLE_LIMITS}). */
 export interface ImportOptions {

@@ -1,5 +1,5 @@
 import { scanBundleArchive } from './scan-bundle-archive.js';
-import type { BundleLimits } from './scan-bundle-archive.js';
+import type { BundleLimits } from './scan-types.js';
 import type { BundleManifest } from './bundle-manifest.js';
 import { parseRecordLines } from '../store/index.js';
 import { traceContentSchema } from '../trace-content.js';

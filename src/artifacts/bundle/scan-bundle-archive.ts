@@ -8,20 +8,9 @@ import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import { describeError } from '../../project/index.js';
 import { errnoOf, NONBLOCKING_READ } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
-import type { BundleManifest } from './bundle-manifest.js';
 import { tarModule } from './tar-module.js';
 import { TarEndFinder } from './tar-end-finder.js';
-import type { BundleEntryVerdict } from './judge-bundle-entry.js';
-
-/** How much a bundle may expand to: all entries together, one run file, one object. */
-export interface BundleLimits {
-  /** Most bytes of the uncompressed tar, and of its entries' sizes together. */
-  readonly maxBytes: number;
-  /** Most bytes of one run file (or of bundle.json). */
-  readonly maxFileBytes: number;
-  /** Most bytes of one object. */
-  readonly maxObjectBytes: number;
-}
+import type { BundleLimits, ScannedArchive, ScanOptions } from './scan-types.js';
 
 /**
  * Defaults of {@link BundleLimits}: 1 GiB in all; 64 MiB per run file (a long run's events.jsonl); per object the
@@ -32,43 +21,6 @@ export const DEFAULT_BUNDLE_LIMITS: BundleLimits = Object.freeze({
   maxFileBytes: 64 * 1024 * 1024,
   maxObjectBytes: DEFAULT_INGEST_LIMITS.maxDocumentBytes,
 });
-
-/** One file entry of the archive (a run file or an object), hashed as it streamed by. */
-export interface ScannedFile {
-  readonly verdict: Extract<BundleEntryVerdict, { kind: 'runFile' | 'object' }>;
-  /** sha256 of its bytes, 64 hex digits. */
-  readonly sha256: string;
-  readonly size: number;
-  /** Its bytes, when the scan was asked to keep them (one entry at a time). */
-  readonly bytes: Buffer | undefined;
-}
-
-/** What the scan needs from its caller. */
-export interface ScanOptions {
-  /** Whether to hand a file's bytes to `onFile`; anything else is hashed and dropped as it streams. */
-  readonly keep: (verdict: ScannedFile['verdict']) => boolean;
-  /**
-   * A consumer to stream a file's body to as it arrives (never kept), or undefined; it starts once the files
-   * before have settled, and the scan reads no further until it has taken what arrived. `onFile` follows it.
-   */
-  readonly stream?: (
-    verdict: ScannedFile['verdict'],
-  ) => ((body: AsyncIterable<Buffer>) => Promise<void>) | undefined;
-  /** Called once per file entry, in archive order; the scan reads no further until it settles. */
-  readonly onFile: (file: ScannedFile) => void | Promise<void>;
-  /**
-   * Called synchronously as each file entry ends, before the next entry is judged (`onFile` runs later, after the
-   * files before it settled): for what `keep` must know about the entries that follow.
-   */
-  readonly inspect?: (file: ScannedFile) => void;
-}
-
-/** The manifest and folders of a scanned archive. */
-export interface ScannedArchive {
-  readonly manifest: BundleManifest;
-  /** Run folders (project-relative, no trailing '/'), in archive order. */
-  readonly runDirectories: readonly string[];
-}
 
 // A gzip or zstd stream inside the gzip: node-tar would quietly decompress it again, past the size limit.
 const NESTED_COMPRESSION = [Buffer.from([0x1f, 0x8b]), Buffer.from([0x28, 0xb5, 0x2f, 0xfd])];

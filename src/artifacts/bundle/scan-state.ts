@@ -7,7 +7,7 @@ import { BUNDLE_MANIFEST_PATH, bundleManifestSchema } from './bundle-manifest.js
 import type { BundleManifest } from './bundle-manifest.js';
 import { BodyChannel } from './body-channel.js';
 import { judgeBundleEntry } from './judge-bundle-entry.js';
-import type { BundleLimits, ScannedArchive, ScanOptions } from './scan-bundle-archive.js';
+import type { BundleLimits, ScannedArchive, ScanOptions } from './scan-types.js';
 
 /** What the archive has yielded so far, and the first refusal. */
 export class ScanState {

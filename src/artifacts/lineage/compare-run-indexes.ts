@@ -2,7 +2,7 @@ import { HISTORY_INDEX_DIR, RUN_ORDER_INDEX_PATH } from '../../project/index.js'
 import { isWorkspaceVersion, readRunStarts, readWholeHistory } from '../store/index.js';
 import type { ProjectRecords } from '../store/index.js';
 import type { Project } from '../../store/index.js';
-import type { VerifyProblem } from './verify-artifacts.js';
+import type { VerifyProblem } from './verify-problem.js';
 
 const REINDEX = "run 'artifact-ingest reindex' to rebuild the indexes";
 

@@ -3,7 +3,8 @@ export type { LineageErrorCode } from './lineage-error.js';
 export { logPath } from './log-path.js';
 export type { PathLog, PathVersion } from './log-path.js';
 export { verifyArtifacts } from './verify-artifacts.js';
-export type { VerifyOptions, VerifyProblem, VerifyProblemCode, VerifyReport } from './verify-artifacts.js';
+export type { VerifyOptions, VerifyReport } from './verify-artifacts.js';
+export type { VerifyProblem, VerifyProblemCode } from './verify-problem.js';
 export { readRunTimeline } from './read-run-timeline.js';
 export type {
   RunTimeline,

@@ -1,5 +1,5 @@
 import { closestMatch } from '../../config/index.js';
-import type { GraphRuleIssue } from './check-graph-rules.js';
+import type { YamlRuleIssue as GraphRuleIssue } from '../../config/index.js';
 import { listNodeIds, type NodeView } from './graph-node-view.js';
 import { parseTemplate, type TemplateVariable } from './template.js';
 

@@ -9,7 +9,7 @@ import {
   MAX_TRAILING_BYTES,
   scanBundleArchive,
 } from '../../../src/artifacts/bundle/scan-bundle-archive.js';
-import type { ScannedFile } from '../../../src/artifacts/bundle/scan-bundle-archive.js';
+import type { ScannedFile } from '../../../src/artifacts/bundle/scan-types.js';
 import { gzipSync } from 'node:zlib';
 import { Pax } from 'tar';
 import { padBundle } from '../../helpers/padded-bundle.js';
