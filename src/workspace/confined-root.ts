@@ -11,7 +11,6 @@ import type {
   WalkResult,
 } from './directory-handle.js';
 import { openConfinedFile, openConfinedFolder } from './confined-folder.js';
-import type { ConfinedReadOptions, FolderOpening } from './confined-folder.js';
 import { filesystemRefusal } from './filesystem-refusal.js';
 import { checkDeclaredPath } from './path-rules.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
@@ -21,82 +20,12 @@ import { descriptorPath, walkByDescriptor } from './walk-by-descriptor.js';
 import { walkByLstat } from './walk-by-lstat.js';
 import { errnoOf } from './errno-of.js';
 import { withWorkspaceError } from './workspace-error.js';
-import type { AppendOutcome, StreamedWriteOutcome, WriteOutcome, WriteRefusal } from './write-outcome.js';
-import type { FileOpening } from './read-outcome.js';
+import type { StreamedWriteOutcome, WriteOutcome } from './write-outcome.js';
 import { appendLinesBelow } from './append-lines.js';
-import type { AppendOptions } from './append-lines.js';
 import { openStagingFolder } from './staging-folder.js';
 import { removeStaleTempFiles, STALE_TEMP_AGE_MS } from './remove-stale-temp-files.js';
-import type { StagingFolder } from './staging-folder.js';
+import type { ConfinedRoot, ConfinedRootOptions, Confinement } from './confined-root-types.js';
 import { shareDirectories } from './shared-directories.js';
-import type { UnsyncedDirectory } from './shared-directories.js';
-
-/** How the writer stays inside the root: `proc-fd` (Linux, descriptor-relative) or the `lstat-walk` fallback. */
-export type Confinement = 'proc-fd' | 'lstat-walk';
-
-/** How a root is opened. */
-export interface ConfinedRootOptions {
-  /** Create the root directory (and its parents) when missing. */
-  readonly create?: boolean;
-  /** Force a confinement strategy; by default `proc-fd` wherever /proc/self/fd works, else `lstat-walk`. */
-  readonly confinement?: Confinement;
-}
-
-/** A workspace directory that files can be written into, and only into. */
-export interface ConfinedRoot {
-  /** The root resolved once when opened; a symlinked root is trusted as the anchor, nothing below it is. */
-  readonly realPath: string;
-  /** The strategy this root uses to stay confined. */
-  readonly confinement: Confinement;
-  /** Checks `declaredPath` and, if it passes every rule, writes `bytes` there atomically; any string is safe. */
-  write(declaredPath: string, bytes: Uint8Array, options?: ConfinedWriteOptions): Promise<WriteOutcome>;
-  /**
-   * Like `write`, with the bytes streamed from `chunks` (memory holds one chunk) and, when `expectedSha256` is
-   * given, renamed into place only if they hash to it; a refused path leaves `chunks` unread.
-   */
-  writeStream(
-    declaredPath: string,
-    chunks: AsyncIterable<Uint8Array>,
-    options?: StreamedWriteOptions,
-  ): Promise<StreamedWriteOutcome>;
-  /** Appends whole lines to the file at `declaredPath` in one O_APPEND write; a symlink on the way is refused. */
-  appendLines(declaredPath: string, text: string, options?: AppendOptions): Promise<AppendOutcome>;
-  /** Creates the folder at `declaredPath` and its parents, each a real folder (a symlink on the way is refused). */
-  makeDirectory(declaredPath: string): Promise<WriteOutcome>;
-  /**
-   * Opens the regular file at `relativePath` (a plain `/`-separated path below the root, no `.` or `..`) for
-   * reading, walking as the writer does: no symlink is followed anywhere on the way, and a FIFO, device, folder
-   * or (unless allowed) hard-linked file is refused. The caller reads the handle and closes it.
-   */
-  openFile(relativePath: string, options?: ConfinedReadOptions): Promise<FileOpening>;
-  /** Opens the folder at `relativePath` (as `openFile` walks) to look up and open many of its entries by name. */
-  openFolder(relativePath: string, options?: ConfinedReadOptions): Promise<FolderOpening>;
-  /** Starts a batch of writes that share opened directories and sync each directory once, in `finish`. */
-  writeBatch(): WriteBatch;
-  /**
-   * Removes the writer's leftover temp files from the folder at `declaredPath` without writing there, as a write
-   * into it would first (never through a symlink; only those whose writer is gone, or last modified before
-   * `staleTempBefore`, default an hour ago); returns how many. A missing or refused folder holds none.
-   */
-  sweepTempFiles(declaredPath: string, options?: { readonly staleTempBefore?: number }): Promise<number>;
-  /** Opens a fresh staging folder beside `targetDirectory`, to fill and then publish with renames. */
-  stage(targetDirectory: string): Promise<StagingFolder | WriteRefusal>;
-  /** Waits for writes in flight, then releases the root's descriptor. */
-  close(): Promise<void>;
-}
-
-/**
- * Writes of many files through one root: each `write` is checked and placed as `ConfinedRoot.write` does, but a
- * directory is walked once per batch and, under fsync durability, synced once by `finish` instead of once per file.
- */
-export interface WriteBatch {
-  write(declaredPath: string, bytes: Uint8Array, options?: ConfinedWriteOptions): Promise<WriteOutcome>;
-  /**
-   * Syncs every directory a durable write renamed into, then releases the directories; until it returns, those
-   * renames may not be on disk. Returns the directories whose sync failed (empty when all are durable).
-   */
-  finish(): Promise<readonly UnsyncedDirectory[]>;
-}
 
 /** Opens `rootPath` as the trust anchor of confined writes. */
 export async function openConfinedRoot(

@@ -1,7 +1,7 @@
 export { checkDeclaredPath, findSecretInPath, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from './path-rules.js';
 export { pathCollisionKey } from './path-collision-key.js';
 export { openConfinedRoot } from './confined-root.js';
-export type { ConfinedRoot, ConfinedRootOptions, Confinement, WriteBatch } from './confined-root.js';
+export type { ConfinedRoot, ConfinedRootOptions, Confinement, WriteBatch } from './confined-root-types.js';
 export type { ConfinedFolder, ConfinedReadOptions, FolderEntry, FolderOpening } from './confined-folder.js';
 export type { FileOpening, ReadRefusal, ReadRefusalCode } from './read-outcome.js';
 export type { UnsyncedDirectory } from './shared-directories.js';
@@ -18,7 +18,7 @@ export type {
   WriteRefusal,
 } from './write-outcome.js';
 export type { AppendOptions } from './append-lines.js';
-export type { PublishOptions, PublishOutcome, StagingFolder } from './staging-folder.js';
+export type { PublishOptions, PublishOutcome, StagingFolder } from './confined-root-types.js';
 export { writeFileAtomically } from './write-file-atomically.js';
 export type { AtomicFileOptions, AtomicFileOutcome } from './write-file-atomically.js';
 export { errnoOf } from './errno-of.js';

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { mkdir, open, readdir, rename, unlink } from './quick-fs.js';
 import { join } from 'node:path';
-import type { ConfinedRoot } from './confined-root.js';
+import type { ConfinedRoot, PublishOutcome, StagingFolder } from './confined-root-types.js';
 import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './directory-handle.js';
 import { entryKind } from './entry-kind.js';
 import { errnoOf } from './errno-of.js';
@@ -11,34 +11,6 @@ import { filesystemRefusal } from './filesystem-refusal.js';
 import { checkDeclaredPath } from './path-rules.js';
 import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
 import type { WriteRefusal } from './write-outcome.js';
-
-/** What publishing a staging folder did: the target is in place, or why it is not. */
-export type PublishOutcome =
-  | { readonly status: 'published'; readonly path: string; readonly files: number; readonly removed: number }
-  | { readonly status: 'exists'; readonly path: string }
-  | WriteRefusal;
-
-/** How a staging folder is published. */
-export interface PublishOptions {
-  /**
-   * `folder` (default): rename the whole staging folder to the target, which must not exist, so readers see no
-   * folder or the whole one. `files`: rename each staged file over its counterpart in the target (readers of one
-   * file see its old or new content, never none) and remove the target's other regular files.
-   */
-  readonly mode?: 'folder' | 'files';
-  /** `fsync` (default) flushes the renamed entries' directories. */
-  readonly durability?: 'fsync' | 'none';
-}
-
-/** A folder filled beside its target and then renamed into place; until then nobody sees its files. */
-export interface StagingFolder {
-  /** Where the staged files are written: a confined root of its own, with every guarantee of `write`. */
-  readonly files: ConfinedRoot;
-  /** Puts the staged files into place (see {@link PublishOptions}) once every staged write has settled, then removes the staging folder. */
-  publish(options?: PublishOptions): Promise<PublishOutcome>;
-  /** Removes the staging folder and everything in it; safe to call after `publish` or twice. */
-  discard(): Promise<void>;
-}
 
 // O_NOFOLLOW: the staging folder just made is opened as itself, never through a symlink planted in its place.
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;

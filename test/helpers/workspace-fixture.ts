@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { openConfinedRoot } from '../../src/workspace/confined-root.js';
-import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
+import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root-types.js';
 import { TEMP_FILE_PATTERN } from '../../src/workspace/temp-file-name.js';
 
 /** One entry of a directory tree as the confinement tests compare it (never ctime or nlink: links change those). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
+import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root-types.js';
 import { createWorkspaceFixture, openRootPerTest, SENTINEL_BYTES } from '../helpers/workspace-fixture.js';
 import type { WorkspaceFixture } from '../helpers/workspace-fixture.js';
 

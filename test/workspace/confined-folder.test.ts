@@ -3,7 +3,7 @@ import { link, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
+import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root-types.js';
 import type { WriteStep } from '../../src/workspace/confined-write-options.js';
 import type { FileOpening } from '../../src/workspace/read-outcome.js';
 import { openRootPerTest, SENTINEL_BYTES, withinMs } from '../helpers/workspace-fixture.js';

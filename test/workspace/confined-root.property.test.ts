@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openConfinedRoot } from '../../src/workspace/confined-root.js';
-import type { Confinement } from '../../src/workspace/confined-root.js';
+import type { Confinement } from '../../src/workspace/confined-root-types.js';
 import { atScale } from '../helpers/test-scale.js';
 import { createWorkspaceFixture, findTempFiles, snapshotTree } from '../helpers/workspace-fixture.js';
 

@@ -3,7 +3,7 @@ import { lstat, mkdir, readdir, readFile, rename, symlink, unlink, writeFile } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openConfinedRoot } from '../../src/workspace/confined-root.js';
-import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
+import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root-types.js';
 import type { WriteStep } from '../../src/workspace/confined-write-options.js';
 import { WorkspaceError } from '../../src/workspace/workspace-error.js';
 import {

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openConfinedRoot } from '../../src/workspace/confined-root.js';
-import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
+import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root-types.js';
 import { WorkspaceError } from '../../src/workspace/workspace-error.js';
 import {
   createWorkspaceFixture,

@@ -3,7 +3,7 @@ import { lstat, mkdir, readFile, readdir, rm, symlink, utimes, writeFile } from 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openConfinedRoot } from '../../src/workspace/confined-root.js';
-import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
+import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root-types.js';
 import { STALE_TEMP_AGE_MS } from '../../src/workspace/remove-stale-temp-files.js';
 import { TEMP_FILE_PATTERN, tempFileName } from '../../src/workspace/temp-file-name.js';
 import { createWorkspaceFixture, snapshotTree } from '../helpers/workspace-fixture.js';

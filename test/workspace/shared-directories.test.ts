@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
+import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root-types.js';
 import { openRootPerTest } from '../helpers/workspace-fixture.js';
 import type { WorkspaceFixture } from '../helpers/workspace-fixture.js';
 

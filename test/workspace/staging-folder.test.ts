@@ -1,8 +1,8 @@
 import { lstat, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root.js';
-import type { StagingFolder } from '../../src/workspace/staging-folder.js';
+import type { ConfinedRoot, Confinement } from '../../src/workspace/confined-root-types.js';
+import type { StagingFolder } from '../../src/workspace/confined-root-types.js';
 import { openRootPerTest } from '../helpers/workspace-fixture.js';
 import type { WorkspaceFixture } from '../helpers/workspace-fixture.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openConfinedRoot } from '../../src/workspace/confined-root.js';
-import type { ConfinedRoot } from '../../src/workspace/confined-root.js';
+import type { ConfinedRoot } from '../../src/workspace/confined-root-types.js';
 import { TEMP_FILE_PATTERN } from '../../src/workspace/temp-file-name.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
