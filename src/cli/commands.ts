@@ -52,23 +52,23 @@ export interface Command {
 /** Every command by name; each loads on demand, so `--help`, `--version` and a command pay only for what they use. */
 export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   run: async () => {
-    const { runCommand, RUN_HELP } = await import('./run-command.js');
+    const { runCommand, RUN_HELP } = await import('./run/run-command.js');
     return { run: runCommand, help: RUN_HELP };
   },
   runs: async () => {
-    const { runsCommand, RUNS_HELP } = await import('./runs-command.js');
+    const { runsCommand, RUNS_HELP } = await import('./run/runs-command.js');
     return { run: runsCommand, help: RUNS_HELP };
   },
   show: async () => {
-    const { showCommand, SHOW_HELP } = await import('./show-command.js');
+    const { showCommand, SHOW_HELP } = await import('./run/show-command.js');
     return { run: showCommand, help: SHOW_HELP };
   },
   ingest: async () => {
-    const { ingestCommand, INGEST_HELP } = await import('./ingest-command.js');
+    const { ingestCommand, INGEST_HELP } = await import('./ingest/ingest-command.js');
     return { run: ingestCommand, help: INGEST_HELP };
   },
   demo: async () => {
-    const { demoCommand, DEMO_HELP } = await import('./demo-command.js');
+    const { demoCommand, DEMO_HELP } = await import('./run/demo-command.js');
     return { run: demoCommand, help: DEMO_HELP };
   },
   mcp: async () => {
@@ -76,51 +76,51 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
     return { run: mcpCommand, help: MCP_HELP };
   },
   replay: async () => {
-    const { replayCommand, REPLAY_HELP } = await import('./replay-command.js');
+    const { replayCommand, REPLAY_HELP } = await import('./lineage/replay-command.js');
     return { run: replayCommand, help: REPLAY_HELP };
   },
   report: async () => {
-    const { reportCommand, REPORT_HELP } = await import('./report-command.js');
+    const { reportCommand, REPORT_HELP } = await import('./run/report-command.js');
     return { run: reportCommand, help: REPORT_HELP };
   },
   checkout: async () => {
-    const { checkoutCommand, CHECKOUT_HELP } = await import('./checkout-command.js');
+    const { checkoutCommand, CHECKOUT_HELP } = await import('./lineage/checkout-command.js');
     return { run: checkoutCommand, help: CHECKOUT_HELP };
   },
   log: async () => {
-    const { logCommand, LOG_HELP } = await import('./log-command.js');
+    const { logCommand, LOG_HELP } = await import('./lineage/log-command.js');
     return { run: logCommand, help: LOG_HELP };
   },
   verify: async () => {
-    const { verifyCommand, VERIFY_HELP } = await import('./verify-command.js');
+    const { verifyCommand, VERIFY_HELP } = await import('./lineage/verify-command.js');
     return { run: verifyCommand, help: VERIFY_HELP };
   },
   reindex: async () => {
-    const { reindexCommand, REINDEX_HELP } = await import('./reindex-command.js');
+    const { reindexCommand, REINDEX_HELP } = await import('./lineage/reindex-command.js');
     return { run: reindexCommand, help: REINDEX_HELP };
   },
   bundle: async () => {
-    const { bundleCommand, BUNDLE_HELP } = await import('./bundle-command.js');
+    const { bundleCommand, BUNDLE_HELP } = await import('./share/bundle-command.js');
     return { run: bundleCommand, help: BUNDLE_HELP };
   },
   workflow: async () => {
-    const { workflowCommand, WORKFLOW_HELP } = await import('./workflow-command.js');
+    const { workflowCommand, WORKFLOW_HELP } = await import('./workflow/workflow-command.js');
     return { run: workflowCommand, help: WORKFLOW_HELP };
   },
   import: async () => {
-    const { importCommand, IMPORT_HELP } = await import('./import-command.js');
+    const { importCommand, IMPORT_HELP } = await import('./share/import-command.js');
     return { run: importCommand, help: IMPORT_HELP };
   },
   export: async () => {
-    const { exportCommand, EXPORT_HELP } = await import('./export-command.js');
+    const { exportCommand, EXPORT_HELP } = await import('./share/export-command.js');
     return { run: exportCommand, help: EXPORT_HELP };
   },
   submit: async () => {
-    const { submitCommand, SUBMIT_HELP } = await import('./submit-command.js');
+    const { submitCommand, SUBMIT_HELP } = await import('./workflow/submit-command.js');
     return { run: submitCommand, help: SUBMIT_HELP };
   },
   audit: async () => {
-    const { auditCommand, AUDIT_HELP } = await import('./audit-command.js');
+    const { auditCommand, AUDIT_HELP } = await import('./workflow/audit-command.js');
     return { run: auditCommand, help: AUDIT_HELP };
   },
 };

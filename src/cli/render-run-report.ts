@@ -1,7 +1,7 @@
 import { runEventsPath, runManifestsDir, runStatePath } from '../project/index.js';
 import type { TerminalState } from '../contracts/index.js';
 import type { RunState } from '../runtime/index.js';
-import { renderTable } from './render-table.js';
+import { renderTable } from './render/index.js';
 
 /**
  * Renders a run for a person: one row per node with its document and ingested files (written, skipped, I/O

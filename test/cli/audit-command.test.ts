@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { submitArtifact } from '../../src/contracts/index.js';
-import { LISTING_CAP } from '../../src/cli/cap-rows.js';
+import { LISTING_CAP } from '../../src/cli/render/cap-rows.js';
 import { DEVELOPMENT_RESULT, contractProject } from '../helpers/contract-project.js';
 import { runCli } from '../helpers/run-cli.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capRows, LISTING_CAP } from '../../src/cli/cap-rows.js';
+import { capRows, LISTING_CAP } from '../../src/cli/render/cap-rows.js';
 import { runCli } from '../helpers/run-cli.js';
 import { fileBlock, tempProject } from '../helpers/temp-project.js';
 

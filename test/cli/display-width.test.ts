@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, padToWidth } from '../../src/cli/display-width.js';
+import { displayWidth, padToWidth } from '../../src/cli/render/display-width.js';
 
 describe('displayWidth', () => {
   it.each([

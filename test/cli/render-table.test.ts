@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/cli/display-width.js';
-import { renderTable } from '../../src/cli/render-table.js';
+import { displayWidth } from '../../src/cli/render/display-width.js';
+import { renderTable } from '../../src/cli/render/render-table.js';
 
 describe('renderTable', () => {
   it('aligns columns by display width, so CJK paths line up', () => {

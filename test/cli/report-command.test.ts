@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathReportFileName } from '../../src/cli/report-command.js';
+import { pathReportFileName } from '../../src/cli/run/report-command.js';
 
 describe('pathReportFileName', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOW_SUBCOMMAND_HELP } from '../../src/cli/workflow-help.js';
+import { WORKFLOW_SUBCOMMAND_HELP } from '../../src/cli/workflow/workflow-help.js';
 import { listWorkflows, workflowStatus } from '../../src/workflow/index.js';
 import type { WorkflowCompletion, WorkflowStatusResponse } from '../../src/workflow/index.js';
 import {

@@ -1,7 +1,7 @@
 import { readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeReportFile } from '../../src/cli/write-report-file.js';
+import { writeReportFile } from '../../src/cli/run/write-report-file.js';
 import { renderRunReportPage } from '../../src/report/index.js';
 import { runReport } from '../helpers/report-fixture.js';
 import { tempProject } from '../helpers/temp-project.js';

@@ -1,5 +1,5 @@
-import type { WorkflowCompletion, WorkflowListing, WorkflowStatusResponse } from '../workflow/index.js';
-import { renderTable } from './render-table.js';
+import type { WorkflowCompletion, WorkflowListing, WorkflowStatusResponse } from '../../workflow/index.js';
+import { renderTable } from '../render/index.js';
 
 /**
  * A workflow status for a person: the run, the step and its type, progress, the pass, the step's contract, the

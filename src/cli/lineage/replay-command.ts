@@ -1,13 +1,13 @@
-import { replayRun } from '../artifacts/index.js';
-import type { ReplayArtifact, ReplayStep, RunReplay } from '../artifacts/index.js';
-import { readTerminal } from '../contracts/index.js';
-import { capRows } from './cap-rows.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { renderTerminal } from './render-run-report.js';
-import { resolveProject } from './resolve-project.js';
-import { resolveRunId } from './resolve-run-id.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { replayRun } from '../../artifacts/index.js';
+import type { ReplayArtifact, ReplayStep, RunReplay } from '../../artifacts/index.js';
+import { readTerminal } from '../../contracts/index.js';
+import { capRows } from '../render/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { renderTerminal } from '../render-run-report.js';
+import { resolveProject } from '../resolve-project.js';
+import { resolveRunId } from '../resolve-run-id.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest replay`. */
 export const REPLAY_HELP = `Usage: artifact-ingest replay RUN_ID [--backward] [--path P] [--project DIR] [--json]

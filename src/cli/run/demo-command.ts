@@ -1,14 +1,14 @@
 import { cp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatBytes, readRunReport, renderRunReportPage } from '../report/index.js';
-import { defaultRunId } from '../runtime/index.js';
-import { describeError } from '../project/index.js';
-import { parseCommandArgs } from './parse-command-args.js';
+import { formatBytes, readRunReport, renderRunReportPage } from '../../report/index.js';
+import { defaultRunId } from '../../runtime/index.js';
+import { describeError } from '../../project/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
 import { runCommand } from './run-command.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../usage-error.js';
 import { writeReportFile } from './write-report-file.js';
-import type { CliIo } from './cli-io.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest demo`. */
 export const DEMO_HELP = `Usage: artifact-ingest demo [team | ralph] [--scenario done|blocked] [--dir DIR] [--json]
@@ -31,9 +31,9 @@ Options:
 `;
 
 const MARKER = '.artifact-ingest-demo';
-const DEMO_REPLIES = fileURLToPath(new URL('../../fixtures/demo/replies/', import.meta.url));
+const DEMO_REPLIES = fileURLToPath(new URL('../../../fixtures/demo/replies', import.meta.url));
 const DEMO_GOAL = 'a tiny URL shortener with tests and a README';
-const RALPH_REPLIES = fileURLToPath(new URL('../../fixtures/ralph/', import.meta.url));
+const RALPH_REPLIES = fileURLToPath(new URL('../../../fixtures/ralph', import.meta.url));
 const RALPH_GOAL = 'a slugify function that turns titles into URL slugs, with tests';
 const RALPH_SCENARIOS = ['done', 'blocked'] as const;
 

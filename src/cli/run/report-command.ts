@@ -5,14 +5,14 @@ import {
   readRunReport,
   renderPathReportPage,
   renderRunReportPage,
-} from '../report/index.js';
-import { sha256Hex } from '../project/index.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { resolveProject } from './resolve-project.js';
-import { resolveRunId } from './resolve-run-id.js';
-import { UsageError } from './usage-error.js';
+} from '../../report/index.js';
+import { sha256Hex } from '../../project/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { resolveProject } from '../resolve-project.js';
+import { resolveRunId } from '../resolve-run-id.js';
+import { UsageError } from '../usage-error.js';
 import { writeReportFile } from './write-report-file.js';
-import type { CliIo } from './cli-io.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest report`. */
 export const REPORT_HELP = `Usage: artifact-ingest report RUN_ID [-o FILE] [--force] [--project DIR] [--json]

@@ -1,8 +1,8 @@
 import { realpath } from 'node:fs/promises';
-import { hasRunFolder } from '../artifacts/index.js';
+import { hasRunFolder } from '../../artifacts/index.js';
 import path from 'node:path';
-import { loadProjectConfig } from '../config/index.js';
-import { isRunId, parseRunId } from '../project/index.js';
+import { loadProjectConfig } from '../../config/index.js';
+import { isRunId, parseRunId } from '../../project/index.js';
 import {
   abortWorkflow,
   advanceWorkflow,
@@ -11,18 +11,18 @@ import {
   registerWorkflowArtefacts,
   startWorkflow,
   workflowStatus,
-} from '../workflow/index.js';
-import type { WorkflowEngineDeps, WorkflowStatusResponse } from '../workflow/index.js';
-import type { CliIo } from './cli-io.js';
-import { parseCommandArgs } from './parse-command-args.js';
+} from '../../workflow/index.js';
+import type { WorkflowEngineDeps, WorkflowStatusResponse } from '../../workflow/index.js';
+import type { CliIo } from '../cli-io.js';
+import { parseCommandArgs } from '../parse-command-args.js';
 import { readWorkflowOutput } from './read-workflow-output.js';
 import {
   renderWorkflowCompletion,
   renderWorkflowList,
   renderWorkflowStatus,
 } from './render-workflow-status.js';
-import { resolveProject } from './resolve-project.js';
-import { UsageError } from './usage-error.js';
+import { resolveProject } from '../resolve-project.js';
+import { UsageError } from '../usage-error.js';
 import { WORKFLOW_SUBCOMMAND_HELP } from './workflow-help.js';
 import type { WorkflowSubcommand } from './workflow-help.js';
 

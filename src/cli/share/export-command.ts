@@ -1,4 +1,4 @@
-import { closestMatch } from '../config/index.js';
+import { closestMatch } from '../../config/index.js';
 import {
   DEFAULT_LINEAGE_NAMESPACE,
   facetSourcesFor,
@@ -6,19 +6,19 @@ import {
   openLineageEventsOf,
   readRunReport,
   sendLineageEvents,
-} from '../report/index.js';
-import type { LineageSendProgress, RunEvent, RunReportOptions } from '../report/index.js';
-import { MIN_LITERAL_SECRET_LENGTH, isRedactableLiteral } from '../project/index.js';
-import type { CliIo } from './cli-io.js';
-import { packageVersion } from './package-version.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { progressLine } from './progress-line.js';
-import { resolveProject } from './resolve-project.js';
-import { resolveRunId } from './resolve-run-id.js';
-import { LINEAGE_API_KEY_ENV } from './secret-env.js';
-import { UsageError } from './usage-error.js';
+} from '../../report/index.js';
+import type { LineageSendProgress, RunEvent, RunReportOptions } from '../../report/index.js';
+import { MIN_LITERAL_SECRET_LENGTH, isRedactableLiteral } from '../../project/index.js';
+import type { CliIo } from '../cli-io.js';
+import { packageVersion } from '../package-version.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { progressLine } from '../render/index.js';
+import { resolveProject } from '../resolve-project.js';
+import { resolveRunId } from '../resolve-run-id.js';
+import { LINEAGE_API_KEY_ENV } from '../secret-env.js';
+import { UsageError } from '../usage-error.js';
 
-export { LINEAGE_API_KEY_ENV } from './secret-env.js';
+export { LINEAGE_API_KEY_ENV } from '../secret-env.js';
 
 /**
  * The report caps of an export: every file version is a dataset, so none is left out; no diff, document text or

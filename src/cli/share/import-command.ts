@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { importBundle } from '../artifacts/index.js';
-import type { ImportOptions } from '../artifacts/index.js';
-import { loadProjectConfig } from '../config/index.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { resolveProject } from './resolve-project.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { importBundle } from '../../artifacts/index.js';
+import type { ImportOptions } from '../../artifacts/index.js';
+import { loadProjectConfig } from '../../config/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { resolveProject } from '../resolve-project.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest import`. */
 export const IMPORT_HELP = `Usage: artifact-ingest import FILE.tar.gz [--project DIR] [--json] [--max-bytes N]

@@ -1,4 +1,4 @@
-import type { CliWriter } from './cli-io.js';
+import type { CliWriter } from '../cli-io.js';
 
 /** A one-line progress display on a terminal (stderr); silent when stderr is not a TTY. */
 export interface ProgressLine {

@@ -1,12 +1,11 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { logPath } from '../artifacts/index.js';
-import { capRows } from './cap-rows.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { renderTable } from './render-table.js';
-import { resolveProject } from './resolve-project.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { logPath } from '../../artifacts/index.js';
+import { capRows, renderTable } from '../render/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { resolveProject } from '../resolve-project.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest log`. */
 export const LOG_HELP = `Usage: artifact-ingest log PATH [--project DIR] [--json]

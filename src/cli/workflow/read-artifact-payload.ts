@@ -1,9 +1,9 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { describeError } from '../project/index.js';
-import type { CliIo } from './cli-io.js';
-import { readAtMost } from './read-at-most.js';
-import { UsageError } from './usage-error.js';
+import { describeError } from '../../project/index.js';
+import type { CliIo } from '../cli-io.js';
+import { readAtMost } from '../read-at-most.js';
+import { UsageError } from '../usage-error.js';
 
 /** The payload text `submit` read, or why the bytes it read cannot be a payload. */
 export type ArtifactPayloadText =

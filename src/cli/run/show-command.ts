@@ -1,12 +1,11 @@
-import { readRun } from '../runtime/index.js';
-import { capRows } from './cap-rows.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { renderRunReport } from './render-run-report.js';
-import { renderTable } from './render-table.js';
-import { resolveProject } from './resolve-project.js';
-import { resolveRunId } from './resolve-run-id.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { readRun } from '../../runtime/index.js';
+import { capRows, renderTable } from '../render/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { renderRunReport } from '../render-run-report.js';
+import { resolveProject } from '../resolve-project.js';
+import { resolveRunId } from '../resolve-run-id.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest show`. */
 export const SHOW_HELP = `Usage: artifact-ingest show RUN_ID [--project DIR] [--json]

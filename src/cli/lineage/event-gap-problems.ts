@@ -1,8 +1,8 @@
-import type { RunId } from '../project/index.js';
-import { findGraphEventGaps } from '../runtime/index.js';
-import type { NodeEventGap } from '../runtime/index.js';
-import { findWorkflowEventGaps } from '../workflow/index.js';
-import type { WorkflowEventGap } from '../workflow/index.js';
+import type { RunId } from '../../project/index.js';
+import { findGraphEventGaps } from '../../runtime/index.js';
+import type { NodeEventGap } from '../../runtime/index.js';
+import { findWorkflowEventGaps } from '../../workflow/index.js';
+import type { WorkflowEventGap } from '../../workflow/index.js';
 
 /** A run whose state says more happened than its events.jsonl holds: a process killed between the two (D89). */
 export interface EventGapProblem {

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { bundleRun } from '../artifacts/index.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { resolveProject } from './resolve-project.js';
-import { resolveRunId } from './resolve-run-id.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { bundleRun } from '../../artifacts/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { resolveProject } from '../resolve-project.js';
+import { resolveRunId } from '../resolve-run-id.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest bundle`. */
 export const BUNDLE_HELP = `Usage: artifact-ingest bundle RUN_ID -o FILE.tar.gz [--force] [--project DIR] [--json]

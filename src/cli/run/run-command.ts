@@ -1,17 +1,17 @@
-import { ConfigError, loadProjectConfig } from '../config/index.js';
-import { INGEST_ENV_VAR, resolveIngestEnabled } from '../ingest/index.js';
-import { parseRunId, PROJECT_CONFIG_FILE, UnknownRunError } from '../project/index.js';
-import type { RunId } from '../project/index.js';
-import { createAgent, loadGraph, readRun, RunError, runGraph } from '../runtime/index.js';
-import type { Agent, RunProgress, RunState } from '../runtime/index.js';
-import type { CliWriter } from './cli-io.js';
-import { exitCodeFor } from './exit-codes.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { renderIngestWarnings, renderRunReport } from './render-run-report.js';
-import { resolveProject } from './resolve-project.js';
-import { resolveRunId } from './resolve-run-id.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { ConfigError, loadProjectConfig } from '../../config/index.js';
+import { INGEST_ENV_VAR, resolveIngestEnabled } from '../../ingest/index.js';
+import { parseRunId, PROJECT_CONFIG_FILE, UnknownRunError } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import { createAgent, loadGraph, readRun, RunError, runGraph } from '../../runtime/index.js';
+import type { Agent, RunProgress, RunState } from '../../runtime/index.js';
+import type { CliWriter } from '../cli-io.js';
+import { exitCodeFor } from '../exit-codes.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { renderIngestWarnings, renderRunReport } from '../render-run-report.js';
+import { resolveProject } from '../resolve-project.js';
+import { resolveRunId } from '../resolve-run-id.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest run`. */
 export const RUN_HELP = `Usage: artifact-ingest run GRAPH [options]

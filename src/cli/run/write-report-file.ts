@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REPORT_GENERATOR } from '../report/index.js';
-import { WorkspaceError, errnoOf, lstatOrMissing, writeFileAtomically } from '../workspace/index.js';
-import { UsageError } from './usage-error.js';
+import { REPORT_GENERATOR } from '../../report/index.js';
+import { WorkspaceError, errnoOf, lstatOrMissing, writeFileAtomically } from '../../workspace/index.js';
+import { UsageError } from '../usage-error.js';
 
 /** Where `report` wrote its page and how big it is. */
 export interface WrittenReport {

@@ -1,8 +1,8 @@
-import { rebuildArtifactIndex } from '../artifacts/index.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { resolveProject } from './resolve-project.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { rebuildArtifactIndex } from '../../artifacts/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { resolveProject } from '../resolve-project.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest reindex`. */
 export const REINDEX_HELP = `Usage: artifact-ingest reindex [--project DIR] [--json]

@@ -1,6 +1,6 @@
-import { closestMatch } from '../config/index.js';
-import type { CliIo } from './cli-io.js';
-import { UsageError } from './usage-error.js';
+import { closestMatch } from '../../config/index.js';
+import type { CliIo } from '../cli-io.js';
+import { UsageError } from '../usage-error.js';
 import { WORKFLOW_HELP, WORKFLOW_SUBCOMMAND_HELP } from './workflow-help.js';
 import type { WorkflowSubcommand } from './workflow-help.js';
 

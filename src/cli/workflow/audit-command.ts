@@ -1,11 +1,10 @@
-import { auditArtifacts } from '../contracts/index.js';
-import type { AuditReport } from '../contracts/index.js';
-import { capRows } from './cap-rows.js';
-import type { CliIo } from './cli-io.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { renderTable } from './render-table.js';
-import { resolveProject } from './resolve-project.js';
-import { UsageError } from './usage-error.js';
+import { auditArtifacts } from '../../contracts/index.js';
+import type { AuditReport } from '../../contracts/index.js';
+import { capRows, renderTable } from '../render/index.js';
+import type { CliIo } from '../cli-io.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { resolveProject } from '../resolve-project.js';
+import { UsageError } from '../usage-error.js';
 
 /** Help text of `artifact-ingest audit`. */
 export const AUDIT_HELP = `Usage: artifact-ingest audit [RUN_ID] [--strict] [--project DIR] [--json]

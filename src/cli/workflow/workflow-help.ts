@@ -1,4 +1,4 @@
-import { INGEST_ENV_VAR } from '../ingest/index.js';
+import { INGEST_ENV_VAR } from '../../ingest/index.js';
 
 const COMMON_OPTIONS = `  --project DIR   project root (default: current directory)
   --json          print the engine's result as JSON (the MCP tool's shape)

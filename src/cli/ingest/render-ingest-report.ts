@@ -1,8 +1,7 @@
-import type { IngestResult } from '../ingest/index.js';
-import { runEventsPath, runManifestsDir } from '../project/index.js';
-import type { RunId } from '../project/index.js';
-import { capRows } from './cap-rows.js';
-import { renderTable } from './render-table.js';
+import type { IngestResult } from '../../ingest/index.js';
+import { runEventsPath, runManifestsDir } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
+import { capRows, renderTable } from '../render/index.js';
 
 /**
  * Renders ingest results for a person: each block with its manifest status and reason, and a line under it per

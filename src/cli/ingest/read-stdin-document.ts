@@ -1,7 +1,7 @@
-import { openConfinedRoot } from '../workspace/index.js';
-import type { CliIo } from './cli-io.js';
-import { readAtMost } from './read-at-most.js';
-import { UsageError } from './usage-error.js';
+import { openConfinedRoot } from '../../workspace/index.js';
+import type { CliIo } from '../cli-io.js';
+import { readAtMost } from '../read-at-most.js';
+import { UsageError } from '../usage-error.js';
 
 /** The document `ingest -` read from standard input, and where in the project it is saved. */
 export interface StdinDocument {
@@ -22,7 +22,7 @@ export async function readStdinDocument(
   maxBytes: number,
 ): Promise<StdinDocument> {
   // Loaded on this path only: the output-path rule lives with the graph runtime, which writes documents too.
-  const { resolveOutputPath } = await import('../runtime/index.js');
+  const { resolveOutputPath } = await import('../../runtime/index.js');
   const judged = resolveOutputPath(docPathFlag, '--doc-path');
   if (!judged.ok) throw new UsageError(judged.message, 'ingest');
   const { path: docPath } = judged;

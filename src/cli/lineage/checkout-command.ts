@@ -1,13 +1,12 @@
 import path from 'node:path';
-import { checkoutWorkspace } from '../artifacts/index.js';
-import type { Checkout, CheckoutCut } from '../artifacts/index.js';
-import { capRows } from './cap-rows.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { renderTable } from './render-table.js';
-import { resolveProject } from './resolve-project.js';
-import { resolveRunId } from './resolve-run-id.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { checkoutWorkspace } from '../../artifacts/index.js';
+import type { Checkout, CheckoutCut } from '../../artifacts/index.js';
+import { capRows, renderTable } from '../render/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { resolveProject } from '../resolve-project.js';
+import { resolveRunId } from '../resolve-run-id.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest checkout`. */
 export const CHECKOUT_HELP = `Usage: artifact-ingest checkout (--step N | --at TIME) [--run RUN_ID] --to DIR [--project DIR] [--json]

@@ -1,9 +1,9 @@
-import { listRuns } from '../runtime/index.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { renderTable } from './render-table.js';
-import { resolveProject } from './resolve-project.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { listRuns } from '../../runtime/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { renderTable } from '../render/index.js';
+import { resolveProject } from '../resolve-project.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest runs`. */
 export const RUNS_HELP = `Usage: artifact-ingest runs [--project DIR] [--json]

@@ -1,12 +1,12 @@
-import { listRecordedRuns, verifyArtifacts } from '../artifacts/index.js';
-import type { VerifyProblem, VerifyReport } from '../artifacts/index.js';
-import { capRows } from './cap-rows.js';
+import { listRecordedRuns, verifyArtifacts } from '../../artifacts/index.js';
+import type { VerifyProblem, VerifyReport } from '../../artifacts/index.js';
+import { capRows } from '../render/index.js';
 import type { EventGapProblem } from './event-gap-problems.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { resolveProject } from './resolve-project.js';
-import { resolveRunId } from './resolve-run-id.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { resolveProject } from '../resolve-project.js';
+import { resolveRunId } from '../resolve-run-id.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest verify`. */
 export const VERIFY_HELP = `Usage: artifact-ingest verify [RUN_ID] [--strict] [--project DIR] [--json]

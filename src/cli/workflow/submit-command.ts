@@ -1,4 +1,4 @@
-import { closestMatch } from '../config/index.js';
+import { closestMatch } from '../../config/index.js';
 import {
   CONTRACT_DOC_URI_PREFIX,
   CONTRACT_TYPES,
@@ -8,16 +8,16 @@ import {
   isContractType,
   submitArtifact,
   validateArtifactText,
-} from '../contracts/index.js';
-import type { FieldError, SubmitOutcome } from '../contracts/index.js';
-import { parseNodeId } from '../project/index.js';
-import type { CliIo } from './cli-io.js';
-import { exitCodeFor } from './exit-codes.js';
-import { parseCommandArgs } from './parse-command-args.js';
+} from '../../contracts/index.js';
+import type { FieldError, SubmitOutcome } from '../../contracts/index.js';
+import { parseNodeId } from '../../project/index.js';
+import type { CliIo } from '../cli-io.js';
+import { exitCodeFor } from '../exit-codes.js';
+import { parseCommandArgs } from '../parse-command-args.js';
 import { readArtifactPayload } from './read-artifact-payload.js';
-import { resolveProject } from './resolve-project.js';
-import { resolveRunId } from './resolve-run-id.js';
-import { UsageError } from './usage-error.js';
+import { resolveProject } from '../resolve-project.js';
+import { resolveRunId } from '../resolve-run-id.js';
+import { UsageError } from '../usage-error.js';
 
 /** Help text of `artifact-ingest submit`. */
 export const SUBMIT_HELP = `Usage: artifact-ingest submit TYPE [FILE | -] --run-id ID [--node-id ID] [--project DIR] [--json]

@@ -1,21 +1,21 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
-import { openIngestRecords, recordFailureEvents } from '../artifacts/index.js';
-import type { RecordFailure } from '../artifacts/index.js';
-import { loadProjectConfig } from '../config/index.js';
-import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../ingest/index.js';
-import { lazyModule, parseNodeId, parseRunId } from '../project/index.js';
-import type { NodeId, RunId } from '../project/index.js';
-import type { IngestManifest, IngestMode, IngestProblem, IngestResult } from '../ingest/index.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { progressLine } from './progress-line.js';
+import { openIngestRecords, recordFailureEvents } from '../../artifacts/index.js';
+import type { RecordFailure } from '../../artifacts/index.js';
+import { loadProjectConfig } from '../../config/index.js';
+import { defaultCliRunId, deriveNodeId, ingestModeSchema, runIngest } from '../../ingest/index.js';
+import { lazyModule, parseNodeId, parseRunId } from '../../project/index.js';
+import type { NodeId, RunId } from '../../project/index.js';
+import type { IngestManifest, IngestMode, IngestProblem, IngestResult } from '../../ingest/index.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { progressLine } from '../render/index.js';
 import { readStdinDocument, saveStdinDocument } from './read-stdin-document.js';
 import type { StdinDocument } from './read-stdin-document.js';
-import { resolveProject } from './resolve-project.js';
+import { resolveProject } from '../resolve-project.js';
 import { renderIngestReport } from './render-ingest-report.js';
-import { UsageError } from './usage-error.js';
-import type { CliIo } from './cli-io.js';
+import { UsageError } from '../usage-error.js';
+import type { CliIo } from '../cli-io.js';
 
 /** fast-glob loads only when an argument is a glob. */
 const fastGlob = lazyModule<typeof FastGlob>('fast-glob');
