@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseNodeId, parseRunId } from '../../src/project/index.js';
 import { createReplayAgent, runGraph } from '../../src/runtime/index.js';
 import type { GraphDefinition, NodeState, RunState } from '../../src/runtime/index.js';
-import { writeRunState } from '../../src/runtime/run/run-state.js';
+import { writeRunState } from '../../src/runtime/run/state/run-state.js';
 import { openProjectStore } from '../../src/store/index.js';
 
 type Shape = 'chain' | 'fanout';

@@ -7,7 +7,7 @@ import type { GraphDefinition } from '../graph/index.js';
 import { declareRunTerminal } from './declare-run-terminal.js';
 import type { RunBudget } from './run-budget.js';
 import { RunError } from './run-error.js';
-import type { RunStateStore } from './run-state-store.js';
+import type { RunStateStore } from './state/index.js';
 import type { RunResult, RunState } from './run-types.js';
 
 /** A run whose node loop is over (without a fatal error). */

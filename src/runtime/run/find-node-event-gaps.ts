@@ -2,7 +2,7 @@ import type { ProjectRef } from '../../store/index.js';
 import type { EventEntry } from '../../events/index.js';
 import { readRunEvents } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
-import { readRunState } from './run-state.js';
+import { readRunState } from './state/index.js';
 import type { NodeState, RunState } from './run-types.js';
 
 /** A node status that ends an execution, and the event that says so. */

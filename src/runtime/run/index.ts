@@ -10,7 +10,7 @@ export {
   readRunState,
   readTransitionLog,
   resolveRunState,
-} from './run-state.js';
+} from './state/index.js';
 export { listRuns, readRun } from './list-runs.js';
 export { findGraphEventGaps, findNodeEventGaps } from './find-node-event-gaps.js';
 export type { NodeEventGap } from './find-node-event-gaps.js';

@@ -18,8 +18,7 @@ import { usingProject } from '../../store/index.js';
 import type { Project, ProjectRef } from '../../store/index.js';
 import type { IngestManifest } from '../../ingest/index.js';
 import { RunError } from './run-error.js';
-import { isRunLocked } from './run-lock.js';
-import { readRunState } from './run-state.js';
+import { isRunLocked, readRunState } from './state/index.js';
 import { readWorkflowRunHeader } from './workflow-run-summary.js';
 import type { NodeStatus, RunState, RunStatus } from './run-types.js';
 

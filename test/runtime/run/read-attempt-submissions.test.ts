@@ -3,7 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { submitArtifact } from '../../../src/contracts/index.js';
 import { parseRunId } from '../../../src/project/index.js';
-import { eventsOffset, readAttemptSubmissions } from '../../../src/runtime/run/read-attempt-submissions.js';
+import {
+  eventsOffset,
+  readAttemptSubmissions,
+} from '../../../src/runtime/run/node/read-attempt-submissions.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { BLOCKER_ISSUES, DEVELOPMENT_RESULT } from './fixtures/contract-fixtures.js';
 

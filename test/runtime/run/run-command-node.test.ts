@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
-import { runCommandNode } from '../../../src/runtime/run/run-command-node.js';
+import { runCommandNode } from '../../../src/runtime/run/node/run-command-node.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import { graphOf } from './fixtures/contract-fixtures.js';
 import { agentsOf } from './fixtures/run-graph-fixtures.js';

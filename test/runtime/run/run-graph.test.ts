@@ -8,7 +8,7 @@ import { AgentError } from '../../../src/runtime/agents/agent.js';
 import { defaultRunId } from '../../../src/runtime/run/default-run-id.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
-import { resolveRunState, runStateSchema } from '../../../src/runtime/run/run-state.js';
+import { resolveRunState, runStateSchema } from '../../../src/runtime/run/state/run-state.js';
 import type { RunProgress, RunState } from '../../../src/runtime/run/run-types.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import {

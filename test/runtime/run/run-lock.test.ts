@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRunId } from '../../../src/project/index.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
-import { acquireRunLock, isRunLocked } from '../../../src/runtime/run/run-lock.js';
+import { acquireRunLock, isRunLocked } from '../../../src/runtime/run/state/run-lock.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import {
   agentsOf,

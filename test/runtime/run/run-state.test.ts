@@ -11,7 +11,7 @@ import {
   readRunState,
   runStateSchema,
   writeRunState,
-} from '../../../src/runtime/run/run-state.js';
+} from '../../../src/runtime/run/state/run-state.js';
 import type { RunState } from '../../../src/runtime/run/run-types.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import { agentsOf, defineGraph, echoAgent, exists, sleep, testAgent } from './fixtures/run-graph-fixtures.js';

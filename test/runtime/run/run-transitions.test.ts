@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunId, sha256Hex } from '../../../src/project/index.js';
-import { applyRunTransitions, transitionLogHeader } from '../../../src/runtime/run/run-transitions.js';
+import { applyRunTransitions, transitionLogHeader } from '../../../src/runtime/run/state/run-transitions.js';
 import type { RunState } from '../../../src/runtime/run/run-types.js';
 
 const base: RunState = {

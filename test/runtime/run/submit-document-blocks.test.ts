@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryEventLog } from '../../../src/events/index.js';
 import { parseNodeId, parseRunId, type FenceParser } from '../../../src/project/index.js';
-import { submitDocumentBlocks } from '../../../src/runtime/run/submit-document-blocks.js';
+import { submitDocumentBlocks } from '../../../src/runtime/run/node/submit-document-blocks.js';
 import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { artifactDocument, DEVELOPMENT_RESULT } from './fixtures/contract-fixtures.js';

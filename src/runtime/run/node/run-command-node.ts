@@ -1,8 +1,8 @@
 import { constants } from 'node:os';
-import type { ArtifactPayload } from '../../contracts/index.js';
-import { describeError } from '../../project/index.js';
-import { errnoOf } from '../../workspace/index.js';
-import { runProgram } from '../agents/index.js';
+import type { ArtifactPayload } from '../../../contracts/index.js';
+import { describeError } from '../../../project/index.js';
+import { errnoOf } from '../../../workspace/index.js';
+import { runProgram } from '../../agents/index.js';
 
 /** Exit code recorded for a program that could not start (the shell's "command not found"). */
 export const NOT_STARTED_EXIT_CODE = 127;

@@ -1,4 +1,4 @@
-import { describeSchemaIssues } from '../../config/index.js';
+import { describeSchemaIssues } from '../../../config/index.js';
 import {
   describeError,
   runDir,
@@ -6,15 +6,15 @@ import {
   runTransitionsPath,
   sha256Hex,
   UnknownRunError,
-} from '../../project/index.js';
-import { redactJson } from '../../project/index.js';
-import type { RunId } from '../../project/index.js';
-import { StoreError, usingProject } from '../../store/index.js';
-import type { ProjectRef, ProjectStore } from '../../store/index.js';
-import { RunError } from './run-error.js';
+} from '../../../project/index.js';
+import { redactJson } from '../../../project/index.js';
+import type { RunId } from '../../../project/index.js';
+import { StoreError, usingProject } from '../../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../../store/index.js';
+import { RunError } from '../run-error.js';
 import { applyRunTransitions } from './run-transitions.js';
 import { runStateSchema } from './run-state-schema.js';
-import type { RunState } from './run-types.js';
+import type { RunState } from '../run-types.js';
 
 export {
   nodeContractStateSchema,

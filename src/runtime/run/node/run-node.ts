@@ -1,20 +1,20 @@
-import type { ProjectRef } from '../../store/index.js';
-import type { EventLog } from '../../events/index.js';
-import type { IngestRoots } from '../../ingest/index.js';
-import type { ConfinedRoot } from '../../workspace/index.js';
-import { AgentError } from '../agents/index.js';
-import type { Agent } from '../agents/index.js';
-import type { GraphDefinition, GraphNode } from '../graph/index.js';
-import { ancestorsOf } from '../graph/index.js';
-import { renderNodeTemplate, renderOutputPath } from '../graph/index.js';
-import type { Rendered, TemplateLookup } from '../graph/index.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS } from '../graph/index.js';
-import type { RunBudget } from './run-budget.js';
-import type { RunOutputLimit } from './run-output-limit.js';
-import type { RunRecorder } from './run-recorder.js';
-import type { NodeContractState, NodeIngestSummary, RunGraphOptions } from './run-types.js';
-import { describeError, sha256Hex } from '../../project/index.js';
-import type { RunId } from '../../project/index.js';
+import type { ProjectRef } from '../../../store/index.js';
+import type { EventLog } from '../../../events/index.js';
+import type { IngestRoots } from '../../../ingest/index.js';
+import type { ConfinedRoot } from '../../../workspace/index.js';
+import { AgentError } from '../../agents/index.js';
+import type { Agent } from '../../agents/index.js';
+import type { GraphDefinition, GraphNode } from '../../graph/index.js';
+import { ancestorsOf } from '../../graph/index.js';
+import { renderNodeTemplate, renderOutputPath } from '../../graph/index.js';
+import type { Rendered, TemplateLookup } from '../../graph/index.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from '../../graph/index.js';
+import type { RunBudget } from '../run-budget.js';
+import type { RunOutputLimit } from '../run-output-limit.js';
+import type { RunRecorder } from '../run-recorder.js';
+import type { NodeContractState, NodeIngestSummary, RunGraphOptions } from '../run-types.js';
+import { describeError, sha256Hex } from '../../../project/index.js';
+import type { RunId } from '../../../project/index.js';
 
 /** Stable codes of `error.code` in a node's state and its `node.failed` / `node.skipped` events. */
 export type NodeErrorCode =

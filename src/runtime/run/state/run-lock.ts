@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { runDir, runLockPath } from '../../project/index.js';
-import type { RunId } from '../../project/index.js';
-import { projectOf, StoreError, usingProject } from '../../store/index.js';
-import type { ProjectRef, ProjectStore } from '../../store/index.js';
-import { isProcessAlive } from '../../workspace/index.js';
-import { RunError } from './run-error.js';
+import { runDir, runLockPath } from '../../../project/index.js';
+import type { RunId } from '../../../project/index.js';
+import { projectOf, StoreError, usingProject } from '../../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../../store/index.js';
+import { isProcessAlive } from '../../../workspace/index.js';
+import { RunError } from '../run-error.js';
 
 /** Who holds a run's lock: the content of `.agent/runs/<run_id>/lock`. */
 export interface RunLockOwner {

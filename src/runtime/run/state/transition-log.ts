@@ -1,6 +1,6 @@
-import { describeError, runTransitionsPath } from '../../project/index.js';
-import type { RunId } from '../../project/index.js';
-import type { LineAppender, ProjectStore } from '../../store/index.js';
+import { describeError, runTransitionsPath } from '../../../project/index.js';
+import type { RunId } from '../../../project/index.js';
+import type { LineAppender, ProjectStore } from '../../../store/index.js';
 import { transitionLogHeader } from './run-transitions.js';
 
 /** A run's open transitions.jsonl: lines appended in call order, each durable when its promise resolves. */

@@ -1,9 +1,9 @@
-import { isContractType, readLatestPayload, validateArtifact } from '../../contracts/index.js';
-import type { AttemptSubmission, ContractType } from '../../contracts/index.js';
-import { runEventsPath } from '../../project/index.js';
-import type { RunId } from '../../project/index.js';
-import { projectDirOf, usingProject } from '../../store/index.js';
-import type { ProjectRef, ProjectStore } from '../../store/index.js';
+import { isContractType, readLatestPayload, validateArtifact } from '../../../contracts/index.js';
+import type { AttemptSubmission, ContractType } from '../../../contracts/index.js';
+import { runEventsPath } from '../../../project/index.js';
+import type { RunId } from '../../../project/index.js';
+import { projectDirOf, usingProject } from '../../../store/index.js';
+import type { ProjectRef, ProjectStore } from '../../../store/index.js';
 
 /** Most bytes of events.jsonl read for one attempt: an agent that logs more than this is not worth waiting on. */
 export const MAX_ATTEMPT_EVENT_BYTES = 8 * 1024 * 1024;

@@ -1,14 +1,14 @@
-import { projectDirOf } from '../../store/index.js';
-import { fixRequest, judgeCompletion, submitArtifact } from '../../contracts/index.js';
-import type { AttemptSubmission, Completion, ContractType, FieldError } from '../../contracts/index.js';
-import { concludeDocument } from '../../ingest/index.js';
-import { sha256Hex } from '../../project/index.js';
+import { projectDirOf } from '../../../store/index.js';
+import { fixRequest, judgeCompletion, submitArtifact } from '../../../contracts/index.js';
+import type { AttemptSubmission, Completion, ContractType, FieldError } from '../../../contracts/index.js';
+import { concludeDocument } from '../../../ingest/index.js';
+import { sha256Hex } from '../../../project/index.js';
 import { eventsOffset, readAttemptSubmissions } from './read-attempt-submissions.js';
 import { runCommandNode } from './run-command-node.js';
 import { askAgent } from './run-node.js';
 import type { NodeOutcome, NodeRunContext, PreparedNode } from './run-node.js';
-import { MAX_STATE_FIELD_ERRORS } from './run-types.js';
-import type { NodeContractState } from './run-types.js';
+import { MAX_STATE_FIELD_ERRORS } from '../run-types.js';
+import type { NodeContractState } from '../run-types.js';
 import { submitDocumentBlocks } from './submit-document-blocks.js';
 
 /** One ask of a contract node that needs a fix: what it produced and why it is asked again. */

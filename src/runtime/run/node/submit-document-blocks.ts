@@ -1,17 +1,17 @@
-import type { ProjectRef } from '../../store/index.js';
-import type { ArtifactRecorder } from '../../artifacts/index.js';
-import { defaultMaxParseMs } from '../../config/index.js';
-import type { FenceParser } from '../../project/index.js';
+import type { ProjectRef } from '../../../store/index.js';
+import type { ArtifactRecorder } from '../../../artifacts/index.js';
+import { defaultMaxParseMs } from '../../../config/index.js';
+import type { FenceParser } from '../../../project/index.js';
 import {
   fieldError,
   omittedBlocksError,
   readContractBlocks,
   submitArtifact,
   validateArtifactText,
-} from '../../contracts/index.js';
-import type { AttemptSubmission, FieldError } from '../../contracts/index.js';
-import type { EventLog } from '../../events/index.js';
-import type { NodeId, RunId } from '../../project/index.js';
+} from '../../../contracts/index.js';
+import type { AttemptSubmission, FieldError } from '../../../contracts/index.js';
+import type { EventLog } from '../../../events/index.js';
+import type { NodeId, RunId } from '../../../project/index.js';
 
 /** One node document whose ```` ```json artifact=<type> ```` blocks go through the canonical path. */
 export interface DocumentBlocksSubmission {

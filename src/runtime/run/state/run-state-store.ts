@@ -1,12 +1,12 @@
-import { describeError, runStatePath, runTransitionsPath } from '../../project/index.js';
-import { redactJson } from '../../project/index.js';
-import type { ProjectStore } from '../../store/index.js';
-import { RunError } from './run-error.js';
+import { describeError, runStatePath, runTransitionsPath } from '../../../project/index.js';
+import { redactJson } from '../../../project/index.js';
+import type { ProjectStore } from '../../../store/index.js';
+import { RunError } from '../run-error.js';
 import { writeRunState } from './run-state.js';
 import type { RunTransition } from './run-transitions.js';
 import { openTransitionLog } from './transition-log.js';
 import type { TransitionLog } from './transition-log.js';
-import type { NodeState, NodeStatus, RunBudgetsState, RunState, RunStatus } from './run-types.js';
+import type { NodeState, NodeStatus, RunBudgetsState, RunState, RunStatus } from '../run-types.js';
 
 /**
  * A run's state in memory, persisted as state.json (whole, at {@link RunStateStore.compact}) plus one
