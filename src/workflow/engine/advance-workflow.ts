@@ -11,11 +11,17 @@ import {
   observePassStart,
   publicReconciliation,
 } from './create-workflow-observer.js';
-import { maxFixAttemptsOf } from './judge-step-contract.js';
-import { planAdvance } from './plan-advance.js';
-import type { WorkflowFailure } from './judge-step-contract.js';
-import { readOutputSubmissions, readPassSubmissions, submitOutputBlocks } from './pass-submissions.js';
-import { recordStepTrace } from './record-step-trace.js';
+import {
+  maxFixAttemptsOf,
+  planAdvance,
+  readOutputSubmissions,
+  readPassSubmissions,
+  submitOutputBlocks,
+  recordStepTrace,
+  stepIngestReportOf,
+  writeStepDocument,
+} from './advance/index.js';
+import type { WorkflowFailure, StepIngestReport, StepDocumentIngest } from './advance/index.js';
 import { requireRunning, selectWorkflowRun } from './select-workflow-run.js';
 import { stepStartedEvent } from './step-events.js';
 import { currentStep, passField, passNodeId, passOf, stepDocumentPath } from './step-position.js';
@@ -26,10 +32,6 @@ import { WorkflowError } from './workflow-error.js';
 import { workflowStatusOf } from './workflow-status-response.js';
 import type { WorkflowCompletion, WorkflowStatusResponse } from './workflow-status-response.js';
 import { declareWorkflowTerminal, terminalEvent, workflowTerminalOf } from './workflow-terminal.js';
-import { stepIngestReportOf } from './step-ingest-report.js';
-import type { StepIngestReport } from './step-ingest-report.js';
-import { writeStepDocument } from './write-step-document.js';
-import type { StepDocumentIngest } from './write-step-document.js';
 
 /** `workflow_advance`'s input (spec workflow-mcp.md). */
 export interface AdvanceWorkflowRequest {

@@ -8,7 +8,7 @@ import type {
   WorkflowStatus,
   WorkflowTask,
 } from '../state/index.js';
-import { maxFixAttemptsOf } from './judge-step-contract.js';
+import { maxFixAttemptsOf } from './advance/index.js';
 import { currentStep, passValues } from './step-position.js';
 import type { WorkflowReconciliation } from './workflow-engine-deps.js';
 import { WorkflowError } from './workflow-error.js';

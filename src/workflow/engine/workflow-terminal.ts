@@ -5,7 +5,7 @@ import { memoryEventLog } from '../../events/index.js';
 import { describeError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import type { WorkflowState } from '../state/index.js';
-import type { WorkflowFailure } from './judge-step-contract.js';
+import type { WorkflowFailure } from './advance/index.js';
 import type { WorkflowEvent } from './workflow-events.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   judgeStepContract,
   maxFixAttemptsOf,
   spentBudget,
-} from '../../../src/workflow/engine/judge-step-contract.js';
+} from '../../../src/workflow/engine/advance/judge-step-contract.js';
 import { BLOCKER_ISSUES, DEVELOPMENT_RESULT, buildWorkflowYaml } from './fixtures/contract-fixtures.js';
 
 const definition = parseWorkflow(buildWorkflowYaml(), 'build.yaml');

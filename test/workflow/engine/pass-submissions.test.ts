@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunId } from '../../../src/project/index.js';
-import { readOutputSubmissions } from '../../../src/workflow/engine/pass-submissions.js';
+import { readOutputSubmissions } from '../../../src/workflow/engine/advance/pass-submissions.js';
 import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
 import { DEVELOPMENT_RESULT, answerWithArtifact } from './fixtures/contract-fixtures.js';
 

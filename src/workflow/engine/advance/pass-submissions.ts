@@ -1,5 +1,5 @@
-import { defaultMaxParseMs } from '../../config/index.js';
-import type { FenceParser } from '../../project/index.js';
+import { defaultMaxParseMs } from '../../../config/index.js';
+import type { FenceParser } from '../../../project/index.js';
 import {
   fieldError,
   omittedBlocksError,
@@ -7,15 +7,15 @@ import {
   readSubmissions,
   submitArtifact,
   validateArtifactText,
-} from '../../contracts/index.js';
-import type { ArtifactPayload, AttemptSubmission, ContractType } from '../../contracts/index.js';
-import type { EventLog } from '../../events/index.js';
-import { contractArtifactPath } from '../../project/index.js';
-import type { NodeId, RunId } from '../../project/index.js';
-import { usingProject } from '../../store/index.js';
-import type { ProjectRef } from '../../store/index.js';
-import type { WorkflowState } from '../state/index.js';
-import { WorkflowError } from './workflow-error.js';
+} from '../../../contracts/index.js';
+import type { ArtifactPayload, AttemptSubmission, ContractType } from '../../../contracts/index.js';
+import type { EventLog } from '../../../events/index.js';
+import { contractArtifactPath } from '../../../project/index.js';
+import type { NodeId, RunId } from '../../../project/index.js';
+import { usingProject } from '../../../store/index.js';
+import type { ProjectRef } from '../../../store/index.js';
+import type { WorkflowState } from '../../state/index.js';
+import { WorkflowError } from '../workflow-error.js';
 
 /** The ```` ```json artifact=<type> ```` blocks of a pass's output: each judged, the valid ones to submit. */
 export interface OutputSubmissions {

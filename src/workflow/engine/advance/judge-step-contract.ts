@@ -1,7 +1,7 @@
-import { DEFAULT_MAX_FIX_ATTEMPTS, judgeCompletion } from '../../contracts/index.js';
-import type { AttemptSubmission, BudgetName, Budgets } from '../../contracts/index.js';
-import type { WorkflowStep } from '../definition/index.js';
-import type { WorkflowContractState, WorkflowState } from '../state/index.js';
+import { DEFAULT_MAX_FIX_ATTEMPTS, judgeCompletion } from '../../../contracts/index.js';
+import type { AttemptSubmission, BudgetName, Budgets } from '../../../contracts/index.js';
+import type { WorkflowStep } from '../../definition/index.js';
+import type { WorkflowContractState, WorkflowState } from '../../state/index.js';
 
 /** What ends a workflow before its last step: a budget that ran out, or a contract that blocked. */
 export type WorkflowFailure =

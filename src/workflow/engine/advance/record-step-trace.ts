@@ -1,13 +1,13 @@
-import type { ProjectRef } from '../../store/index.js';
-import { openIngestRecords, recordFailureEvents } from '../../artifacts/index.js';
-import type { TraceContent } from '../../artifacts/index.js';
-import type { EventLog } from '../../events/index.js';
-import type { DocumentIngestSummary } from '../../ingest/index.js';
-import { sha256Hex } from '../../project/index.js';
-import type { NodeId } from '../../project/index.js';
-import type { WorkflowStep } from '../definition/index.js';
-import type { WorkflowState } from '../state/index.js';
-import type { WorkflowReconciliation } from './workflow-engine-deps.js';
+import type { ProjectRef } from '../../../store/index.js';
+import { openIngestRecords, recordFailureEvents } from '../../../artifacts/index.js';
+import type { TraceContent } from '../../../artifacts/index.js';
+import type { EventLog } from '../../../events/index.js';
+import type { DocumentIngestSummary } from '../../../ingest/index.js';
+import { sha256Hex } from '../../../project/index.js';
+import type { NodeId } from '../../../project/index.js';
+import type { WorkflowStep } from '../../definition/index.js';
+import type { WorkflowState } from '../../state/index.js';
+import type { WorkflowReconciliation } from '../workflow-engine-deps.js';
 
 /** What one finished pass of a step leaves for its trace record. */
 export interface StepTraceInput {

@@ -1,15 +1,15 @@
-import { projectDirOf } from '../../store/index.js';
-import type { ProjectRef } from '../../store/index.js';
-import { openIngestRecords, recordFailureEvents } from '../../artifacts/index.js';
-import type { EventLog } from '../../events/index.js';
-import { concludeDocument } from '../../ingest/index.js';
-import type { BlockOutcome, DocumentIngestSummary } from '../../ingest/index.js';
-import type { NodeId } from '../../project/index.js';
-import { openConfinedRoot } from '../../workspace/index.js';
-import type { WorkflowStep } from '../definition/index.js';
-import type { WorkflowState } from '../state/index.js';
-import type { WorkflowEngineDeps } from './workflow-engine-deps.js';
-import { WorkflowError } from './workflow-error.js';
+import { projectDirOf } from '../../../store/index.js';
+import type { ProjectRef } from '../../../store/index.js';
+import { openIngestRecords, recordFailureEvents } from '../../../artifacts/index.js';
+import type { EventLog } from '../../../events/index.js';
+import { concludeDocument } from '../../../ingest/index.js';
+import type { BlockOutcome, DocumentIngestSummary } from '../../../ingest/index.js';
+import type { NodeId } from '../../../project/index.js';
+import { openConfinedRoot } from '../../../workspace/index.js';
+import type { WorkflowStep } from '../../definition/index.js';
+import type { WorkflowState } from '../../state/index.js';
+import type { WorkflowEngineDeps } from '../workflow-engine-deps.js';
+import { WorkflowError } from '../workflow-error.js';
 
 /** A pass's document's ingest: the summary state and events keep, and every block's outcome, for the reply. */
 export interface StepDocumentIngest {

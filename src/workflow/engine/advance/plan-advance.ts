@@ -1,12 +1,12 @@
-import type { AttemptSubmission } from '../../contracts/index.js';
-import { assembleInstructions } from '../definition/index.js';
-import type { WorkflowDefinition, WorkflowStep } from '../definition/index.js';
-import type { WorkflowContractState, WorkflowState } from '../state/index.js';
+import type { AttemptSubmission } from '../../../contracts/index.js';
+import { assembleInstructions } from '../../definition/index.js';
+import type { WorkflowDefinition, WorkflowStep } from '../../definition/index.js';
+import type { WorkflowContractState, WorkflowState } from '../../state/index.js';
 import { judgeStepContract, spentBudget } from './judge-step-contract.js';
 import type { WorkflowFailure } from './judge-step-contract.js';
 import { completedState, failedState, movedState, savedOutputs } from './next-workflow-state.js';
-import { currentStep, nextPosition, passValues } from './step-position.js';
-import { WorkflowError } from './workflow-error.js';
+import { currentStep, nextPosition, passValues } from '../step-position.js';
+import { WorkflowError } from '../workflow-error.js';
 
 /** What an advance does to the run, decided before anything is written. */
 export type AdvancePlan =

@@ -1,6 +1,6 @@
-import type { WorkflowDefinition, WorkflowStep } from '../definition/index.js';
-import type { WorkflowContractState, WorkflowState } from '../state/index.js';
-import type { StepPosition } from './step-position.js';
+import type { WorkflowDefinition, WorkflowStep } from '../../definition/index.js';
+import type { WorkflowContractState, WorkflowState } from '../../state/index.js';
+import type { StepPosition } from '../step-position.js';
 
 /** The outputs after this pass: an action or ralph step keeps the latest text, a loop the list of its passes. */
 export function savedOutputs(

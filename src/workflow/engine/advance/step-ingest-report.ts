@@ -1,6 +1,6 @@
-import { listBlockOutcomes } from '../../ingest/index.js';
-import type { BlockOutcome, DocumentIngestSummary, ListedBlock } from '../../ingest/index.js';
-import { escapeLineText, redactSecrets } from '../../project/index.js';
+import { listBlockOutcomes } from '../../../ingest/index.js';
+import type { BlockOutcome, DocumentIngestSummary, ListedBlock } from '../../../ingest/index.js';
+import { escapeLineText, redactSecrets } from '../../../project/index.js';
 
 /** The most blocks an advance's `ingest` lists; `left_out` counts the others and the manifest has them all. */
 export const MAX_LISTED_INGEST_BLOCKS = 50;
