@@ -1,10 +1,10 @@
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
-import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './directory-handle.js';
+import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './walk/index.js';
 import type { WriteStep } from './confined-write-options.js';
 import { errnoOf } from './errno-of.js';
-import { createLockFile, releaseLockIfOurs, removeStaleLock } from './lock-file.js';
+import { createLockFile, releaseLockIfOurs, removeStaleLock } from './locks/index.js';
 import { lstatOrMissing } from './lstat-or-missing.js';
 import { open, readdir, readlink, unlink } from './quick-fs.js';
 import type { QuickHandle } from './quick-fs.js';

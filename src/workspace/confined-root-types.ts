@@ -1,9 +1,8 @@
-import type { AppendOptions } from './append-lines.js';
+import type { AppendOptions, StreamedWriteOptions } from './write/index.js';
 import type { ConfinedReadOptions, FolderOpening } from './confined-folder.js';
 import type { ConfinedWriteOptions } from './confined-write-options.js';
 import type { FileOpening } from './read-outcome.js';
-import type { UnsyncedDirectory } from './shared-directories.js';
-import type { StreamedWriteOptions } from './stream-file-atomically.js';
+import type { UnsyncedDirectory } from './walk/index.js';
 import type { AppendOutcome, StreamedWriteOutcome, WriteOutcome, WriteRefusal } from './write-outcome.js';
 
 // The confined root's and its staging folders' types, apart from both implementations: each opens the other.

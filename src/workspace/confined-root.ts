@@ -3,29 +3,19 @@ import { dirname, resolve } from 'node:path';
 import { mkdir, open, readlink, realpath } from './quick-fs.js';
 import type { QuickHandle } from './quick-fs.js';
 import type { ConfinedWriteOptions } from './confined-write-options.js';
-import type {
-  DirectoryHandle,
-  DirectoryWalk,
-  RootAnchor,
-  WalkOptions,
-  WalkResult,
-} from './directory-handle.js';
+import type { DirectoryHandle, DirectoryWalk, RootAnchor, WalkOptions, WalkResult } from './walk/index.js';
 import { openConfinedFile, openConfinedFolder } from './confined-folder.js';
 import { filesystemRefusal } from './filesystem-refusal.js';
-import { checkDeclaredPath } from './path-rules.js';
-import { replaceFileAtomically } from './replace-file-atomically.js';
-import { streamFileAtomically } from './stream-file-atomically.js';
-import type { StreamedWriteOptions } from './stream-file-atomically.js';
-import { descriptorPath, walkByDescriptor } from './walk-by-descriptor.js';
-import { walkByLstat } from './walk-by-lstat.js';
+import { checkDeclaredPath } from './paths/index.js';
+import { replaceFileAtomically, streamFileAtomically, appendLinesBelow } from './write/index.js';
+import type { StreamedWriteOptions } from './write/index.js';
+import { descriptorPath, walkByDescriptor, walkByLstat, shareDirectories } from './walk/index.js';
 import { errnoOf } from './errno-of.js';
 import { withWorkspaceError } from './workspace-error.js';
 import type { StreamedWriteOutcome, WriteOutcome } from './write-outcome.js';
-import { appendLinesBelow } from './append-lines.js';
 import { openStagingFolder } from './staging-folder.js';
 import { removeStaleTempFiles, STALE_TEMP_AGE_MS } from './remove-stale-temp-files.js';
 import type { ConfinedRoot, ConfinedRootOptions, Confinement } from './confined-root-types.js';
-import { shareDirectories } from './shared-directories.js';
 
 /** Opens `rootPath` as the trust anchor of confined writes. */
 export async function openConfinedRoot(

@@ -1,12 +1,12 @@
-export { checkDeclaredPath, findSecretInPath, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from './path-rules.js';
-export { pathCollisionKey } from './path-collision-key.js';
+export { checkDeclaredPath, findSecretInPath, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from './paths/index.js';
+export { pathCollisionKey } from './paths/index.js';
 export { openConfinedRoot } from './confined-root.js';
 export type { ConfinedRoot, ConfinedRootOptions, Confinement, WriteBatch } from './confined-root-types.js';
 export type { ConfinedFolder, ConfinedReadOptions, FolderEntry, FolderOpening } from './confined-folder.js';
 export type { FileOpening, ReadRefusal, ReadRefusalCode } from './read-outcome.js';
-export type { UnsyncedDirectory } from './shared-directories.js';
+export type { UnsyncedDirectory } from './walk/index.js';
 export type { ConfinedWriteOptions, WriteStep } from './confined-write-options.js';
-export type { StreamedWriteOptions } from './stream-file-atomically.js';
+export type { StreamedWriteOptions } from './write/index.js';
 export { WorkspaceError } from './workspace-error.js';
 export type {
   AppendOutcome,
@@ -17,15 +17,15 @@ export type {
   WriteOutcome,
   WriteRefusal,
 } from './write-outcome.js';
-export type { AppendOptions } from './append-lines.js';
+export type { AppendOptions } from './write/index.js';
 export type { PublishOptions, PublishOutcome, StagingFolder } from './confined-root-types.js';
-export { writeFileAtomically } from './write-file-atomically.js';
-export type { AtomicFileOptions, AtomicFileOutcome } from './write-file-atomically.js';
+export { writeFileAtomically } from './write/index.js';
+export type { AtomicFileOptions, AtomicFileOutcome } from './write/index.js';
 export { errnoOf } from './errno-of.js';
 export { TEMP_FILE_PATTERN, tempFileWriter } from './temp-file-name.js';
-export { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } from './lock-file.js';
-export { acquireShortLock, lockFileSlot, readLiveShortLockOwner } from './short-lock.js';
-export type { LockSlot, ShortLock, ShortLockAttempt, ShortLockOwner } from './short-lock.js';
+export { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } from './locks/index.js';
+export { acquireShortLock, lockFileSlot, readLiveShortLockOwner } from './locks/index.js';
+export type { LockSlot, ShortLock, ShortLockAttempt, ShortLockOwner } from './locks/index.js';
 export { lstatOrMissing } from './lstat-or-missing.js';
 export { inspectDirectoryChain } from './inspect-directory-chain.js';
 export type { DirectoryChainProblem } from './inspect-directory-chain.js';

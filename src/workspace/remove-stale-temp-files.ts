@@ -1,5 +1,5 @@
 import { lstat, readdir, unlink } from './quick-fs.js';
-import type { DirectoryHandle } from './directory-handle.js';
+import type { DirectoryHandle } from './walk/index.js';
 import { TEMP_FILE_PATTERN, tempFileWriter } from './temp-file-name.js';
 
 /** A temp file older than this was left by a writer that died: no write of one file lasts an hour. */

@@ -4,11 +4,11 @@ import { rm } from 'node:fs/promises';
 import { mkdir, open, readdir, rename, unlink } from './quick-fs.js';
 import { join } from 'node:path';
 import type { ConfinedRoot, PublishOutcome, StagingFolder } from './confined-root-types.js';
-import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './directory-handle.js';
-import { entryKind } from './entry-kind.js';
+import type { DirectoryHandle, DirectoryWalk, RootAnchor } from './walk/index.js';
+import { entryKind } from './walk/index.js';
 import { errnoOf } from './errno-of.js';
 import { filesystemRefusal } from './filesystem-refusal.js';
-import { checkDeclaredPath } from './path-rules.js';
+import { checkDeclaredPath } from './paths/index.js';
 import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
 import type { WriteRefusal } from './write-outcome.js';
 

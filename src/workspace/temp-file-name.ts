@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { isProcessAlive } from './lock-file.js';
+import { isProcessAlive } from './locks/index.js';
 
 /**
  * Every temp file the writer creates matches this: `.artifact-ingest-<host>-<pid>-<random>.tmp` (8, 8 and 16

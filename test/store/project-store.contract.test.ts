@@ -7,7 +7,7 @@ import { openProjectStore } from '../../src/store/files-store.js';
 import type { ProjectStore } from '../../src/store/project-store.js';
 import { ObjectStoreError } from '../../src/store/object-store-error.js';
 import { storeLockSlot } from '../../src/store/store-lock-slot.js';
-import { acquireShortLock, readLiveShortLockOwner } from '../../src/workspace/short-lock.js';
+import { acquireShortLock, readLiveShortLockOwner } from '../../src/workspace/locks/short-lock.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { storeErrorOf } from './store-error-of.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findInvalidUnicode } from '../../src/workspace/find-invalid-unicode.js';
+import { findInvalidUnicode } from '../../src/workspace/paths/find-invalid-unicode.js';
 
 describe('findInvalidUnicode', () => {
   it.each([

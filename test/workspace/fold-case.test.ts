@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldCase } from '../../src/workspace/fold-case.js';
+import { foldCase } from '../../src/workspace/paths/fold-case.js';
 
 describe('foldCase', () => {
   it.each([

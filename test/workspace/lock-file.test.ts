@@ -7,7 +7,7 @@ import {
   isProcessAlive,
   releaseLockIfOurs,
   removeStaleLock,
-} from '../../src/workspace/lock-file.js';
+} from '../../src/workspace/locks/lock-file.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 describe('lock-file primitives', () => {

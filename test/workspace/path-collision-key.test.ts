@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathCollisionKey } from '../../src/workspace/path-collision-key.js';
+import { pathCollisionKey } from '../../src/workspace/paths/path-collision-key.js';
 
 const colliding: readonly (readonly [string, string])[] = [
   ['README.md', 'readme.md'],

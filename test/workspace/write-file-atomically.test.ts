@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEMP_FILE_PATTERN } from '../../src/workspace/temp-file-name.js';
 import { WorkspaceError } from '../../src/workspace/workspace-error.js';
-import { writeFileAtomically } from '../../src/workspace/write-file-atomically.js';
+import { writeFileAtomically } from '../../src/workspace/write/write-file-atomically.js';
 
 const fillWith =
   (text: string) =>

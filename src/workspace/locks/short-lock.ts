@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from './quick-fs.js';
+import { readFile, stat } from '../quick-fs.js';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { errnoOf } from './errno-of.js';
+import { errnoOf } from '../errno-of.js';
 import { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } from './lock-file.js';
 
 /** Who holds a short lock: the JSON content of its lock file. */

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open, realpath } from './quick-fs.js';
+import { mkdir, open, realpath } from '../quick-fs.js';
 import { join } from 'node:path';
 import { COMPONENT_ATTEMPTS } from './directory-handle.js';
 import type {
@@ -10,8 +10,8 @@ import type {
   WalkResult,
 } from './directory-handle.js';
 import { entryKind } from './entry-kind.js';
-import { errnoOf } from './errno-of.js';
-import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
+import { errnoOf } from '../errno-of.js';
+import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from '../workspace-error.js';
 
 /**
  * The portable fallback walk: lstat each component by path and re-check the real path later; this narrows the

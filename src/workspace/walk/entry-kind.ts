@@ -1,6 +1,6 @@
-import { lstat } from './quick-fs.js';
-import { errnoOf } from './errno-of.js';
-import { workspaceErrorFrom } from './workspace-error.js';
+import { lstat } from '../quick-fs.js';
+import { errnoOf } from '../errno-of.js';
+import { workspaceErrorFrom } from '../workspace-error.js';
 
 /** What a directory entry is, judged by lstat(2) so a symlink is never followed. */
 export type EntryKind = 'missing' | 'symlink' | 'directory' | 'file' | 'special';

@@ -1,8 +1,8 @@
 import { Buffer } from 'node:buffer';
-import { findSecret } from '../project/index.js';
+import { findSecret } from '../../project/index.js';
 import { findInvalidUnicode } from './find-invalid-unicode.js';
 import { foldCase } from './fold-case.js';
-import type { PathRuleCode, PathVerdict } from './write-outcome.js';
+import type { PathRuleCode, PathVerdict } from '../write-outcome.js';
 
 /** Longest file or directory name, in UTF-8 bytes (Linux NAME_MAX). */
 export const MAX_COMPONENT_BYTES = 255;

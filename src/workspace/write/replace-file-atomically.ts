@@ -1,14 +1,14 @@
-import { rename } from './quick-fs.js';
+import { rename } from '../quick-fs.js';
 import { join } from 'node:path';
-import type { ConfinedWriteOptions } from './confined-write-options.js';
-import type { DirectoryHandle } from './directory-handle.js';
-import { errnoOf } from './errno-of.js';
-import { concurrentSwapRefusal, filesystemRefusal } from './filesystem-refusal.js';
+import type { ConfinedWriteOptions } from '../confined-write-options.js';
+import type { DirectoryHandle } from '../walk/index.js';
+import { errnoOf } from '../errno-of.js';
+import { concurrentSwapRefusal, filesystemRefusal } from '../filesystem-refusal.js';
 import { inspectTarget } from './inspect-target.js';
-import { workspaceErrorFrom } from './workspace-error.js';
+import { workspaceErrorFrom } from '../workspace-error.js';
 import { FILE_MODE, READ_ONLY_MODE, removeOwnFile, writeTempFile } from './write-temp-file.js';
 import type { TempFile } from './write-temp-file.js';
-import type { WriteOutcome } from './write-outcome.js';
+import type { WriteOutcome } from '../write-outcome.js';
 
 /** One file to put into an opened directory of the workspace. */
 export interface Replacement {

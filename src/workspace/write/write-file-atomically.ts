@@ -2,9 +2,9 @@ import { constants } from 'node:fs';
 import { link, lstat, open, rename, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { errnoOf } from './errno-of.js';
-import { tempFileName } from './temp-file-name.js';
-import { withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
+import { errnoOf } from '../errno-of.js';
+import { tempFileName } from '../temp-file-name.js';
+import { withWorkspaceError, workspaceErrorFrom } from '../workspace-error.js';
 
 /** How {@link writeFileAtomically} treats an existing target. */
 export interface AtomicFileOptions {

@@ -1,6 +1,6 @@
 import { constants, readlinkSync } from 'node:fs';
-import { mkdir, open } from './quick-fs.js';
-import type { QuickHandle } from './quick-fs.js';
+import { mkdir, open } from '../quick-fs.js';
+import type { QuickHandle } from '../quick-fs.js';
 import { join } from 'node:path';
 import { COMPONENT_ATTEMPTS } from './directory-handle.js';
 import type {
@@ -11,8 +11,8 @@ import type {
   WalkResult,
 } from './directory-handle.js';
 import { entryKind } from './entry-kind.js';
-import { errnoOf } from './errno-of.js';
-import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
+import { errnoOf } from '../errno-of.js';
+import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from '../workspace-error.js';
 
 // O_NOFOLLOW on the last component only, and every walk step is a last component: no symlink is ever followed.
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import type { ConfinedWriteOptions } from './confined-write-options.js';
-import type { DirectoryHandle } from './directory-handle.js';
-import { concurrentSwapRefusal, filesystemRefusal } from './filesystem-refusal.js';
+import type { ConfinedWriteOptions } from '../confined-write-options.js';
+import type { DirectoryHandle } from '../walk/index.js';
+import { concurrentSwapRefusal, filesystemRefusal } from '../filesystem-refusal.js';
 import { inspectTarget } from './inspect-target.js';
 import { isInPlace, renameIntoPlace } from './replace-file-atomically.js';
 import { FILE_MODE, READ_ONLY_MODE, removeOwnFile, streamTempFile } from './write-temp-file.js';
-import type { StreamedWriteOutcome } from './write-outcome.js';
+import type { StreamedWriteOutcome } from '../write-outcome.js';
 
 /** How one streamed write runs: a confined write without a dry run, and the hash its bytes must have. */
 export interface StreamedWriteOptions extends Omit<ConfinedWriteOptions, 'dryRun'> {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, open, unlink } from './quick-fs.js';
-import type { QuickHandle } from './quick-fs.js';
+import { lstat, open, unlink } from '../quick-fs.js';
+import type { QuickHandle } from '../quick-fs.js';
 import { join } from 'node:path';
-import type { DirectoryHandle } from './directory-handle.js';
-import { errnoOf } from './errno-of.js';
-import { tempFileName } from './temp-file-name.js';
-import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
+import type { DirectoryHandle } from '../walk/index.js';
+import { errnoOf } from '../errno-of.js';
+import { tempFileName } from '../temp-file-name.js';
+import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from '../workspace-error.js';
 
 /** Which inode a file the writer created is, so cleanup never removes someone else's file. */
 export interface FileIdentity {

@@ -1,13 +1,13 @@
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, open } from './quick-fs.js';
-import type { QuickHandle } from './quick-fs.js';
+import { lstat, open } from '../quick-fs.js';
+import type { QuickHandle } from '../quick-fs.js';
 import type { BigIntStats } from 'node:fs';
-import type { DirectoryHandle } from './directory-handle.js';
-import { errnoOf } from './errno-of.js';
-import { withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
-import type { FilesystemRefusalCode } from './write-outcome.js';
+import type { DirectoryHandle } from '../walk/index.js';
+import { errnoOf } from '../errno-of.js';
+import { withWorkspaceError, workspaceErrorFrom } from '../workspace-error.js';
+import type { FilesystemRefusalCode } from '../write-outcome.js';
 
 /** What the target entry holds compared with the bytes about to be written. */
 export type TargetState =

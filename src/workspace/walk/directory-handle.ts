@@ -1,6 +1,6 @@
-import type { QuickHandle } from './quick-fs.js';
-import type { WriteStep } from './confined-write-options.js';
-import type { FilesystemRefusalCode } from './write-outcome.js';
+import type { QuickHandle } from '../quick-fs.js';
+import type { WriteStep } from '../confined-write-options.js';
+import type { FilesystemRefusalCode } from '../write-outcome.js';
 
 /** The workspace root, resolved once and held open: the trust anchor every check compares against. */
 export interface RootAnchor {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, open, readFile, rename, unlink } from './quick-fs.js';
-import { errnoOf } from './errno-of.js';
+import { link, open, readFile, rename, unlink } from '../quick-fs.js';
+import { errnoOf } from '../errno-of.js';
 
 // The primitives of the lock files a run and a workflow's state take (exclusive create, stale takeover):
 // one implementation, so the two locks judge and remove stale holders the same way.

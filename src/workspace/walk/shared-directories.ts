@@ -1,6 +1,6 @@
 import type { DirectoryHandle, RootAnchor, WalkOptions, WalkResult } from './directory-handle.js';
 import type { DirectoryWalk } from './directory-handle.js';
-import { WorkspaceError, workspaceErrorFrom } from './workspace-error.js';
+import { WorkspaceError, workspaceErrorFrom } from '../workspace-error.js';
 
 /** Folders of a write batch whose sync failed, with the paths renamed into them that are therefore not durable. */
 export interface UnsyncedDirectory {

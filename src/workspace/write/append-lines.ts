@@ -1,14 +1,14 @@
 import { constants } from 'node:fs';
-import { open } from './quick-fs.js';
-import type { QuickHandle } from './quick-fs.js';
+import { open } from '../quick-fs.js';
+import type { QuickHandle } from '../quick-fs.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
-import type { DirectoryWalk, RootAnchor } from './directory-handle.js';
-import { errnoOf } from './errno-of.js';
-import { concurrentSwapRefusal, filesystemRefusal } from './filesystem-refusal.js';
-import { checkDeclaredPath } from './path-rules.js';
-import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from './workspace-error.js';
-import type { AppendOutcome } from './write-outcome.js';
+import type { DirectoryWalk, RootAnchor } from '../walk/index.js';
+import { errnoOf } from '../errno-of.js';
+import { concurrentSwapRefusal, filesystemRefusal } from '../filesystem-refusal.js';
+import { checkDeclaredPath } from '../paths/index.js';
+import { WorkspaceError, withWorkspaceError, workspaceErrorFrom } from '../workspace-error.js';
+import type { AppendOutcome } from '../write-outcome.js';
 
 // O_APPEND: every write lands at the end; O_NOFOLLOW: never through a symlink; O_NONBLOCK: a FIFO never blocks;
 // O_RDWR: the last byte is read on the same descriptor, to start on a fresh line.
