@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkDeclaredPath, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from '../../src/workspace/paths/path-rules.js';
+import {
+  checkDeclaredPath,
+  MAX_COMPONENT_BYTES,
+  MAX_PATH_BYTES,
+} from '../../src/workspace/paths/path-rules.js';
 import type { PathRuleCode } from '../../src/workspace/write-outcome.js';
 
 /** A path of exactly `bytes` UTF-8 bytes made of 99-byte components. */
