@@ -1,13 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bundleRun } from '../../src/artifacts/index.js';
+import { describe, expect, it } from 'vitest';
 import { gzipTar, readTarEntries } from '../helpers/raw-tar.js';
-import { folderFiles, recordRun } from '../helpers/recorded-run.js';
+import { folderFiles, recordRun, shareBundledRun } from '../helpers/recorded-run.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
 import { padBundle } from '../helpers/padded-bundle.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -23,26 +21,7 @@ async function recordedProject(): Promise<string> {
 }
 
 // Tests of import and of refusals to bundle start from one recorded run and its bundle, which none of them changes.
-let shared: Promise<{ source: string; file: string }> | undefined;
-let sharedDir = '';
-
-afterAll(async () => {
-  if (sharedDir !== '') await rm(sharedDir, { recursive: true, force: true });
-});
-
-/** The file's one recorded project and its run bundled (in this process: bundling is not what these test). */
-function sharedBundle(): Promise<{ source: string; file: string }> {
-  shared ??= (async () => {
-    sharedDir = await mkdtemp(path.join(tmpdir(), 'ai-cli-bundle-'));
-    const source = path.join(sharedDir, 'source');
-    await mkdir(source);
-    await recordRun(source, RUN);
-    const file = path.join(sharedDir, 'run.tar.gz');
-    await bundleRun(source, RUN, file);
-    return { source, file };
-  })();
-  return shared;
-}
+const sharedBundle = shareBundledRun(RUN);
 
 describe('artifact-ingest bundle and import', () => {
   it('moves a run between projects: bundle --json, import --json, then import again', async () => {

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
+import { bundleRun } from '../../src/artifacts/bundle/bundle-run.js';
 import type { ArtifactRecord } from '../../src/artifacts/artifact-record.js';
 import { openArtifactRecorder } from '../../src/artifacts/record/record-artifacts.js';
 import type { TraceContent } from '../../src/artifacts/trace-content.js';
@@ -155,4 +158,32 @@ export async function folderFiles(dir: string): Promise<Record<string, string>> 
     );
   }
   return files;
+}
+
+/** A recorded project and its run bundled: `source` the project, `file` the bundle beside it. */
+export interface BundledRun {
+  readonly source: string;
+  readonly file: string;
+}
+
+/**
+ * For a test file whose tests only read one recorded run and its bundle: the run is recorded and bundled once, on
+ * the first call, and its folder removed after the file's tests. None of the tests may change either.
+ */
+export function shareBundledRun(runId: string): () => Promise<BundledRun> {
+  let shared: Promise<BundledRun> | undefined;
+  let folder = '';
+  afterAll(async () => {
+    if (folder !== '') await rm(folder, { recursive: true, force: true });
+  });
+  return () =>
+    (shared ??= (async () => {
+      folder = await mkdtemp(path.join(tmpdir(), 'ai-shared-bundle-'));
+      const source = path.join(folder, 'source');
+      await mkdir(source);
+      await recordRun(source, runId);
+      const file = path.join(folder, 'run.tar.gz');
+      await bundleRun(source, runId, file);
+      return { source, file };
+    })());
 }

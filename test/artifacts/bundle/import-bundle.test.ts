@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readArtifactRecords } from '../../../src/artifacts/store/append-records.js';
 import { readPathVersions } from '../../../src/artifacts/store/artifact-index.js';
 import { PATH_INDEX_DIR } from '../../../src/project/index.js';
@@ -18,7 +17,7 @@ import { gzipTar, rawTar, readTarEntries } from '../../helpers/raw-tar.js';
 import type { RawEntry } from '../../helpers/raw-tar.js';
 import type { ArtifactRecord } from '../../../src/artifacts/artifact-record.js';
 import type { TraceContent } from '../../../src/artifacts/trace-content.js';
-import { folderFiles, recordRun } from '../../helpers/recorded-run.js';
+import { folderFiles, recordRun, shareBundledRun } from '../../helpers/recorded-run.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { treeDigest } from '../../helpers/tree-digest.js';
 
@@ -36,26 +35,7 @@ async function bundledRun(): Promise<{ source: string; file: string }> {
 }
 
 // Most tests only read the bundle and its source: one is recorded for the file, and none of them writes to it.
-let shared: Promise<{ source: string; file: string }> | undefined;
-let sharedDir = '';
-
-afterAll(async () => {
-  if (sharedDir !== '') await rm(sharedDir, { recursive: true, force: true });
-});
-
-/** The file's one bundled run, for tests that neither change its source nor write next to its bundle. */
-function sharedBundle(): Promise<{ source: string; file: string }> {
-  shared ??= (async () => {
-    sharedDir = await mkdtemp(path.join(tmpdir(), 'ai-shared-bundle-'));
-    const source = path.join(sharedDir, 'source');
-    await mkdir(source);
-    await recordRun(source, RUN);
-    const file = path.join(sharedDir, 'run.tar.gz');
-    await bundleRun(source, RUN, file);
-    return { source, file };
-  })();
-  return shared;
-}
+const sharedBundle = shareBundledRun(RUN);
 
 async function refusal(promise: Promise<unknown>): Promise<BundleError> {
   const error = await promise.then(
