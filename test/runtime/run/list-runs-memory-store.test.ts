@@ -25,9 +25,8 @@ async function copyAgentFolder(projectDir: string, store: ProjectStore, folder =
   }
 }
 
-/** Two graph runs on disk (one failed), and a project on a memory store holding a copy of them. */
-async function runsOnDiskAndInMemory(): Promise<{ projectDir: string; project: Project }> {
-  const projectDir = await tempProject();
+/** The same two graph runs (one failed) into `projectDir`, a folder or a `Project` on any store. */
+async function runTwoGraphs(projectDir: string | Project): Promise<void> {
   await runGraph({
     projectDir,
     graph,
@@ -48,6 +47,12 @@ async function runsOnDiskAndInMemory(): Promise<{ projectDir: string; project: P
     runId: 'alpha',
     now: () => new Date('2025-01-02T00:00:00.000Z'),
   });
+}
+
+/** Two graph runs on disk (one failed), and a project on a memory store holding a copy of them. */
+async function runsOnDiskAndInMemory(): Promise<{ projectDir: string; project: Project }> {
+  const projectDir = await tempProject();
+  await runTwoGraphs(projectDir);
   const store = createMemoryStore();
   await copyAgentFolder(projectDir, store);
   return { projectDir, project: openProject(await tempProject(), { store }) };
@@ -70,6 +75,25 @@ describe('listing and reading runs on a memory store', () => {
     expect(await readRunState(project, zeta)).toEqual(await readRunState(projectDir, zeta));
     expect(await readTransitionLog(project, zeta)).toEqual(await readTransitionLog(projectDir, zeta));
     expect(await readdir(project.dir)).toEqual([]);
+  });
+
+  it('lists and reads runs made in memory as it does the same runs made on disk', async () => {
+    const projectDir = await tempProject();
+    await runTwoGraphs(projectDir);
+    const project = openProject(await tempProject(), { store: createMemoryStore() });
+    await runTwoGraphs(project);
+    // The documents and the ingested files are the project folder's; .agent/ is the store's, so not on disk.
+    expect((await readdir(project.dir)).sort()).toEqual(['docs', 'workspace']);
+    expect(await listRuns(project)).toEqual(await listRuns(projectDir));
+    // Alike but for the minutes each run took by the wall clock, which no two runs share.
+    const withoutMinutes = (details: unknown): string =>
+      JSON.stringify(details).replace(/"minutes":[0-9.e-]+/g, '"minutes":0');
+    for (const runId of ['zeta', 'alpha'])
+      expect(withoutMinutes(await readRun(project, runId))).toBe(
+        withoutMinutes(await readRun(projectDir, runId)),
+      );
+    const zeta = parseRunId('zeta');
+    expect(await readTransitionLog(project, zeta)).toEqual(await readTransitionLog(projectDir, zeta));
   });
 
   it('says a run the store does not hold is unknown', async () => {
