@@ -309,7 +309,7 @@ function peakMemory(name: string, file: string): string {
     process.execPath,
     ['--expose-gc', '--input-type=module', '-e', MEMORY_CHILD, name, file],
     {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
       encoding: 'utf8',
       timeout: MEMORY_CAP_SECONDS * 1000,
       maxBuffer: 1024 * 1024,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
 
-const replies = fileURLToPath(new URL('../../fixtures/demo/replies', import.meta.url));
+const replies = fileURLToPath(new URL('../../fixtures/demo/replies/', import.meta.url));
 const config =
   'agents:\n  planner: { kind: replay, dir: replies }\n  builder: { kind: replay, dir: replies }\n  auditor: { kind: replay, dir: replies }\n  writer: { kind: replay, dir: replies }\n';
 

@@ -66,7 +66,7 @@ describe('artifact-ingest demo', () => {
 });
 
 describe('artifact-ingest run', () => {
-  const replies = fileURLToPath(new URL('../../fixtures/demo/replies', import.meta.url));
+  const replies = fileURLToPath(new URL('../../fixtures/demo/replies/', import.meta.url));
 
   async function teamProject(config = replayConfig()): Promise<string> {
     const projectDir = await tempProject({ 'artifact-ingest.config.yaml': config });
@@ -283,7 +283,7 @@ describe('artifact-ingest run', () => {
 });
 
 describe('artifact-ingest run under faults', () => {
-  const replies = fileURLToPath(new URL('../../fixtures/demo/replies', import.meta.url));
+  const replies = fileURLToPath(new URL('../../fixtures/demo/replies/', import.meta.url));
 
   async function teamProject(): Promise<string> {
     const projectDir = await tempProject({ 'artifact-ingest.config.yaml': replayConfig() });

@@ -33,7 +33,7 @@ describe.skipIf(!hasScript)('progress on a terminal', () => {
         'ingest: { enabled: true }\nagents:\n  planner: { kind: replay, dir: replies }\n  builder: { kind: replay, dir: replies }\n  auditor: { kind: replay, dir: replies }\n  writer: { kind: replay, dir: replies }\n',
     });
     await cp(
-      fileURLToPath(new URL('../../fixtures/demo/replies', import.meta.url)),
+      fileURLToPath(new URL('../../fixtures/demo/replies/', import.meta.url)),
       path.join(projectDir, 'replies'),
       {
         recursive: true,

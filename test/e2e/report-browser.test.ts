@@ -10,7 +10,7 @@ import { runCli } from '../helpers/run-cli.js';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { RunReport } from '../../src/report/index.js';
 
-const OUTPUT = fileURLToPath(new URL('../output', import.meta.url));
+const OUTPUT = fileURLToPath(new URL('../output/', import.meta.url));
 const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
 const executablePath = findChromium();
 const GOAL = 'goal=a tiny URL shortener with tests and a README';

@@ -84,7 +84,7 @@ describe('fixed documents', () => {
     ...example,
     markdown: example.markdown.replace(/→/g, '\t'),
   }));
-  const fixtures = fileURLToPath(new URL('../../fixtures/fence', import.meta.url));
+  const fixtures = fileURLToPath(new URL('../../fixtures/fence/', import.meta.url));
   const fixtureInputs = readdirSync(fixtures, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => ({

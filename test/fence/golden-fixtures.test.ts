@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseFences } from '../../src/fence/index.js';
 
-const fenceFixtures = fileURLToPath(new URL('../../fixtures/fence', import.meta.url));
+const fenceFixtures = fileURLToPath(new URL('../../fixtures/fence/', import.meta.url));
 const cases = readdirSync(fenceFixtures, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)

@@ -13,7 +13,7 @@ import { generateDocument } from './corpus/generate-document.js';
 const require = createRequire(import.meta.url);
 const spec = require('commonmark-spec') as { readonly tests: readonly { readonly markdown: string }[] };
 const examples = spec.tests.map((example) => example.markdown.replace(/→/g, '\t'));
-const fenceFixtures = fileURLToPath(new URL('../../fixtures/fence', import.meta.url));
+const fenceFixtures = fileURLToPath(new URL('../../fixtures/fence/', import.meta.url));
 const fixtureNames = readdirSync(fenceFixtures, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { RunEvent } from '../../src/report/index.js';
 
-const SPEC_DIR = new URL('../../fixtures/openlineage', import.meta.url);
+const SPEC_DIR = new URL('../../fixtures/openlineage/', import.meta.url);
 const CORE_REF = 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/';
 
 type JsonSchema = { $defs: Record<string, unknown> } & Record<string, unknown>;

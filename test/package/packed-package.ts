@@ -9,7 +9,7 @@ import { x as extract } from 'tar';
 const execFileAsync = promisify(execFile);
 
 /** The repository root, whose package.json is packed. */
-export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The packed tarball, unpacked as an installed dependency of a throwaway project. */
 export interface PackedPackage {

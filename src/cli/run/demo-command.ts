@@ -31,9 +31,9 @@ Options:
 `;
 
 const MARKER = '.artifact-ingest-demo';
-const DEMO_REPLIES = fileURLToPath(new URL('../../../fixtures/demo/replies', import.meta.url));
+const DEMO_REPLIES = fileURLToPath(new URL('../../../fixtures/demo/replies/', import.meta.url));
 const DEMO_GOAL = 'a tiny URL shortener with tests and a README';
-const RALPH_REPLIES = fileURLToPath(new URL('../../../fixtures/ralph', import.meta.url));
+const RALPH_REPLIES = fileURLToPath(new URL('../../../fixtures/ralph/', import.meta.url));
 const RALPH_GOAL = 'a slugify function that turns titles into URL slugs, with tests';
 const RALPH_SCENARIOS = ['done', 'blocked'] as const;
 

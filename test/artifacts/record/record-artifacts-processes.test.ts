@@ -10,7 +10,7 @@ import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
 import { atScale } from '../../helpers/test-scale.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/record-child.ts', import.meta.url));
 
 interface Child {

@@ -6,7 +6,7 @@ import { parseFences } from '../../../src/fence/index.js';
 import { IsolatedFenceParser, parseFencesIsolated } from '../../../src/ingest/index.js';
 import { hostileNestedLists } from '../../helpers/hostile-markdown.js';
 
-const fixturesDir = fileURLToPath(new URL('../../../fixtures/fence', import.meta.url));
+const fixturesDir = fileURLToPath(new URL('../../../fixtures/fence/', import.meta.url));
 const fixtureNames = (await readdir(fixturesDir)).sort();
 const readFixture = (name: string): Promise<string> => readFile(`${fixturesDir}${name}/input.md`, 'utf8');
 // Hang guard only: a hostile parse that is not stopped runs for tens of seconds.
