@@ -10,6 +10,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // Before each test file, in its worker: micromark loaded by import(), so no later require() of it races one.
+    setupFiles: ['test/setup/load-micromark-first.ts'],
     // A worker keeps the modules it loaded from one test file to the next (D98): loading src/ again for each of
     // ~300 files was a third of the suite's CPU. No test mocks modules or leaves global state behind.
     isolate: false,

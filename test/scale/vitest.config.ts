@@ -25,6 +25,7 @@ export default defineConfig({
     testTimeout: 900_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    setupFiles: ['test/setup/load-micromark-first.ts'],
     maxWorkers: Math.max(1, availableParallelism()),
   },
 });
