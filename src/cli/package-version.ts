@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 /** The version in the package's package.json (`--version`, the MCP server's, the OpenLineage producer's). */
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
+  // require() of JSON: the package's own manifest, read once by Node's loader and cached.
+  const pkg = createRequire(import.meta.url)('../../package.json') as { readonly version: string };
   return pkg.version;
 }

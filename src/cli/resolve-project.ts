@@ -1,5 +1,5 @@
-import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { quickFs } from '../workspace/index.js';
 import { UsageError } from './usage-error.js';
 
 /** Where `--project` leads: its real directory, or why it is none (with the path it was resolved to). */
@@ -17,14 +17,14 @@ export async function lookUpProject(project: string | undefined, cwd: string): P
   const projectDir = path.resolve(cwd, project ?? '.');
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(projectDir)).isDirectory();
+    isDirectory = (await quickFs.stat(projectDir)).isDirectory();
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const problem = code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable';
     return { ok: false, projectDir, problem, cause };
   }
   if (!isDirectory) return { ok: false, projectDir, problem: 'not_a_folder' };
-  return { ok: true, projectDir: await realpath(projectDir) };
+  return { ok: true, projectDir: await quickFs.realpath(projectDir) };
 }
 
 /** Resolves `--project` against `cwd` (default: `cwd` itself) to a real directory, or explains what to fix. */

@@ -1,9 +1,8 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { IngestLimits } from '../config/index.js';
 import { describeError } from '../project/index.js';
 import type { ReportProblem } from './ingest-problem.js';
-import { readRegularFile } from '../workspace/index.js';
+import { quickFs, readRegularFile } from '../workspace/index.js';
 
 /** Reads a project-relative document's bytes within max_document_bytes, or reports why not and returns null. */
 export async function readDocument(
@@ -14,7 +13,7 @@ export async function readDocument(
 ): Promise<Uint8Array | null> {
   const absolute = path.join(projectDir, docPath);
   try {
-    const info = await stat(absolute);
+    const info = await quickFs.stat(absolute);
     if (!info.isFile()) {
       report('document_unreadable', `${docPath} is not a regular file`);
       return null;

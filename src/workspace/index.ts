@@ -31,7 +31,14 @@ export { inspectDirectoryChain } from './inspect-directory-chain.js';
 export type { DirectoryChainProblem } from './inspect-directory-chain.js';
 export * as quickFs from './quick-fs.js';
 export type { QuickHandle } from './quick-fs.js';
-export { NONBLOCKING_READ, readRegularFile } from './read-regular-file.js';
+export { NONBLOCKING_NOFOLLOW_READ, NONBLOCKING_READ, readRegularFile } from './read-regular-file.js';
+export { openUserFile, readUserFileHead } from './user-file.js';
+export type { UserFileHead, UserFileOpening, UserFileRefusal } from './user-file.js';
+export { isOpenedAt } from './is-opened-at.js';
+export { fillFreshFolder, makeFreshMarkedFolder } from './fresh-folder.js';
+export type { FolderMarker } from './fresh-folder.js';
+/** The open file a writer fills ({@link writeFileAtomically}) or a reader streams ({@link openUserFile}). */
+export type { FileHandle } from 'node:fs/promises';
 export type { ReadRegularFileOptions } from './read-regular-file.js';
 export { findStaleTempFiles, inspectFileBelow, judgeCopyTarget } from './inspect/index.js';
 export type { CopyTargetVerdict, FileBelow, FoundTempFile } from './inspect/index.js';

@@ -4,6 +4,7 @@ import {
   fchmodSync,
   fdatasync,
   fstatSync,
+  read,
   fsync,
   linkSync,
   lstatSync,
@@ -53,6 +54,11 @@ export interface QuickHandle {
   writeFile(data: Uint8Array | string): Promise<void>;
   /** Reads from the current offset to the end. */
   readFile(): Promise<Buffer>;
+  /**
+   * read(2) of up to `buffer.length` bytes from the current offset through libuv's pool, so the event loop keeps
+   * serving while a large file is read chunk by chunk; resolves to the bytes read (0 at the end).
+   */
+  readInPool(buffer: Uint8Array): Promise<number>;
   chmod(mode: number): Promise<void>;
   /** fsync(2), through the thread pool. */
   sync(): Promise<void>;
@@ -109,6 +115,13 @@ function quickHandle(fd: number): QuickHandle {
           total += bytesRead;
         }
         return chunks.length === 1 ? (chunks[0] ?? Buffer.alloc(0)) : Buffer.concat(chunks, total);
+      }),
+    readInPool: (buffer) =>
+      new Promise((resolve, reject) => {
+        read(fd, buffer, 0, buffer.byteLength, null, (error, bytesRead) => {
+          if (error === null) resolve(bytesRead);
+          else reject(error);
+        });
       }),
     chmod: (mode) =>
       settle(() => {

@@ -5,6 +5,9 @@ import { open } from 'node:fs/promises';
 /** Flags of a read that never waits: O_NONBLOCK, so a FIFO with no writer cannot hold the open. */
 export const NONBLOCKING_READ = constants.O_RDONLY | constants.O_NONBLOCK;
 
+/** {@link NONBLOCKING_READ} that also refuses a symlink at the file's own name (O_NOFOLLOW: the open fails ELOOP). */
+export const NONBLOCKING_NOFOLLOW_READ = NONBLOCKING_READ | constants.O_NOFOLLOW;
+
 /**
  * The error for an entry that is not a regular file, shaped like Node's own (code, syscall, path): EISDIR for a
  * folder, EINVAL for a FIFO, socket or device.

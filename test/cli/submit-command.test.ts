@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { access, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -217,6 +218,16 @@ describe('artifact-ingest submit: usage (exit 2)', () => {
       expect(await exists(path.join(projectDir, '.agent', 'artifacts'))).toBe(false);
     });
   }
+
+  it('exits 2 on a FIFO with no writer at FILE, at once, where a plain open would wait for a writer', async () => {
+    const projectDir = await projectWithPayload(DEVELOPMENT_RESULT);
+    expect(spawnSync('mkfifo', [path.join(projectDir, 'pipe.json')]).status).toBe(0);
+    const result = await runCli(['submit', 'development_result', 'pipe.json', '--run-id', 'run-1'], {
+      cwd: projectDir,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('pipe.json is not a regular file');
+  });
 
   it('prints its help with --help', async () => {
     const result = await runCli(['submit', '--help']);

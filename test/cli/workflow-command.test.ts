@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -297,14 +298,17 @@ describe('artifact-ingest workflow: errors and exit codes', () => {
     expect(result.stderr).toMatch(/several_running: 2 workflows are running: .*c \(chain_of_thought.*d \(/);
   });
 
-  it('refuses --output with --output-file, a missing file, invalid UTF-8 and stdin it does not have', async () => {
+  it('refuses --output with --output-file, a missing file, invalid UTF-8, a FIFO and stdin it does not have', async () => {
     const projectDir = await runningProject();
     await writeFile(path.join(projectDir, 'bad.md'), Buffer.from([0x66, 0xff, 0xfe]));
+    // A FIFO with no writer: refused at once, never waited on.
+    expect(spawnSync('mkfifo', [path.join(projectDir, 'pipe.md')]).status).toBe(0);
     const cases: [readonly string[], string][] = [
       [['--output', 'x', '--output-file', 'f'], '--output and --output-file both give the output'],
       [['--output-file', 'missing.md'], 'missing.md cannot be read'],
       [['--output-file', 'bad.md'], 'is not valid UTF-8'],
       [['--output-file', '.'], 'is not a regular file'],
+      [['--output-file', 'pipe.md'], 'pipe.md is not a regular file'],
       [['--output-file', '-'], 'reads standard input, and there is none here'],
     ];
     for (const [args, message] of cases) {

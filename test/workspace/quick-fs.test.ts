@@ -23,6 +23,25 @@ function makeFifo(at: string): void {
 }
 
 describe('quickFs', () => {
+  it('reads through the pool in chunks from the current offset, 0 at the end', async () => {
+    const file = path.join(dir, 'large.bin');
+    const bytes = Buffer.alloc(300_000);
+    for (let at = 0; at < bytes.length; at++) bytes[at] = at % 251;
+    await writeFile(file, bytes);
+    const handle = await quickFs.open(file, constants.O_RDONLY);
+    try {
+      const chunk = Buffer.alloc(128 * 1024);
+      const parts: Buffer[] = [];
+      for (let read = await handle.readInPool(chunk); read > 0; read = await handle.readInPool(chunk)) {
+        parts.push(Buffer.from(chunk.subarray(0, read)));
+      }
+      expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+      expect(await handle.readInPool(chunk)).toBe(0);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('reads back what it writes, at positions and from the current offset, and syncs through the pool', async () => {
     const file = path.join(dir, 'a.txt');
     const handle = await quickFs.open(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o644);

@@ -1,12 +1,11 @@
-import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { Parser, ReadEntry } from 'tar';
 import { ScanState, tooLarge } from './scan-state.js';
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import { describeError } from '../../project/index.js';
-import { errnoOf, NONBLOCKING_READ } from '../../workspace/index.js';
+import { openUserFile } from '../../workspace/index.js';
+import type { FileHandle } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
 import { tarModule } from './tar-module.js';
 import { TarEndFinder } from './tar-end-finder.js';
@@ -173,25 +172,15 @@ function notABundle(bundleFile: string, why: string, cause?: unknown): BundleErr
 }
 
 /**
- * Opens the bundle without waiting (O_NONBLOCK: a FIFO with no writer would hold a plain open forever) and checks
- * on the descriptor that it is a regular file; a symlink is followed, as for any path the user names.
+ * Opens the bundle without waiting (a FIFO with no writer would hold a plain open forever) and checks on the
+ * descriptor that it is a regular file; a symlink is followed, as for any path the user names.
  */
 async function openBundleFile(bundleFile: string): Promise<FileHandle> {
-  const handle = await open(bundleFile, NONBLOCKING_READ).catch((error: unknown) => {
-    // open(2) of a socket fails ENXIO: it is not a file either.
-    if (errnoOf(error) === 'ENXIO')
-      throw notABundle(bundleFile, 'it is a FIFO, socket or device, not a regular file');
-    throw error;
-  });
-  try {
-    const info = await handle.stat();
-    if (info.isFile()) return handle;
-    const what = info.isDirectory() ? 'a folder' : 'a FIFO, socket or device';
-    throw notABundle(bundleFile, `it is ${what}, not a regular file`);
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
+  const opening = await openUserFile(bundleFile);
+  if (opening.ok) return opening.handle;
+  if (opening.problem === 'not_regular')
+    throw notABundle(bundleFile, `it is ${opening.what}, not a regular file`);
+  throw opening.cause;
 }
 
 function strayZeroBlock(bundleFile: string): BundleError {

@@ -1,9 +1,8 @@
-import { lstat } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Pack } from 'tar';
-import { errnoOf, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
+import { errnoOf, quickFs, WorkspaceError, writeFileAtomically } from '../../workspace/index.js';
+import type { FileHandle } from '../../workspace/index.js';
 import { BundleError } from './bundle-error.js';
 import { tarModule } from './tar-module.js';
 
@@ -116,7 +115,7 @@ async function addEntry(pack: Pack, entry: ArchiveEntry, taken: Promise<void>[])
 export async function checkBundleOutput(target: string, force: boolean): Promise<void> {
   let info;
   try {
-    info = await lstat(target);
+    info = await quickFs.lstat(target);
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return;
     throw error;

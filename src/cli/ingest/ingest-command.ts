@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
 import { openIngestRecords, recordFailureEvents } from '../../artifacts/index.js';
@@ -16,6 +15,7 @@ import { resolveProject } from '../resolve-project.js';
 import { renderIngestReport } from './render-ingest-report.js';
 import { UsageError } from '../usage-error.js';
 import type { CliIo } from '../cli-io.js';
+import { quickFs } from '../../workspace/index.js';
 
 /** fast-glob loads only when an argument is a glob. */
 const fastGlob = lazyModule<typeof FastGlob>('fast-glob');
@@ -268,7 +268,7 @@ async function findDocuments(projectDir: string, inputs: readonly string[]): Pro
         'ingest',
       );
     }
-    const info = await stat(absolute).catch(() => null);
+    const info = await quickFs.stat(absolute).catch(() => null);
     if (info === null || !info.isFile()) {
       throw new UsageError(
         `${input} is not a file under ${projectDir}; paths are relative to --project`,

@@ -1,4 +1,3 @@
-import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { logPath } from '../../artifacts/index.js';
 import { capRows, renderTable } from '../render/index.js';
@@ -6,6 +5,7 @@ import { parseCommandArgs } from '../parse-command-args.js';
 import { resolveProject } from '../resolve-project.js';
 import { UsageError } from '../usage-error.js';
 import type { CliIo } from '../cli-io.js';
+import { quickFs } from '../../workspace/index.js';
 
 /** Help text of `artifact-ingest log`. */
 export const LOG_HELP = `Usage: artifact-ingest log PATH [--project DIR] [--json]
@@ -82,7 +82,7 @@ async function realAbsolutePath(path: string): Promise<string> {
   let folder = dirname(path);
   let rest = basename(path);
   for (;;) {
-    const real = await realpath(folder).catch(() => undefined);
+    const real = await quickFs.realpath(folder).catch(() => undefined);
     if (real !== undefined) return join(real, rest);
     const parent = dirname(folder);
     if (parent === folder) return path;

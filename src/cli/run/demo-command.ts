@@ -1,9 +1,9 @@
-import { cp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatBytes, readRunReport, renderRunReportPage } from '../../report/index.js';
 import { defaultRunId } from '../../runtime/index.js';
 import { describeError } from '../../project/index.js';
+import { fillFreshFolder, makeFreshMarkedFolder } from '../../workspace/index.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { runCommand } from './run-command.js';
 import { UsageError } from '../usage-error.js';
@@ -30,7 +30,10 @@ Options:
   -h, --help    show this help
 `;
 
-const MARKER = '.artifact-ingest-demo';
+const DEMO_MARKER = {
+  name: '.artifact-ingest-demo',
+  text: 'created by artifact-ingest demo; safe to delete\n',
+} as const;
 const DEMO_REPLIES = fileURLToPath(new URL('../../../fixtures/demo/replies/', import.meta.url));
 const DEMO_GOAL = 'a tiny URL shortener with tests and a README';
 const RALPH_REPLIES = fileURLToPath(new URL('../../../fixtures/ralph/', import.meta.url));
@@ -75,9 +78,16 @@ export async function demoCommand(args: readonly string[], io: CliIo): Promise<n
   }
   const demo = chooseDemo(positionals, values.scenario);
   const projectDir = path.resolve(io.cwd, values.dir ?? 'demo');
-  await freshProject(projectDir);
-  await cp(demo.replies, path.join(projectDir, 'replies'), { recursive: true });
-  await writeFile(path.join(projectDir, 'artifact-ingest.config.yaml'), demo.config);
+  if (!(await makeFreshMarkedFolder(projectDir, DEMO_MARKER))) {
+    throw new UsageError(
+      `${projectDir} exists and was not made by the demo; pass --dir with a new folder`,
+      'demo',
+    );
+  }
+  await fillFreshFolder(projectDir, {
+    trees: { replies: demo.replies },
+    files: { 'artifact-ingest.config.yaml': demo.config },
+  });
 
   if (values.json !== true) io.stdout.write(`Demo project: ${projectDir}\n\n`);
   // The run id is chosen here so the closing hint can name it.
@@ -160,20 +170,4 @@ function chooseDemo(positionals: readonly string[], scenario: string | undefined
     );
   }
   return { graph, replies: path.join(RALPH_REPLIES, chosen), config: RALPH_CONFIG, goal: RALPH_GOAL };
-}
-
-async function freshProject(projectDir: string): Promise<void> {
-  const existing = await stat(projectDir).catch(() => null);
-  if (existing !== null) {
-    const marked = await stat(path.join(projectDir, MARKER)).catch(() => null);
-    if (marked === null) {
-      throw new UsageError(
-        `${projectDir} exists and was not made by the demo; pass --dir with a new folder`,
-        'demo',
-      );
-    }
-    await rm(projectDir, { recursive: true, force: true });
-  }
-  await mkdir(projectDir, { recursive: true });
-  await writeFile(path.join(projectDir, MARKER), 'created by artifact-ingest demo; safe to delete\n');
 }

@@ -1,7 +1,12 @@
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPORT_GENERATOR } from '../../report/index.js';
-import { WorkspaceError, errnoOf, lstatOrMissing, writeFileAtomically } from '../../workspace/index.js';
+import {
+  WorkspaceError,
+  errnoOf,
+  lstatOrMissing,
+  readUserFileHead,
+  writeFileAtomically,
+} from '../../workspace/index.js';
 import { UsageError } from '../usage-error.js';
 
 /** Where `report` wrote its page and how big it is. */
@@ -66,18 +71,10 @@ export async function writeReportFile(
 }
 
 async function isReport(target: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(target, 'r');
-  } catch (error) {
-    if (errnoOf(error) === 'EACCES' || errnoOf(error) === 'ENOENT') return false;
-    throw error;
-  }
-  try {
-    const head = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
-    return head.subarray(0, bytesRead).toString('utf8').includes(GENERATOR_META);
-  } finally {
-    await handle.close();
-  }
+  const head = await readUserFileHead(target, HEAD_BYTES);
+  if (head.ok) return head.bytes.toString('utf8').includes(GENERATOR_META);
+  if (head.problem === 'not_regular') return false;
+  const code = errnoOf(head.cause);
+  if (code === 'EACCES' || code === 'ENOENT') return false;
+  throw head.cause;
 }

@@ -1,6 +1,6 @@
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../../project/index.js';
+import { readUserFileHead } from '../../workspace/index.js';
 import type { CliIo } from '../cli-io.js';
 import { readAtMost } from '../read-at-most.js';
 import { UsageError } from '../usage-error.js';
@@ -34,30 +34,16 @@ export async function readArtifactPayload(
     );
   }
   const location = path.resolve(io.cwd, file);
-  let handle;
-  try {
-    handle = await open(location, 'r');
-  } catch (error) {
-    throw new UsageError(`FILE ${location} cannot be read: ${describeError(error)}`, 'submit');
-  }
-  try {
-    if (!(await handle.stat()).isFile()) {
-      throw new UsageError(
-        `FILE ${location} is not a regular file; give the file holding the JSON payload`,
-        'submit',
-      );
-    }
-    return decode(
-      await readAtMost(handle.createReadStream(), maxBytes, {
-        what: `the payload in ${location}`,
-        command: 'submit',
-      }),
-      maxBytes,
-      location,
+  // One byte past the limit tells a payload over it, and a huge file is never held whole.
+  const head = await readUserFileHead(location, maxBytes + 1);
+  if (head.ok) return decode(head.bytes, maxBytes, location);
+  if (head.problem === 'not_regular') {
+    throw new UsageError(
+      `FILE ${location} is not a regular file; give the file holding the JSON payload`,
+      'submit',
     );
-  } finally {
-    await handle.close().catch(() => undefined);
   }
+  throw new UsageError(`FILE ${location} cannot be read: ${describeError(head.cause)}`, 'submit');
 }
 
 function decode(bytes: Uint8Array, maxBytes: number, source: string): ArtifactPayloadText {

@@ -1,6 +1,6 @@
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../../project/index.js';
+import { readUserFileHead } from '../../workspace/index.js';
 import type { CliIo } from '../cli-io.js';
 import { readAtMost } from '../read-at-most.js';
 import { UsageError } from '../usage-error.js';
@@ -35,36 +35,30 @@ export async function readWorkflowOutput(
         'workflow advance',
       );
     }
-    return decode(await readAll(io.stdin, maxBytes, 'standard input'), 'standard input');
+    return decode(await readStdin(io.stdin, maxBytes, 'standard input'), 'standard input');
   }
   const file = path.resolve(io.cwd, flags.outputFile);
   return decode(await readFileLimited(file, maxBytes), file);
 }
 
 async function readFileLimited(file: string, maxBytes: number): Promise<Uint8Array> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    throw new UsageError(`--output-file ${file} cannot be read: ${describeError(error)}`, 'workflow advance');
+  // A file that grows while it is read is still cut one byte past the limit: the read, not a stat, decides.
+  const head = await readUserFileHead(file, maxBytes + 1);
+  if (head.ok) return refuseOverLimit(head.bytes, maxBytes, file);
+  if (head.problem === 'not_regular') {
+    throw new UsageError(
+      `--output-file ${file} is not a regular file; give the file holding the step's output`,
+      'workflow advance',
+    );
   }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      throw new UsageError(
-        `--output-file ${file} is not a regular file; give the file holding the step's output`,
-        'workflow advance',
-      );
-    }
-    // A file that grows while it is read is still cut at the limit: the stream, not the stat, decides.
-    return await readAll(handle.createReadStream(), maxBytes, file);
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  throw new UsageError(
+    `--output-file ${file} cannot be read: ${describeError(head.cause)}`,
+    'workflow advance',
+  );
 }
 
-/** Reads the output, refusing it when it is larger than the ingest's document limit. */
-async function readAll(
+/** Reads the output from standard input, refusing it when it is larger than the ingest's document limit. */
+async function readStdin(
   source: AsyncIterable<string | Uint8Array>,
   maxBytes: number,
   what: string,
@@ -73,6 +67,10 @@ async function readAll(
     what: `the output in ${what}`,
     command: 'workflow advance',
   });
+  return refuseOverLimit(bytes, maxBytes, what);
+}
+
+function refuseOverLimit(bytes: Uint8Array, maxBytes: number, what: string): Uint8Array {
   if (bytes.byteLength > maxBytes) {
     throw new UsageError(
       `the output in ${what} is larger than ${String(maxBytes)} bytes (ingest.limits.max_document_bytes); shorten it`,

@@ -1,4 +1,3 @@
-import { realpath } from 'node:fs/promises';
 import { hasRunFolder } from '../../artifacts/index.js';
 import path from 'node:path';
 import { loadProjectConfig } from '../../config/index.js';
@@ -25,6 +24,7 @@ import { resolveProject } from '../resolve-project.js';
 import { UsageError } from '../usage-error.js';
 import { WORKFLOW_SUBCOMMAND_HELP } from './workflow-help.js';
 import type { WorkflowSubcommand } from './workflow-help.js';
+import { quickFs } from '../../workspace/index.js';
 
 type Subcommand = (args: readonly string[], io: CliIo) => Promise<number>;
 
@@ -130,7 +130,7 @@ export const WORKFLOW_SUBCOMMANDS: Readonly<Record<WorkflowSubcommand, Subcomman
       throw new UsageError('name the PATH of at least one file to register', 'workflow register');
     }
     // Relative to where the person typed them, as every path of the CLI; the engine judges the absolute path.
-    const base = await realpath(io.cwd).catch(() => io.cwd);
+    const base = await quickFs.realpath(io.cwd).catch(() => io.cwd);
     const paths = given.map((file) => path.resolve(base, file));
     const result = await registerWorkflowArtefacts(
       projectDir,

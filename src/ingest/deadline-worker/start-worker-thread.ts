@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -72,8 +71,9 @@ function tsxBootstrap(entry: URL): string {
   let api = 'tsx/esm/api';
   try {
     // The ESM build that tsx's own exports name for `import` (require.resolve would give its CommonJS one).
-    const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json');
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as TsxManifest;
+    const require = createRequire(import.meta.url);
+    const manifestPath = require.resolve('tsx/package.json');
+    const manifest = require(manifestPath) as TsxManifest;
     const esm = manifest.exports['./esm/api']?.import?.default;
     if (esm !== undefined) api = new URL(esm, pathToFileURL(manifestPath)).href;
   } catch {

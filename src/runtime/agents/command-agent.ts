@@ -1,8 +1,7 @@
 import { describeError } from '../../project/index.js';
-import { existsSync } from 'node:fs';
 import { redactSecrets } from '../../events/index.js';
 import { AgentError, type Agent, type AgentConfig, type AgentRequest } from './agent.js';
-import { errnoOf } from '../../workspace/index.js';
+import { errnoOf, quickFs } from '../../workspace/index.js';
 import { runProgram } from './run-program.js';
 
 /** The `command` agent's configuration. */
@@ -68,7 +67,7 @@ async function runCommand(run: CommandRun, request: AgentRequest): Promise<strin
   });
   switch (outcome.kind) {
     case 'spawn_failed':
-      throw spawnFailed(run, outcome.error);
+      throw await spawnFailed(run, outcome.error);
     case 'stopped':
       throw stoppedError(run, outcome.reason, outcome.stderr);
     case 'exited':
@@ -92,12 +91,17 @@ function childEnv(
   return result;
 }
 
-function spawnFailed(run: CommandRun, error: unknown): AgentError {
+async function spawnFailed(run: CommandRun, error: unknown): Promise<AgentError> {
   const errno = errnoOf(error) ?? describeError(error);
   const cwd = run.config.cwd;
   // spawn reports a missing working directory as ENOENT too, which would otherwise blame the program.
   const detail =
-    errno === 'ENOENT' && cwd !== undefined && !existsSync(cwd)
+    errno === 'ENOENT' &&
+    cwd !== undefined &&
+    !(await quickFs.stat(cwd).then(
+      () => true,
+      () => false,
+    ))
       ? `its working directory cwd: ${cwd} does not exist; fix cwd: of the agent in artifact-ingest.config.yaml`
       : `could not start it (${errno}${errno === 'ENOENT' ? ': not found on PATH' : ''}); ` +
         'check command: of the agent in artifact-ingest.config.yaml (program first, then its arguments)';

@@ -1,8 +1,7 @@
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError, type Agent, type AgentConfig, type AgentRequest } from './agent.js';
 import { ID_RULE, isId } from '../../project/index.js';
-import { errnoOf, readRegularFile } from '../../workspace/index.js';
+import { errnoOf, quickFs, readRegularFile } from '../../workspace/index.js';
 
 /** The `replay` agent's configuration. */
 export type ReplayAgentConfig = Extract<AgentConfig, { kind: 'replay' }>;
@@ -54,7 +53,7 @@ async function replyFileOf(dir: string, request: AgentRequest): Promise<string> 
   if (Number.isSafeInteger(attempt) && attempt >= 2) {
     const attemptFile = path.join(dir, `${request.nodeId}.attempt-${String(attempt)}.md`);
     try {
-      if ((await stat(attemptFile)).isFile()) return attemptFile;
+      if ((await quickFs.stat(attemptFile)).isFile()) return attemptFile;
     } catch {
       // No reply for this attempt: the node's own reply is replayed again.
     }
@@ -70,7 +69,7 @@ async function missingReplyError(
 ): Promise<AgentError> {
   let existing: string[];
   try {
-    existing = (await readdir(dir, { withFileTypes: true }))
+    existing = (await quickFs.readdir(dir, { withFileTypes: true }))
       .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
       .map((entry) => entry.name)
       .sort();

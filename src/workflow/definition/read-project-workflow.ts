@@ -1,11 +1,7 @@
-import { constants, readlinkSync } from 'node:fs';
-import { CONFIG_READ_FLAGS, readOpenedConfigText } from '../../config/index.js';
-import { quickFs } from '../../workspace/index.js';
+import { readOpenedConfigText } from '../../config/index.js';
+import { NONBLOCKING_NOFOLLOW_READ, isOpenedAt, quickFs } from '../../workspace/index.js';
 import type { QuickHandle } from '../../workspace/index.js';
 import type { ProjectWorkflowFile } from './resolve-workflow-reference.js';
-
-// O_NOFOLLOW: the real path has no symlink as its last component; one planted there since is refused (ELOOP).
-const WORKFLOW_READ_FLAGS = CONFIG_READ_FLAGS | constants.O_NOFOLLOW;
 
 /**
  * Reads a workflow file the resolver found inside the project, as the config reader does (O_NONBLOCK, fstat
@@ -18,7 +14,8 @@ export async function readProjectWorkflow(file: ProjectWorkflowFile): Promise<st
   let handle: QuickHandle;
   try {
     // The small calls on the calling thread, as the writer's (D81).
-    handle = await quickFs.open(file.realPath, WORKFLOW_READ_FLAGS);
+    // O_NOFOLLOW: the real path has no symlink as its last component; one planted there since is refused (ELOOP).
+    handle = await quickFs.open(file.realPath, NONBLOCKING_NOFOLLOW_READ);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
@@ -29,32 +26,5 @@ export async function readProjectWorkflow(file: ProjectWorkflowFile): Promise<st
     return await readOpenedConfigText(handle, file.shownAs);
   } finally {
     await handle.close();
-  }
-}
-
-/**
- * Whether `handle` is the file at `realPath` now. Linux: the kernel's own path of the descriptor
- * (/proc/self/fd), so a folder on the way swapped for a symlink between the resolver and the open is seen.
- * Elsewhere: realpath still gives the same path and it is the same inode, which narrows the race but does not
- * close it (docs/security.md, the writer's fallback).
- */
-async function isOpenedAt(handle: QuickHandle, realPath: string): Promise<boolean> {
-  if (process.platform === 'linux') {
-    try {
-      // Synchronous, as the writer's own check: procfs answers from the dentry cache.
-      return readlinkSync(`/proc/self/fd/${String(handle.fd)}`) === realPath;
-    } catch {
-      // No /proc: the portable check below.
-    }
-  }
-  try {
-    const [opened, now, resolved] = await Promise.all([
-      handle.stat(),
-      quickFs.stat(realPath),
-      quickFs.realpath(realPath),
-    ]);
-    return resolved === realPath && opened.dev === now.dev && opened.ino === now.ino;
-  } catch {
-    return false;
   }
 }

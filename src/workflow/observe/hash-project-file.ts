@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { read } from 'node:fs';
 import type { QuickHandle } from '../../workspace/index.js';
 
 /** What a snapshot hashes: a regular file it opened through the confined walk, or a symlink's own text. */
@@ -38,18 +37,8 @@ export const hashProjectFile: ProjectFileHasher = async (source) => {
   // Memory stays flat and the event loop keeps serving while a large file is read.
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   for (;;) {
-    const bytesRead = await readChunk(source.handle.fd, chunk);
+    const bytesRead = await source.handle.readInPool(chunk);
     if (bytesRead === 0) return hash.digest('hex');
     hash.update(chunk.subarray(0, bytesRead));
   }
 };
-
-/** read(2) from the descriptor's current offset, through libuv's pool. */
-function readChunk(fd: number, chunk: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    read(fd, chunk, 0, chunk.length, null, (error, bytesRead) => {
-      if (error === null) resolve(bytesRead);
-      else reject(error);
-    });
-  });
-}
