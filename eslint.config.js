@@ -17,6 +17,7 @@ const tiers = [
   ['events'],
   ['ingest', 'artifacts'],
   ['contracts'],
+  ['runs'],
   ['runtime', 'workflow'],
   ['report'],
   ['mcp', 'cli'],

@@ -25,3 +25,4 @@ export { createMemoryStore } from './memory-store.js';
 export { isProject, openProject, projectDirOf, projectOf, usingProject } from './project.js';
 export { storeLockSlot } from './store-lock-slot.js';
 export type { OpenProjectOptions, Project, ProjectRef } from './project.js';
+export { hasRunFolder, listRecordedRuns } from './run-folders.js';

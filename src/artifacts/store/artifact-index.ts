@@ -6,7 +6,7 @@ import { artifactRecordSchema } from '../artifact-record.js';
 import type { ArtifactRecord } from '../artifact-record.js';
 import { appendLines, readRecordLines, readRecordsText, renderRecordLines } from './record-lines.js';
 import type { ArtifactRecordsRead, RecordLineProblem } from './record-lines.js';
-import { listRecordedRuns } from './list-recorded-runs.js';
+import { listRecordedRuns } from '../../store/index.js';
 import { newestVersionLine } from './path-version-cache.js';
 import { rebuildRunIndexes } from './rebuild-run-indexes.js';
 import { sortByTime } from './sort-by-time.js';

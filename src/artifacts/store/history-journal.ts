@@ -9,7 +9,7 @@ import { storeLockSlot, usingProject } from '../../store/index.js';
 import type { Project, ProjectRef, ProjectStore } from '../../store/index.js';
 import { acquireShortLock } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
-import { listRecordedRuns } from './list-recorded-runs.js';
+import { listRecordedRuns } from '../../store/index.js';
 import { readRecordLines, renderRecordLines } from './record-lines.js';
 
 /** A segment is rolled (its heads written, its entry committed) once its file passes this many bytes. */

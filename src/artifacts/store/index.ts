@@ -21,7 +21,7 @@ export {
 } from './artifact-index.js';
 export { sortByTime } from './sort-by-time.js';
 export type { IndexRebuild } from './artifact-index.js';
-export { hasRunFolder, listRecordedRuns } from './list-recorded-runs.js';
+export { hasRunFolder, listRecordedRuns } from '../../store/index.js';
 export { readLinkedVersions, readProjectRecords, readVersionsById } from './read-project-records.js';
 export type { ProjectRecords } from './read-project-records.js';
 export { newestVersionLine, openPathVersionCache } from './path-version-cache.js';

@@ -4,7 +4,7 @@ import type { RunId } from '../../project/index.js';
 import { usingProject } from '../../store/index.js';
 import type { ProjectRef } from '../../store/index.js';
 import { isVersionRecord, readPathVersionsById } from './artifact-index.js';
-import { listRecordedRuns } from './list-recorded-runs.js';
+import { listRecordedRuns } from '../../store/index.js';
 import { readRecordLines } from './record-lines.js';
 import type { RecordLineProblem } from './record-lines.js';
 

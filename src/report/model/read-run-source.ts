@@ -7,6 +7,7 @@ import { parseWorkflow, parseWorkflowState, readPinnedDefinition } from '../../w
 import type { WorkflowState } from '../../workflow/index.js';
 import { describeError, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
+import { stateKindOf } from '../../runs/index.js';
 import type { ReportProblem } from './run-report.js';
 
 /**
@@ -49,7 +50,7 @@ async function readSource(project: Project, runId: RunId): Promise<RunSource> {
   }
   if (text === undefined) return { kind: 'ingest', problems: [] };
   // One read of state.json: each engine's parser checks the same text and names the file in its errors.
-  if (!isWorkflowText(text)) {
+  if (stateKindOf(text) === 'graph') {
     try {
       // Through the runtime's one reader of a graph run's state: a run in flight or killed reads as far as
       // its transition log went.
@@ -86,16 +87,6 @@ async function readSource(project: Project, runId: RunId): Promise<RunSource> {
       message: `the steps that did not run are not shown: ${describeError(error)}`,
     };
     return { kind: 'workflow', state, stepIds: [], budgets: null, problems: [problem] };
-  }
-}
-
-/** Whether state.json text is a workflow's (`"kind": "workflow"`), judged loosely so a corrupt one still says. */
-function isWorkflowText(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'workflow';
-  } catch {
-    return /"kind"\s*:\s*"workflow"/.test(text);
   }
 }
 

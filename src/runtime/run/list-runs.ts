@@ -8,18 +8,17 @@ import {
   runDir,
   runEventsPath,
   runManifestsDir,
-  RUNS_DIR,
   runStatePath,
   terminalStatePath,
   UnknownRunError,
 } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
-import { usingProject } from '../../store/index.js';
+import { listRecordedRuns, usingProject } from '../../store/index.js';
 import type { Project, ProjectRef } from '../../store/index.js';
 import type { IngestManifest } from '../../ingest/index.js';
 import { RunError } from './run-error.js';
 import { isRunLocked, readRunState } from './state/index.js';
-import { readWorkflowRunHeader } from './workflow-run-summary.js';
+import { readWorkflowRunHeader } from '../../runs/index.js';
 import type { NodeStatus, RunState, RunStatus } from './run-types.js';
 
 /** Node counts of a run, by status, and their total. */
@@ -99,11 +98,9 @@ export async function listRuns(project: ProjectRef): Promise<readonly RunSummary
 }
 
 async function listStoredRuns(project: Project): Promise<readonly RunSummary[]> {
-  const names = (await project.store.list(RUNS_DIR))
-    .filter((entry) => entry.kind === 'folder')
-    .map((entry) => entry.name);
+  const runIds = await listRecordedRuns(project);
   const summaries = await Promise.all(
-    names.filter(isRunId).map(async (runId) => withTerminal(project, runId, await summarize(project, runId))),
+    runIds.map(async (runId) => withTerminal(project, runId, await summarize(project, runId))),
   );
   return summaries
     .filter((summary): summary is RunSummary => summary !== null)

@@ -2,11 +2,8 @@ import type { Budgets, ContractType } from '../../contracts/index.js';
 import type { NodeId } from '../../project/index.js';
 import type { WorkflowTemplate } from './workflow-template.js';
 
-/** The step types: once (`action`), once per item of a list (`loop`), or `n` times (`ralph`). */
-export const WORKFLOW_STEP_TYPES = ['action', 'loop', 'ralph'] as const;
-
-/** How a step runs: one of {@link WORKFLOW_STEP_TYPES}. */
-export type WorkflowStepType = (typeof WORKFLOW_STEP_TYPES)[number];
+export { WORKFLOW_STEP_TYPES } from '../../runs/index.js';
+export type { WorkflowStepType } from '../../runs/index.js';
 
 /** The tool the agent is told to call when a step's `next_action` is not written. */
 export const DEFAULT_NEXT_ACTION = 'workflow_advance';

@@ -5,7 +5,7 @@ import type { ProjectRef, ProjectStore } from '../../store/index.js';
 import { acquireShortLock } from '../../workspace/index.js';
 import type { ShortLock, ShortLockOwner } from '../../workspace/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
-import { workflowStateLockPath } from './workflow-state-paths.js';
+import { workflowStateLockPath } from '../../runs/index.js';
 
 /** Who holds a workflow's state lock: the content of `.agent/runs/<run_id>/state.lock`. */
 export type StateLockOwner = ShortLockOwner;

@@ -1,9 +1,9 @@
 import { openRunEventLog } from '../../events/index.js';
 import { describeError } from '../../project/index.js';
 import type { ProjectRef } from '../../store/index.js';
-import { STATE_REVISION_FIELD } from './revision-event.js';
-import type { RevisionEvent } from './revision-event.js';
-import type { WorkflowState } from './workflow-state-schema.js';
+import { STATE_REVISION_FIELD } from '../../runs/index.js';
+import type { RevisionEvent } from '../../runs/index.js';
+import type { WorkflowState } from '../../runs/index.js';
 
 /** How {@link appendRevisionEvents} marks what it appends. */
 export interface AppendRevisionOptions {

@@ -5,12 +5,12 @@ import { usingProject } from '../../store/index.js';
 import type { Project, ProjectRef, ProjectStore } from '../../store/index.js';
 import { acquireStateLock, runFolderUnusable } from './acquire-state-lock.js';
 import { appendRevisionEvents } from './append-revision-events.js';
-import type { RevisionEvent } from './revision-event.js';
+import type { RevisionEvent } from '../../runs/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
-import { workflowDefinitionPath } from './workflow-state-paths.js';
-import { workflowStateSchema } from './workflow-state-schema.js';
+import { workflowDefinitionPath } from '../../runs/index.js';
+import { workflowStateSchema } from '../../runs/index.js';
 import type { WorkflowStepType } from '../definition/index.js';
-import type { WorkflowState, WorkflowTask } from './workflow-state-schema.js';
+import type { WorkflowState, WorkflowTask } from '../../runs/index.js';
 import { writeWorkflowStateFile } from './write-workflow-state.js';
 import type { StateDurability } from './write-workflow-state.js';
 

@@ -1,9 +1,9 @@
 import { openRunEventsReader } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
 import type { ProjectRef } from '../../store/index.js';
-import { STATE_REVISION_FIELD } from './revision-event.js';
-import type { RevisionEvent } from './revision-event.js';
-import type { WorkflowState } from './workflow-state-schema.js';
+import { STATE_REVISION_FIELD } from '../../runs/index.js';
+import type { RevisionEvent } from '../../runs/index.js';
+import type { WorkflowState } from '../../runs/index.js';
 
 /** How much of events.jsonl is read at a time, from its end backwards. */
 const CHUNK_BYTES = 64 * 1024;

@@ -8,15 +8,15 @@ export {
   workflowStepTypeSchema,
   workflowSummarySchema,
   workflowTaskSchema,
-} from './workflow-state-schema.js';
+} from '../../runs/index.js';
 export type {
   WorkflowContractState,
   WorkflowState,
   WorkflowStatus,
   WorkflowCompletionSummary,
   WorkflowTask,
-} from './workflow-state-schema.js';
-export { workflowDefinitionPath, workflowStateLockPath } from './workflow-state-paths.js';
+} from '../../runs/index.js';
+export { workflowDefinitionPath, workflowStateLockPath } from '../../runs/index.js';
 export { createWorkflowState } from './create-workflow-state.js';
 export type { CreateOptions, NewWorkflowState, PinnedDefinition } from './create-workflow-state.js';
 export { parseWorkflowState, readWorkflowState } from './read-workflow-state.js';
@@ -24,8 +24,8 @@ export { transactWorkflowState, updateWorkflowState } from './transact-workflow-
 export type { TransactOptions, WorkflowStateChange } from './transact-workflow-state.js';
 export { listRunningWorkflows } from './list-running-workflows.js';
 export { readPinnedDefinition } from './read-pinned-definition.js';
-export { revisionEventSchema, STATE_REVISION_FIELD } from './revision-event.js';
-export type { RevisionEvent } from './revision-event.js';
+export { revisionEventSchema, STATE_REVISION_FIELD } from '../../runs/index.js';
+export type { RevisionEvent } from '../../runs/index.js';
 export { findMissingRevisionEvents } from './find-missing-revision-events.js';
 export { recoverRevisionEvents } from './recover-revision-events.js';
 export type { RecoverOptions } from './recover-revision-events.js';

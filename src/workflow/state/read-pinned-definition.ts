@@ -4,7 +4,7 @@ import { StoreError, usingProject } from '../../store/index.js';
 import type { ProjectRef } from '../../store/index.js';
 import type { PinnedDefinition } from './create-workflow-state.js';
 import { WorkflowStateError } from './workflow-state-error.js';
-import type { WorkflowState } from './workflow-state-schema.js';
+import type { WorkflowState } from '../../runs/index.js';
 
 /**
  * Reads the definition pinned in a run (`definition_path`, a key of the project's store) and checks it still has

@@ -4,8 +4,8 @@ import type { RunId } from '../../project/index.js';
 import { usingProject } from '../../store/index.js';
 import type { ProjectRef, ProjectStore } from '../../store/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
-import { workflowStateSchema } from './workflow-state-schema.js';
-import type { WorkflowState } from './workflow-state-schema.js';
+import { workflowStateSchema } from '../../runs/index.js';
+import type { WorkflowState } from '../../runs/index.js';
 
 /**
  * Reads and checks a workflow run's state.json; throws {@link UnknownRunError} when the run's folder does not

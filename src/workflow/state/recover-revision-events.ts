@@ -6,7 +6,7 @@ import { appendRevisionEvents } from './append-revision-events.js';
 import { findMissingRevisionEvents } from './find-missing-revision-events.js';
 import { readWorkflowState } from './read-workflow-state.js';
 import { WorkflowStateError } from './workflow-state-error.js';
-import type { WorkflowState } from './workflow-state-schema.js';
+import type { WorkflowState } from '../../runs/index.js';
 
 /** How long a read waits for the state lock before leaving the recovery to its holder. */
 const RECOVERY_WAIT_MS = 500;

@@ -6,10 +6,10 @@ import { acquireStateLock } from './acquire-state-lock.js';
 import { appendRevisionEvents } from './append-revision-events.js';
 import { readWorkflowState } from './read-workflow-state.js';
 import { appendMissingRevisionEvents } from './recover-revision-events.js';
-import type { RevisionEvent } from './revision-event.js';
+import type { RevisionEvent } from '../../runs/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
-import { FIXED_STATE_FIELDS, workflowStateSchema } from './workflow-state-schema.js';
-import type { WorkflowState } from './workflow-state-schema.js';
+import { FIXED_STATE_FIELDS, workflowStateSchema } from '../../runs/index.js';
+import type { WorkflowState } from '../../runs/index.js';
 import { writeWorkflowStateFile } from './write-workflow-state.js';
 import type { StateDurability } from './write-workflow-state.js';
 

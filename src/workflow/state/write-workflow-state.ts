@@ -2,7 +2,7 @@ import { redactJson, runStatePath } from '../../project/index.js';
 import { StoreError } from '../../store/index.js';
 import type { ProjectStore } from '../../store/index.js';
 import { WorkflowStateError } from './workflow-state-error.js';
-import type { WorkflowState } from './workflow-state-schema.js';
+import type { WorkflowState } from '../../runs/index.js';
 
 /** How state files are written: `fsync` (default) survives a power cut, `none` only a process kill. */
 export type StateDurability = 'fsync' | 'none';

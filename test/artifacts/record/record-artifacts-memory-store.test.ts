@@ -18,7 +18,7 @@ import {
   rebuildArtifactIndex,
 } from '../../../src/artifacts/store/index.js';
 import { readHistorySegments } from '../../../src/artifacts/store/history-journal.js';
-import { listRecordedRuns } from '../../../src/artifacts/store/list-recorded-runs.js';
+import { listRecordedRuns } from '../../../src/store/index.js';
 import { newestIndexedRun } from '../../../src/artifacts/store/run-order-index.js';
 import { parseNodeId, parseRunId, PATH_INDEX_DIR, RUN_ORDER_INDEX_PATH } from '../../../src/project/index.js';
 import { createMemoryStore, openProject } from '../../../src/store/index.js';

@@ -13,7 +13,7 @@ import { StoreError, usingProject } from '../../../store/index.js';
 import type { ProjectRef, ProjectStore } from '../../../store/index.js';
 import { RunError } from '../run-error.js';
 import { applyRunTransitions } from './run-transitions.js';
-import { runStateSchema } from './run-state-schema.js';
+import { runStateSchema } from '../../../runs/index.js';
 import type { RunState } from '../run-types.js';
 
 export {
@@ -22,7 +22,7 @@ export {
   nodeStateSchema,
   runBudgetsStateSchema,
   runStateSchema,
-} from './run-state-schema.js';
+} from '../../../runs/index.js';
 
 /**
  * Reads and checks a run's state: state.json with the lines of its transition log applied (the one reader of

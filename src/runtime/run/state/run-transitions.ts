@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nodeIdSchema, sha256Hex } from '../../../project/index.js';
-import { nodeStateSchema, runBudgetsStateSchema } from './run-state-schema.js';
+import { nodeStateSchema, runBudgetsStateSchema } from '../../../runs/index.js';
 import type { NodeState, RunBudgetsState, RunState, RunStatus } from '../run-types.js';
 
 /** The first line of transitions.jsonl: which state.json (by the sha256 of its bytes) the lines below extend. */

@@ -1,24 +1,14 @@
 import type * as Yaml from 'yaml';
-import { z } from 'zod';
-import { MAX_CONFIG_FILE_BYTES } from '../../config/index.js';
-import { lazyModule, runDir, runStatePath } from '../../project/index.js';
-import type { RunId } from '../../project/index.js';
-import { usingProject } from '../../store/index.js';
-import type { ProjectRef, ProjectStore } from '../../store/index.js';
+import { MAX_CONFIG_FILE_BYTES } from '../config/index.js';
+import { lazyModule, runStatePath } from '../project/index.js';
+import type { RunId } from '../project/index.js';
+import { usingProject } from '../store/index.js';
+import type { ProjectRef, ProjectStore } from '../store/index.js';
+import { workflowStateHeaderSchema } from './workflow-state-schema.js';
+import { workflowDefinitionPath } from './workflow-state-paths.js';
 
 /** yaml loads when a pinned definition is first counted: `runs --help` never loads it (D76). */
 const yaml = lazyModule<typeof Yaml>('yaml');
-
-// The few fields of a workflow's state.json that `runs` lists. The runtime may not import the workflow
-// engine (same tier), so it reads them here, leniently: the engine's own schema is the judge of the rest.
-const workflowStateHeader = z.object({
-  kind: z.literal('workflow'),
-  workflow: z.string().min(1),
-  status: z.enum(['running', 'complete', 'failed', 'aborted']),
-  started_at: z.string(),
-  updated_at: z.string(),
-  step_index: z.number().int().nonnegative(),
-});
 
 /** What `runs` shows of a workflow run: its workflow, status, steps done (of how many) and times. */
 export interface WorkflowRunHeader {
@@ -46,7 +36,8 @@ async function readHeader(store: ProjectStore, runId: RunId): Promise<WorkflowRu
   } catch {
     return null;
   }
-  const parsed = workflowStateHeader.safeParse(value);
+  // Only the header's fields are checked: the engine's whole schema is the judge of the rest.
+  const parsed = workflowStateHeaderSchema.safeParse(value);
   if (!parsed.success) return null;
   const state = parsed.data;
   const stepsTotal = await pinnedStepCount(store, runId);
@@ -69,12 +60,28 @@ async function readHeader(store: ProjectStore, runId: RunId): Promise<WorkflowRu
  */
 async function pinnedStepCount(store: ProjectStore, runId: RunId): Promise<number> {
   try {
-    const bytes = await store.read(`${runDir(runId)}/workflow.yaml`, { maxBytes: MAX_CONFIG_FILE_BYTES });
+    const bytes = await store.read(workflowDefinitionPath(runId), { maxBytes: MAX_CONFIG_FILE_BYTES });
     const text = bytes === undefined ? undefined : new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     const definition: unknown = text === undefined ? undefined : yaml().parse(text);
     const steps = (definition as { steps?: unknown } | null | undefined)?.steps;
     return Array.isArray(steps) ? steps.length : 0;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * Which engine wrote a run's state.json text: the workflow engine's carries `"kind": "workflow"`, the graph
+ * runtime's has no kind. Judged loosely, so a corrupt state still says whose it is and its own parser names
+ * the problem.
+ */
+export function stateKindOf(text: string): 'graph' | 'workflow' {
+  try {
+    const value: unknown = JSON.parse(text);
+    const isWorkflow =
+      typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'workflow';
+    return isWorkflow ? 'workflow' : 'graph';
+  } catch {
+    return /"kind"\s*:\s*"workflow"/.test(text) ? 'workflow' : 'graph';
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_LEVELS, EVENT_NAME_PATTERN } from '../../events/index.js';
+import { EVENT_LEVELS, EVENT_NAME_PATTERN } from '../events/index.js';
 
 /**
  * One event of the change that wrote a state revision (`workflow.started`, `step.completed`, ...): kept in

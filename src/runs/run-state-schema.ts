@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { CONTRACT_TYPES } from '../../../contracts/index.js';
-import { ingestModeSchema } from '../../../ingest/index.js';
-import { nodeIdSchema, runIdSchema } from '../../../project/index.js';
+import { CONTRACT_TYPES } from '../contracts/index.js';
+import { ingestModeSchema } from '../ingest/index.js';
+import { nodeIdSchema, runIdSchema } from '../project/index.js';
 import type {
   NodeContractState,
   NodeIngestSummary,
   NodeState,
   RunBudgetsState,
   RunState,
-} from '../run-types.js';
+} from './run-state-types.js';
 
 const count = z.number().int().nonnegative();
 const timestamp = z.iso.datetime();

@@ -1,7 +1,8 @@
-import { isRunId, runDir, RUNS_DIR } from '../../project/index.js';
-import type { RunId } from '../../project/index.js';
-import { StoreError, usingProject } from '../../store/index.js';
-import type { ProjectRef } from '../../store/index.js';
+import { isRunId, runDir, RUNS_DIR } from '../project/index.js';
+import type { RunId } from '../project/index.js';
+import { StoreError } from './store-error.js';
+import { usingProject } from './project.js';
+import type { ProjectRef } from './project.js';
 
 /** The ids of the project's run folders under `.agent/runs/`, sorted; folders that cannot be run ids are left out. */
 export async function listRecordedRuns(project: ProjectRef): Promise<RunId[]> {

@@ -1,5 +1,5 @@
-import { runDir } from '../../project/index.js';
-import type { RunId } from '../../project/index.js';
+import { runDir } from '../project/index.js';
+import type { RunId } from '../project/index.js';
 
 /** `.agent/runs/<run_id>/workflow.yaml`: the definition text pinned when the workflow started. */
 export function workflowDefinitionPath(runId: RunId): string {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CONTRACT_TYPES, terminalStateSchema } from '../../contracts/index.js';
-import { ID_PATTERN, ID_RULE, nodeIdSchema, runIdSchema } from '../../project/index.js';
-import { WORKFLOW_STEP_TYPES } from '../definition/index.js';
+import { CONTRACT_TYPES, terminalStateSchema } from '../contracts/index.js';
+import { ID_PATTERN, ID_RULE, nodeIdSchema, runIdSchema } from '../project/index.js';
+import { WORKFLOW_STEP_TYPES } from './workflow-step-types.js';
 import { revisionEventSchema } from './revision-event.js';
 import { workflowDefinitionPath } from './workflow-state-paths.js';
 
@@ -71,11 +71,8 @@ export const workflowContractStateSchema = z
   })
   .strict();
 
-/**
- * Schema of a workflow run's `.agent/runs/<run_id>/state.json` (version 1): seed 000's `WorkflowState`
- * fields plus what a restarted engine needs to continue exactly; a state without `artefacts` loads as `[]`.
- */
-export const workflowStateSchema = z
+/** The fields of a workflow state, each checked alone; {@link workflowStateSchema} adds the rules between them. */
+const workflowStateFields = z
   .object({
     /** Tells a workflow state from the graph runtime's state.json in the same place. */
     kind: z.literal('workflow'),
@@ -130,32 +127,46 @@ export const workflowStateSchema = z
      */
     revision_events: z.array(revisionEventSchema).readonly().exactOptional(),
   })
-  .strict()
-  .superRefine((state, context) => {
-    const issue = (path: string, message: string): void => {
-      context.addIssue({ code: 'custom', path: [path], message });
-    };
-    if (state.definition_path !== workflowDefinitionPath(state.run_id)) {
-      issue('definition_path', `must be ${workflowDefinitionPath(state.run_id)}`);
-    }
-    if (state.task !== undefined && state.stepType !== 'loop') issue('task', 'is only set on a loop step');
-    if (state.ralphIteration !== undefined && state.stepType !== 'ralph') {
-      issue('ralphIteration', 'is only set on a ralph step');
-    }
-    if (new Set(state.artefacts).size !== state.artefacts.length) issue('artefacts', 'has a duplicate path');
-    if (new Set(state.step_artefacts).size !== state.step_artefacts.length) {
-      issue('step_artefacts', 'has a duplicate path');
-    }
-    if (state.status === 'complete' && state.summary === undefined) {
-      issue('summary', 'is required once the workflow is complete');
-    }
-    if (state.terminal !== undefined && state.status !== 'complete' && state.status !== 'failed') {
-      issue('terminal', `is only set once the workflow is complete or failed, not ${state.status}`);
-    }
-    if (state.status !== 'running' && state.finished_at === undefined) {
-      issue('finished_at', `is required once the workflow is ${state.status}`);
-    }
-  });
+  .strict();
+
+/**
+ * Schema of a workflow run's `.agent/runs/<run_id>/state.json` (version 1): seed 000's `WorkflowState`
+ * fields plus what a restarted engine needs to continue exactly; a state without `artefacts` loads as `[]`.
+ */
+export const workflowStateSchema = workflowStateFields.superRefine((state, context) => {
+  const issue = (path: string, message: string): void => {
+    context.addIssue({ code: 'custom', path: [path], message });
+  };
+  if (state.definition_path !== workflowDefinitionPath(state.run_id)) {
+    issue('definition_path', `must be ${workflowDefinitionPath(state.run_id)}`);
+  }
+  if (state.task !== undefined && state.stepType !== 'loop') issue('task', 'is only set on a loop step');
+  if (state.ralphIteration !== undefined && state.stepType !== 'ralph') {
+    issue('ralphIteration', 'is only set on a ralph step');
+  }
+  if (new Set(state.artefacts).size !== state.artefacts.length) issue('artefacts', 'has a duplicate path');
+  if (new Set(state.step_artefacts).size !== state.step_artefacts.length) {
+    issue('step_artefacts', 'has a duplicate path');
+  }
+  if (state.status === 'complete' && state.summary === undefined) {
+    issue('summary', 'is required once the workflow is complete');
+  }
+  if (state.terminal !== undefined && state.status !== 'complete' && state.status !== 'failed') {
+    issue('terminal', `is only set once the workflow is complete or failed, not ${state.status}`);
+  }
+  if (state.status !== 'running' && state.finished_at === undefined) {
+    issue('finished_at', `is required once the workflow is ${state.status}`);
+  }
+});
+
+/**
+ * The few fields of a workflow state that a listing of runs shows, checked by the same field schemas; every
+ * other field is left to {@link workflowStateSchema}, so a state the engine would refuse for another field is
+ * still listed with its workflow, status and times.
+ */
+export const workflowStateHeaderSchema = workflowStateFields
+  .pick({ kind: true, workflow: true, status: true, started_at: true, updated_at: true, step_index: true })
+  .strip();
 
 /** A workflow run's state as stored in state.json. */
 export type WorkflowState = Readonly<z.output<typeof workflowStateSchema>>;

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRunId } from '../../../src/project/index.js';
-import { readWorkflowRunHeader } from '../../../src/runtime/run/workflow-run-summary.js';
-import { tempProject } from '../../helpers/temp-project.js';
+import { parseRunId } from '../../src/project/index.js';
+import { readWorkflowRunHeader, stateKindOf } from '../../src/runs/index.js';
+import { tempProject } from '../helpers/temp-project.js';
 
 const RUN = parseRunId('wf-1');
 
@@ -78,5 +78,24 @@ describe('readWorkflowRunHeader', () => {
   ])('gives 0 steps in all when the pinned definition is %s', async (_name, pinned) => {
     const projectDir = await withState({ ...header, status: 'complete', step_index: 4 }, pinned);
     expect(await readWorkflowRunHeader(projectDir, RUN)).toMatchObject({ stepsDone: 4, stepsTotal: 0 });
+  });
+});
+
+describe('stateKindOf', () => {
+  it.each([
+    ['a workflow state', JSON.stringify({ kind: 'workflow', status: 'running' }), 'workflow'],
+    ['a graph state', JSON.stringify({ version: 1, graph: { name: 'g' } }), 'graph'],
+    ['a torn workflow state', '{"kind": "workflow", "status": "runn', 'workflow'],
+    ['torn text of no kind', '{"version": 1, "gra', 'graph'],
+    ['JSON that is not an object', '[1, 2]', 'graph'],
+  ])('tells %s', (_name, text, kind) => {
+    expect(stateKindOf(text)).toBe(kind);
+  });
+});
+
+describe('the header and the engine read one schema', () => {
+  it('does not list a workflow state whose header field the engine refuses (a time that is not ISO 8601)', async () => {
+    const projectDir = await withState({ ...header, status: 'running', updated_at: 'yesterday' });
+    expect(await readWorkflowRunHeader(projectDir, RUN)).toBeNull();
   });
 });
