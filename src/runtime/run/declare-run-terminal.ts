@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import {
   chooseTerminal,
   declareTerminal,
@@ -20,7 +20,7 @@ import type { RunBudgetsState, RunState } from './run-types.js';
 /** What an ended run hands to {@link declareRunTerminal}. */
 export interface EndedRun {
   /** The project folder, or a `Project` whose store keeps the run. */
-  readonly projectDir: ProjectRef;
+  readonly project: Project;
   readonly root: ConfinedRoot;
   readonly runId: RunId;
   /** The run's events (bound to its run_id). */
@@ -42,7 +42,7 @@ export async function declareRunTerminal(run: EndedRun): Promise<TerminalState> 
   const ending = await endingOf(run);
   const terminal = chooseTerminal(ending, run.at);
   try {
-    return await declareTerminal(run.projectDir, run.runId, run.events, terminal, {
+    return await declareTerminal(run.project, run.runId, run.events, terminal, {
       eventFields: { budgets: run.budgets },
     });
   } catch (error) {
@@ -79,7 +79,7 @@ async function endingOf(run: EndedRun): Promise<RunEnding> {
           budget: 'max_fix_attempts' as const,
           reason: `max_fix_attempts ran out: ${fixesOut.state.error?.message ?? `node ${fixesOut.id} needs a fix`}`,
         });
-  const submissions = (await readSubmissions(run.projectDir, run.runId)).map((submission) => ({
+  const submissions = (await readSubmissions(run.project, run.runId)).map((submission) => ({
     type: submission.type,
     path: submission.record.path,
   }));
@@ -113,9 +113,9 @@ async function endingOf(run: EndedRun): Promise<RunEnding> {
 async function findRegression(
   run: EndedRun,
 ): Promise<{ readonly reason: string; readonly artifact: string } | undefined> {
-  const current = await smokeResultOf(run.projectDir, run.runId);
+  const current = await smokeResultOf(run.project, run.runId);
   if (current === undefined || current.payload.failed === 0) return undefined;
-  const earlier = (await listRuns(run.projectDir))
+  const earlier = (await listRuns(run.project))
     .filter(
       (summary) =>
         summary.kind === 'graph' &&
@@ -126,7 +126,7 @@ async function findRegression(
     )
     .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
   for (const summary of earlier) {
-    const previous = await smokeResultOf(run.projectDir, parseRunId(summary.run_id));
+    const previous = await smokeResultOf(run.project, parseRunId(summary.run_id));
     if (previous === undefined) continue;
     if (previous.payload.failed > 0) return undefined;
     const failed = current.payload.failed;

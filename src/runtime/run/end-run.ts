@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../../store/index.js';
+import type { Project } from '../../store/index.js';
 import type { EventLog } from '../../events/index.js';
 import { describeError, runDir } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
@@ -13,7 +13,7 @@ import type { RunResult, RunState } from './run-types.js';
 /** A run whose node loop is over (without a fatal error). */
 export interface FinishedNodeLoop {
   /** The project folder, or a `Project` whose store keeps the run. */
-  readonly projectDir: ProjectRef;
+  readonly project: Project;
   readonly root: ConfinedRoot;
   readonly runId: RunId;
   readonly graph: GraphDefinition;
@@ -71,7 +71,7 @@ export async function endRun(run: FinishedNodeLoop): Promise<RunResult> {
   const terminal = interrupted
     ? undefined
     : await declareRunTerminal({
-        projectDir: run.projectDir,
+        project: run.project,
         root: run.root,
         runId: run.runId,
         events,

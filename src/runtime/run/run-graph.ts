@@ -1,5 +1,5 @@
 import { isProject, openProject, projectDirOf, StoreError, usingProject } from '../../store/index.js';
-import type { ProjectRef, ProjectStore } from '../../store/index.js';
+import type { Project, ProjectRef } from '../../store/index.js';
 import path from 'node:path';
 import { openRunEventLog, redactSecrets } from '../../events/index.js';
 import type { EventEntry, EventLog } from '../../events/index.js';
@@ -87,7 +87,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     eventLog.child({ run_id: runId }).writeAll(start.lostEvents);
     // One recorder per run: its calls are serialized, so `previous` links between this run's nodes are exact.
     recorder = openRunRecorder({
-      projectDir: project,
+      project,
       runId,
       events: eventLog.child({ run_id: runId }),
       now,
@@ -97,9 +97,8 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     return await execute(
       options,
       {
-        projectDir: project,
+        project,
         root,
-        store: project.store,
         ingestRoots,
         lock,
         concurrency,
@@ -158,9 +157,10 @@ async function planStart(
 }
 
 interface RunEnvironment {
-  readonly projectDir: ProjectRef;
+  /** The project (its store keeps the run); `projectDir` is resolved into it once, here at the edge. */
+  readonly project: Project;
+  /** The project's live tree (docs/, workspace/): the run writes its documents through it. */
   readonly root: ConfinedRoot;
-  readonly store: ProjectStore;
   readonly ingestRoots: SharedIngestRoots;
   readonly lock: RunLock;
   readonly concurrency: number;
@@ -208,7 +208,7 @@ async function executeWithin(
   const events = eventLog.child({ run_id: runId });
   const ingestEnabled = options.ingest?.enabled === true;
   const store = createRunStateStore(
-    { store: environment.store },
+    { store: environment.project.store },
     {
       version: 1,
       run_id: runId,
@@ -259,7 +259,7 @@ async function executeWithin(
 
     const outcome = await runNodes({
       options,
-      projectDir: environment.projectDir,
+      project: environment.project,
       runId,
       inputs: start.inputs,
       outputs: new Map(plan.outputs),
@@ -295,7 +295,7 @@ async function executeWithin(
       throw fatal instanceof Error ? fatal : new Error(describeError(fatal));
     }
     return await endRun({
-      projectDir: environment.projectDir,
+      project: environment.project,
       root: environment.root,
       runId,
       graph,

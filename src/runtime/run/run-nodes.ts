@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../../store/index.js';
+import type { Project } from '../../store/index.js';
 import type { EventLog } from '../../events/index.js';
 import type { IngestRoots } from '../../ingest/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
@@ -20,7 +20,7 @@ import type { RunId } from '../../project/index.js';
 export interface RunNodesOptions {
   readonly options: RunGraphOptions;
   /** The project folder, or a `Project` whose store keeps the run. */
-  readonly projectDir: ProjectRef;
+  readonly project: Project;
   readonly runId: RunId;
   readonly inputs: Readonly<Record<string, string>>;
   /** Documents of completed nodes; filled in as nodes complete. */
@@ -68,7 +68,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
   let fatal: { readonly error: unknown } | undefined;
 
   const context: NodeRunContext = {
-    projectDir: run.projectDir,
+    project: run.project,
     runId: run.runId,
     graph: options.graph,
     inputs: run.inputs,

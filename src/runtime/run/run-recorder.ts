@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../../store/index.js';
+import type { Project } from '../../store/index.js';
 import { openIngestRecords, recordFailureEvents } from '../../artifacts/index.js';
 import type { IngestRecords } from '../../artifacts/index.js';
 import type { EventLog } from '../../events/index.js';
@@ -10,7 +10,7 @@ export type RunRecorder = IngestRecords;
 /** Options of {@link openRunRecorder}. */
 export interface RunRecorderOptions {
   /** The project folder, or a `Project` whose store keeps the run. */
-  readonly projectDir: ProjectRef;
+  readonly project: Project;
   readonly runId: RunId;
   /** The run's events (bound to its run_id): where recording failures are reported. */
   readonly events: EventLog;
@@ -22,7 +22,7 @@ export interface RunRecorderOptions {
 export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
   const { events } = options;
   return openIngestRecords({
-    projectDir: options.projectDir,
+    projectDir: options.project,
     runId: options.runId,
     now: options.now,
     durability: options.durability,

@@ -62,8 +62,12 @@ export interface RunGraphOptions {
   readonly agentFor: (name: string) => Agent;
   /** Use this agent name for every agent_task node (CLI --agent). */
   readonly agentOverride?: string;
-  /** Default: `<graph name>-<UTC time to the ms>`, sanitized to the id pattern. */
-  readonly runId?: string;
+  /**
+   * Default: `<graph name>-<UTC time to the ms>`, sanitized to the id pattern. A `RunId` (the CLI passes the one
+   * it parsed) or its text: `runGraph` is the library's edge and checks it once there (a JavaScript caller's
+   * string carries no brand); inside the run it travels as a `RunId` only.
+   */
+  readonly runId?: RunId | string;
   /** Continue the run `runId`: completed nodes are kept, the others (re)run. */
   readonly resume?: boolean;
   /** Most nodes running at once (default 2). */

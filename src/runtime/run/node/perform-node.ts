@@ -70,7 +70,7 @@ async function conclude(
     return { outcome: { status: 'failed', code: 'output_too_large', message: refused }, submissions: [] };
   }
   const outcome = await concludeDocument({
-    projectDir: context.projectDir,
+    projectDir: context.project,
     root: context.root,
     runId: context.runId,
     nodeId: prepared.node.id,
@@ -93,7 +93,7 @@ async function conclude(
   if (outcome.status === 'failed') return { outcome, submissions: [] };
   const recorder = await context.recorder.artifactRecorder();
   const submissions = await submitDocumentBlocks({
-    projectDir: context.projectDir,
+    projectDir: context.project,
     runId: context.runId,
     nodeId: prepared.node.id,
     agentId,
@@ -130,7 +130,7 @@ async function performAgentNode(
         message: context.budget.exceeded()?.reason ?? 'a budget ran out',
       };
     }
-    const offset = await eventsOffset(context.projectDir, context.runId);
+    const offset = await eventsOffset(context.project, context.runId);
     const reply = await askAgent(context, node, work.agent, prompt, ask);
     // A stopped run (or max_minutes) never re-asks: the node ends here and a resume asks again.
     if (context.signal.aborted) {
@@ -140,7 +140,7 @@ async function performAgentNode(
     }
     if (reply.status === 'failed' && contract === undefined) return reply;
     // Read before this node's own document blocks are submitted: what is there now came from the agent.
-    const external = await readAttemptSubmissions(context.projectDir, context.runId, node.id, offset);
+    const external = await readAttemptSubmissions(context.project, context.runId, node.id, offset);
     let concluded: Concluded | undefined;
     let askOutcome: NodeOutcome =
       reply.status === 'failed' ? reply : { status: 'failed', code: 'agent_error', message: '' };
@@ -212,7 +212,7 @@ async function performCommandNode(
     nodeId: node.id,
     commands: work.commands,
     timeoutMs: work.timeoutMs,
-    cwd: projectDirOf(context.projectDir),
+    cwd: projectDirOf(context.project),
     env: context.env,
     signal: context.signal,
   });
@@ -223,7 +223,7 @@ async function performCommandNode(
   if (concluded.outcome.status === 'failed') return concluded.outcome;
   const recorder = await context.recorder.artifactRecorder();
   const submitted = await submitArtifact({
-    projectDir: context.projectDir,
+    projectDir: context.project,
     runId: context.runId,
     taskId: node.id,
     agentId: 'runtime',

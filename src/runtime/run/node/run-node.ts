@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../../../store/index.js';
+import type { Project } from '../../../store/index.js';
 import type { EventLog } from '../../../events/index.js';
 import type { IngestRoots } from '../../../ingest/index.js';
 import type { ConfinedRoot } from '../../../workspace/index.js';
@@ -35,7 +35,7 @@ export type NodeErrorCode =
 /** What a node needs from its run. */
 export interface NodeRunContext {
   /** The project folder, or a `Project` whose store keeps the run. */
-  readonly projectDir: ProjectRef;
+  readonly project: Project;
   readonly runId: RunId;
   readonly graph: GraphDefinition;
   readonly inputs: Readonly<Record<string, string>>;
