@@ -45,9 +45,9 @@ export interface ConcludeIngest {
 
 /** One document to write, ingest behind the flag, and record. */
 export interface ConcludeDocumentOptions {
-  /** A project folder, or a `Project` whose store keeps the manifest and the events. */
-  readonly projectDir: ProjectRef;
-  /** The run's confined project root: the document is written through it. */
+  /** Where the manifest and the events are kept: a `Project`'s store (or a project folder's files store). */
+  readonly project: ProjectRef;
+  /** The project's live tree (docs/, workspace/), opened once by the run: the document is written through it. */
   readonly root: ConfinedRoot;
   readonly runId: RunId;
   /** The graph node or workflow step the document belongs to. */
@@ -138,7 +138,7 @@ export async function concludeDocument(options: ConcludeDocumentOptions): Promis
     return written;
   }
   const { summary, blocks } = await ingestWrittenDocument({
-    projectDir: options.projectDir,
+    projectDir: options.project,
     runId: options.runId,
     nodeId,
     docPath: outputPath,

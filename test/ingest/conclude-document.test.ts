@@ -27,7 +27,7 @@ async function conclude(
   });
   try {
     const outcome = await concludeDocument({
-      projectDir,
+      project: projectDir,
       root,
       runId,
       nodeId,

@@ -70,7 +70,7 @@ async function conclude(
     return { outcome: { status: 'failed', code: 'output_too_large', message: refused }, submissions: [] };
   }
   const outcome = await concludeDocument({
-    projectDir: context.project,
+    project: context.project,
     root: context.root,
     runId: context.runId,
     nodeId: prepared.node.id,

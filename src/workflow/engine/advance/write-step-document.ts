@@ -47,7 +47,7 @@ export async function writeStepDocument(
   const root = await openConfinedRoot(projectDirOf(projectDir));
   try {
     const outcome = await concludeDocument({
-      projectDir,
+      project: projectDir,
       root,
       runId: state.run_id,
       nodeId: context.nodeId,
