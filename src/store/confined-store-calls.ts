@@ -113,7 +113,9 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
           message: `${join(projectDir, key)} holds ${String(stats.size)} bytes, more than the ${String(options.maxBytes)} this read takes`,
         });
       }
-      return new Uint8Array(await readThroughPool(handle.fd, stats.size));
+      const bytes = await readThroughPool(handle.fd, stats.size);
+      // A view, not a copy: the buffer was allocated for this read alone.
+      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     });
 
   /**
@@ -178,7 +180,9 @@ export function confinedStoreCalls(projectDir: string, within: Within): KeyedCal
     read,
     readText: async (key, options) => {
       const bytes = await read(key, options);
-      return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+      return bytes === undefined
+        ? undefined
+        : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     },
     info: async (key) => {
       const stats = await statKey(key);
@@ -320,14 +324,16 @@ function refusalCodeOf(stats: Stats): ReadRefusal['code'] | undefined {
 
 /**
  * The bytes of the open file `fd` from its start to its end, read through libuv's pool (D81: a query may read many
- * large records files, and the event loop keeps turning meanwhile); one call when the file kept its size.
+ * large records files, and the event loop keeps turning meanwhile); one call when the file kept its size, and then
+ * no copy: the answer is a view of the one buffer read into, which belongs to this read alone.
  */
 async function readThroughPool(fd: number, size: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let position = 0;
   for (;;) {
     // One byte more than the size: a short read is the end of a regular file, with no second call to find it.
-    const chunk = Buffer.allocUnsafe(Math.max(size - position, 0) + 1);
+    // Its own memory (not the shared pool of small Buffers), so the view handed out shows nothing else.
+    const chunk = Buffer.allocUnsafeSlow(Math.max(size - position, 0) + 1);
     const bytesRead = await new Promise<number>((resolve, reject) => {
       readAt(fd, chunk, 0, chunk.byteLength, position, (error, count) => {
         if (error === null) resolve(count);
@@ -336,7 +342,10 @@ async function readThroughPool(fd: number, size: number): Promise<Buffer> {
     });
     chunks.push(chunk.subarray(0, bytesRead));
     position += bytesRead;
-    if (bytesRead < chunk.byteLength) return Buffer.concat(chunks, position);
+    if (bytesRead < chunk.byteLength) {
+      const [only] = chunks;
+      return chunks.length === 1 && only !== undefined ? only : Buffer.concat(chunks, position);
+    }
   }
 }
 

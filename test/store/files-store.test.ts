@@ -37,6 +37,35 @@ describe('openProjectStore', () => {
     await untouched.close();
   });
 
+  it('reads whole files of every size exactly, each its own bytes', async () => {
+    // A whole-file read hands out a view of the buffer it read into (no copy): each answer its own, exact bytes.
+    const sizes = [0, 1, 4095, 4097, 64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 300 * 1024];
+    const files: Record<string, string> = {};
+    for (const size of sizes) {
+      files[`.agent/index/f${String(size)}.jsonl`] = Array.from({ length: size }, (_, i) =>
+        i % 97 === 96 ? '\n' : String.fromCharCode(97 + (i % 26)),
+      ).join('');
+    }
+    const projectDir = await tempProject(files);
+    const store = openProjectStore(projectDir);
+    for (const size of sizes) {
+      const key = `.agent/index/f${String(size)}.jsonl`;
+      const bytes = await store.read(key);
+      expect(bytes?.byteLength).toBe(size);
+      expect(Buffer.from(bytes ?? new Uint8Array()).equals(await readFile(path.join(projectDir, key)))).toBe(
+        true,
+      );
+      expect(await store.readText(key)).toBe(files[key]);
+      // Its own memory: changing one answer changes no other, and it shows no bytes beyond the file's.
+      if (bytes !== undefined && size > 0) {
+        expect(bytes.buffer.byteLength).toBeLessThanOrEqual(size + 1);
+        bytes[0] = 0x21;
+        expect(await store.readText(key)).toBe(files[key]);
+      }
+    }
+    await store.close();
+  });
+
   it('neither reads nor writes through a symlinked .agent, and leaves its target alone', async () => {
     const outside = await tempProject({ 'runs/r1/state.json': 'outside' });
     const projectDir = await tempProject();

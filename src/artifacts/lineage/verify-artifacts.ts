@@ -75,7 +75,16 @@ const REINDEX = "run 'artifact-ingest reindex' to rebuild the index";
  * a run id that names no run folder (or is not an id).
  */
 export function verifyArtifacts(project: ProjectRef, options: VerifyOptions = {}): Promise<VerifyReport> {
-  return usingProject(project, (opened) => verify(opened, options));
+  return usingProject(project, async (opened) => {
+    // Through a session: the folders it reads many files from (a run's, the path index and its <2 hex> folders)
+    // are walked once, not once per file.
+    const session = await opened.store.openSession();
+    try {
+      return await verify({ dir: opened.dir, store: session }, options);
+    } finally {
+      await session.close();
+    }
+  });
 }
 
 async function verify(opened: Project, options: VerifyOptions): Promise<VerifyReport> {
