@@ -1,5 +1,5 @@
 import { isProject, openProject, projectDirOf, StoreError, usingProject } from '../../store/index.js';
-import type { Project, ProjectRef } from '../../store/index.js';
+import type { Project, ProjectRef, ProjectStore } from '../../store/index.js';
 import path from 'node:path';
 import { openRunEventLog, redactSecrets } from '../../events/index.js';
 import type { EventEntry, EventLog } from '../../events/index.js';
@@ -74,6 +74,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   let lock: RunLock | undefined;
   let eventLog: EventLog | undefined;
   let recorder: RunRecorder | undefined;
+  let session: ProjectStore | undefined;
   // One workspace root for every node's ingest, opened on the first write.
   const ingestRoots = openIngestRoots(projectDir);
   try {
@@ -82,12 +83,16 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     const start = await planStart(options, project, runId, now);
     const unresolved = new Set([...nodesToRun(start.plan)].filter((id) => !agents.has(id)));
     const allAgents = new Map<string, Agent>([...agents, ...resolveAgents(options, unresolved)]);
-    eventLog = await openRunEventLog(project, runId);
+    // The run's own calls (state, transitions, events, manifests) go through a session of the store: it keeps the
+    // run's folder open, so each call walks one level or none instead of `.agent/runs/<run_id>` from the project.
+    session = await project.store.openSession();
+    const running = openProject(project.dir, { store: session });
+    eventLog = await openRunEventLog(running, runId);
     // What the killed invocation's state says ended goes into the events first, marked recovered.
     eventLog.child({ run_id: runId }).writeAll(start.lostEvents);
     // One recorder per run: its calls are serialized, so `previous` links between this run's nodes are exact.
     recorder = openRunRecorder({
-      project,
+      project: running,
       runId,
       events: eventLog.child({ run_id: runId }),
       now,
@@ -97,7 +102,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     return await execute(
       options,
       {
-        project,
+        project: running,
         root,
         ingestRoots,
         lock,
@@ -112,6 +117,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   } finally {
     await recorder?.close();
     if (eventLog !== undefined) await closeEvents(eventLog);
+    await session?.close();
     await lock?.release();
     await ingestRoots.close();
     if (project !== options.projectDir) await project.store.close();
