@@ -1,5 +1,5 @@
 export { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
-export { openObjectStore } from './object-store.js';
+export { openObjectStore, readOnlyObjects } from './object-store.js';
 export type { ObjectStore, ObjectStoreOptions, ObjectVerdict, PutResult } from './object-store.js';
 export { ObjectStoreError } from './object-store-error.js';
 export type { ObjectStoreErrorCode } from './object-store-error.js';
@@ -19,7 +19,9 @@ export type {
 } from './project-store.js';
 export { StoreError } from './store-error.js';
 export type { StoreErrorCode } from './store-error.js';
-export { storeKeyComponents } from './store-key.js';
+export { checkKeyBelow, checkReadRange, storeKeyComponents } from './store-key.js';
+export { bytesToRead } from './bytes-to-read.js';
+export { objectsAtKeys } from './keyed-objects.js';
 export { openProjectStore } from './files-store.js';
 export { createMemoryStore } from './memory-store.js';
 export { isProject, openProject, projectDirOf, projectOf, usingProject } from './project.js';

@@ -1,9 +1,8 @@
-import { AGENT_DIR, OBJECTS_DIR } from '../project/index.js';
+import { AGENT_DIR } from '../project/index.js';
 import { bytesToRead } from './bytes-to-read.js';
-import { contentHashOf, hexOfContentHash, objectPathOf } from './content-hash.js';
+import { contentHashOf } from './content-hash.js';
+import { objectsAtKeys } from './keyed-objects.js';
 import { readOnlyObjects } from './object-store.js';
-import type { ObjectStore, PutResult } from './object-store.js';
-import { checkedObject, malformedHashError, streamedMismatchError } from './object-store-error.js';
 import type { ProjectStore, StoreEntry } from './project-store.js';
 import { StoreError } from './store-error.js';
 import { checkKeyBelow, checkReadRange, storeKeyComponents } from './store-key.js';
@@ -280,7 +279,14 @@ export function createMemoryStore(): ProjectStore {
     // Nothing to keep open: the session is the store, and closing it leaves the store as it is.
     openSession: () => Promise.resolve({ ...store, close: () => Promise.resolve() }),
     openObjects: (options = {}) => {
-      const objects = memoryObjects(read, replace);
+      const objects = objectsAtKeys(
+        read,
+        (key, bytes) =>
+          call(() => {
+            replace(key, bytes);
+          }),
+        'the memory store',
+      );
       return Promise.resolve(options.readOnly === true ? readOnlyObjects(objects) : objects);
     },
     close: () => Promise.resolve(),
@@ -299,57 +305,4 @@ function call<T>(body: () => T | Promise<T>): Promise<T> {
 
 function refused(key: string, why: string): StoreError {
   return new StoreError({ code: 'write_refused', key, message: `memory store: cannot write ${key}: ${why}` });
-}
-
-/** The objects of a memory store, kept under their layout keys and verified by hash on every read. */
-function memoryObjects(
-  read: ProjectStore['read'],
-  replace: (key: string, bytes: Uint8Array) => void,
-): ObjectStore {
-  const keyOf = (hash: string): string => {
-    const hex = hexOfContentHash(hash);
-    if (hex === undefined) throw malformedHashError(hash);
-    return `${OBJECTS_DIR}/${objectPathOf(hex)}`;
-  };
-  const put = async (bytes: Uint8Array): Promise<PutResult> => {
-    const hash = contentHashOf(bytes);
-    const path = keyOf(hash);
-    const stored = await read(path);
-    // Healed as the files store heals: an object holding other bytes is replaced.
-    if (stored !== undefined && Buffer.from(stored).equals(bytes)) return { hash, path, stored: false };
-    replace(path, bytes);
-    return { hash, path, stored: true };
-  };
-  return {
-    put,
-    putAll: async (contents) => {
-      const results: PutResult[] = [];
-      for (const bytes of contents) results.push(await put(bytes));
-      return results;
-    },
-    putStream: async (hash, chunks) => {
-      const path = keyOf(hash);
-      const parts: Uint8Array[] = [];
-      for await (const chunk of chunks) parts.push(chunk);
-      const bytes = Buffer.concat(parts);
-      const actual = contentHashOf(bytes);
-      if (actual !== hash) throw streamedMismatchError(hash, bytes.byteLength, actual);
-      const stored = await read(path);
-      if (stored !== undefined && contentHashOf(stored) === hash) return { hash, path, stored: false };
-      replace(path, bytes);
-      return { hash, path, stored: true };
-    },
-    get: async (hash) => {
-      const bytes = await read(keyOf(hash));
-      return checkedObject(hash, bytes, bytes && contentHashOf(bytes), 'the memory store');
-    },
-    has: async (hash) => (await read(keyOf(hash))) !== undefined,
-    size: async (hash) => (await read(keyOf(hash)))?.byteLength,
-    verify: async (hash) => {
-      const bytes = await read(keyOf(hash));
-      if (bytes === undefined) return 'missing';
-      return contentHashOf(bytes) === hash ? 'ok' : 'corrupt';
-    },
-    close: () => Promise.resolve(),
-  };
 }

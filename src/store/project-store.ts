@@ -1,7 +1,7 @@
 import type { ObjectStore, ObjectStoreOptions } from './object-store.js';
 
-/** The implementations of the storage port: today's `.agent/` folder, or a process's memory. */
-export type StoreKind = 'files' | 'memory';
+/** The implementations of the storage port: today's `.agent/` folder, a process's memory, or the remote (PostgreSQL + objects). */
+export type StoreKind = 'files' | 'memory' | 'remote';
 
 /** How a write into the store is made durable. */
 export interface StoreWriteOptions {
