@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { contentHashOf, objectPathOf } from '../../src/store/content-hash.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 import { openProjectStore } from '../../src/store/files-store.js';
@@ -10,16 +10,34 @@ import { storeLockSlot } from '../../src/store/store-lock-slot.js';
 import { acquireShortLock, readLiveShortLockOwner } from '../../src/workspace/locks/short-lock.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { storeErrorOf } from './store-error-of.js';
+import type { RemoteStoreSettings } from '../../src/remote/index.js';
+import { catalogSettings, freshCatalog, remoteStoreOf } from '../remote/remote-test-stores.js';
 
 // The storage port's contract (spec storage.md, Part 1): one suite, run against every implementation. Part 2's
 // PostgreSQL and S3 implementations join the table below.
 
 // A session (openSession) is a view of its store that keeps folders open: it keeps the whole contract too.
+const POSTGRES = process.env['ARTIFACT_INGEST_TEST_POSTGRES_URL'];
+const catalog = POSTGRES === undefined ? undefined : await freshCatalog(POSTGRES);
+/** Remote stores opened by the suite, closed after it (each test's own namespace). */
+const opened: ProjectStore[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+});
+const remote = (settings: () => RemoteStoreSettings) => (): Promise<ProjectStore> => {
+  const store = remoteStoreOf(settings());
+  opened.push(store);
+  return Promise.resolve(store);
+};
+
 const IMPLEMENTATIONS: readonly (readonly [string, () => Promise<ProjectStore>])[] = [
   ['files', async () => openProjectStore(await tempProject())],
   ['memory', () => Promise.resolve(createMemoryStore())],
   ['files session', async () => openProjectStore(await tempProject()).openSession()],
   ['memory session', () => createMemoryStore().openSession()],
+  ...(catalog === undefined
+    ? []
+    : [['postgres + catalog objects', remote(() => catalogSettings(catalog))] as const]),
 ];
 
 /** The text of what `readFrom` read. */
