@@ -81,10 +81,13 @@ export type {
   VersionDiffer,
   VersionToDiff,
 } from './lineage/index.js';
-export { BundleError, bundleRun, importBundle } from './bundle/index.js';
+export { BundleError, bundleRun, copyRun, importBundle, RunCopyError } from './bundle/index.js';
 export type {
   BundleErrorCode,
   BundleOptions,
+  CopyRunOptions,
+  RunCopy,
+  RunCopyErrorCode,
   BundleSummary,
   ImportOptions,
   ImportSummary,
