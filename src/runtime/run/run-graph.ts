@@ -3,6 +3,8 @@ import type { Project, ProjectRef, ProjectStore } from '../../store/index.js';
 import path from 'node:path';
 import { openRunEventLog, redactSecrets } from '../../events/index.js';
 import type { EventEntry, EventLog } from '../../events/index.js';
+import { startRunPush } from '../../fleet/index.js';
+import type { RunPush } from '../../fleet/index.js';
 import { openIngestRoots } from '../../ingest/index.js';
 import type { SharedIngestRoots } from '../../ingest/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';
@@ -75,6 +77,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
   let eventLog: EventLog | undefined;
   let recorder: RunRecorder | undefined;
   let session: ProjectStore | undefined;
+  let pusher: RunPush | undefined;
   // One workspace root for every node's ingest, opened on the first write.
   const ingestRoots = openIngestRoots(projectDir);
   try {
@@ -88,6 +91,16 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     session = await project.store.openSession();
     const running = openProject(project.dir, { store: session });
     eventLog = await openRunEventLog(running, runId);
+    // Local first: the run writes .agent/ as always; a remote gets what it kept in the background.
+    pusher =
+      options.remote === undefined
+        ? undefined
+        : await startRunPush({
+            project,
+            remote: options.remote,
+            runId,
+            events: eventLog.child({ run_id: runId }),
+          });
     // What the killed invocation's state says ended goes into the events first, marked recovered.
     eventLog.child({ run_id: runId }).writeAll(start.lostEvents);
     // One recorder per run: its calls are serialized, so `previous` links between this run's nodes are exact.
@@ -100,7 +113,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
       durability: options.ingest?.durability ?? 'fsync',
     });
     return await execute(
-      options,
+      pusher === undefined ? options : withPushAtNodeEnds(options, pusher),
       {
         project: running,
         root,
@@ -116,6 +129,7 @@ export async function runGraph(options: RunGraphOptions): Promise<RunResult> {
     );
   } finally {
     await recorder?.close();
+    await pusher?.finish();
     if (eventLog !== undefined) await closeEvents(eventLog);
     await session?.close();
     await lock?.release();
@@ -315,6 +329,18 @@ async function executeWithin(
   } finally {
     await store.close();
   }
+}
+
+/** The options with a progress callback that also starts a push each time a node ends. */
+function withPushAtNodeEnds(options: RunGraphOptions, pusher: RunPush): RunGraphOptions {
+  const { onProgress } = options;
+  return {
+    ...options,
+    onProgress: (progress) => {
+      if (progress.type === 'node.completed' || progress.type === 'node.failed') pusher.nodeEnded();
+      onProgress?.(progress);
+    },
+  };
 }
 
 function nodesToRun(plan: StartPlan): ReadonlySet<string> {

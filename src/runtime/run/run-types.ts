@@ -1,3 +1,4 @@
+import type { RemoteStoreSettings } from '../../remote/index.js';
 import type { NodeIngestSummary, RunState, RunStatus } from '../../runs/index.js';
 import type { ProjectRef } from '../../store/index.js';
 import type { TerminalState } from '../../contracts/index.js';
@@ -89,6 +90,12 @@ export interface RunGraphOptions {
   readonly budgets?: { readonly maxMinutes?: number; readonly maxAgentCalls?: number };
   readonly onProgress?: (progress: RunProgress) => void;
   readonly signal?: AbortSignal;
+  /**
+   * The remote (`remote:` of the config, resolved by the caller): what the run keeps is pushed there in the
+   * background at each node's end and at the run's end, never failing or stalling the run; what could not be
+   * pushed stays in `.agent/outbox/` for `artifact-ingest push` (spec storage.md Part 2).
+   */
+  readonly remote?: RemoteStoreSettings;
   /** Clock, for tests. */
   readonly now?: () => Date;
 }
