@@ -40,3 +40,10 @@ export { revisionEventSchema, STATE_REVISION_FIELD } from './revision-event.js';
 export type { RevisionEvent } from './revision-event.js';
 export { readWorkflowRunHeader, stateKindOf } from './workflow-run-header.js';
 export type { WorkflowRunHeader } from './workflow-run-header.js';
+export {
+  HOST_ENV_VAR,
+  hostNameProblem,
+  hostNameSchema,
+  MAX_HOST_LENGTH,
+  resolveRunHost,
+} from './run-host.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CONTRACT_TYPES } from '../contracts/index.js';
 import { ingestModeSchema } from '../ingest/index.js';
 import { nodeIdSchema, runIdSchema } from '../project/index.js';
+import { hostNameSchema } from './run-host.js';
 import type {
   NodeContractState,
   NodeIngestSummary,
@@ -86,6 +87,7 @@ export const runStateSchema: z.ZodType<RunState> = z
   .object({
     version: z.literal(1),
     run_id: runIdSchema,
+    host: hostNameSchema.exactOptional(),
     status: z.enum(['running', 'completed', 'failed']),
     graph: z.object({ name: z.string().min(1), hash: z.string().min(1), source: z.string() }).strict(),
     mode: ingestModeSchema,

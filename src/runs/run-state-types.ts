@@ -62,6 +62,9 @@ export interface NodeState {
 export interface RunState {
   readonly version: 1;
   readonly run_id: RunId;
+  /** The machine that created the run (`ARTIFACT_INGEST_HOST`, else its host name); a resume keeps it; absent
+   *  in runs made before runs recorded their host. */
+  readonly host?: string;
   readonly status: RunStatus;
   readonly graph: { readonly name: string; readonly hash: string; readonly source: string };
   readonly mode: IngestMode;

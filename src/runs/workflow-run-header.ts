@@ -14,6 +14,8 @@ const yaml = lazyModule<typeof Yaml>('yaml');
 export interface WorkflowRunHeader {
   readonly workflow: string;
   readonly status: 'running' | 'completed' | 'failed' | 'aborted';
+  /** The machine that started the run; absent in runs started before runs recorded their host. */
+  readonly host?: string;
   readonly stepsDone: number;
   /** The steps of the run's pinned definition; 0 when it cannot be read. */
   readonly stepsTotal: number;
@@ -44,6 +46,7 @@ async function readHeader(store: ProjectStore, runId: RunId): Promise<WorkflowRu
   return {
     workflow: state.workflow,
     status: state.status === 'complete' ? 'completed' : state.status,
+    ...(state.host === undefined ? {} : { host: state.host }),
     // A complete workflow has done every step (the engine leaves step_index on the last one); a running one
     // the steps before its current one.
     stepsDone: state.status === 'complete' && stepsTotal > 0 ? stepsTotal : state.step_index,

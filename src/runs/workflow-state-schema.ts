@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CONTRACT_TYPES, terminalStateSchema } from '../contracts/index.js';
 import { ID_PATTERN, ID_RULE, nodeIdSchema, runIdSchema } from '../project/index.js';
 import { WORKFLOW_STEP_TYPES } from './workflow-step-types.js';
+import { hostNameSchema } from './run-host.js';
 import { revisionEventSchema } from './revision-event.js';
 import { workflowDefinitionPath } from './workflow-state-paths.js';
 
@@ -78,6 +79,8 @@ const workflowStateFields = z
     kind: z.literal('workflow'),
     version: z.literal(1),
     run_id: runIdSchema,
+    /** The machine that started the run (`ARTIFACT_INGEST_HOST`, else its host name); absent in older states. */
+    host: hostNameSchema.exactOptional(),
     /** The definition's name. */
     workflow: z.string().min(1),
     /** sha256 hex of the pinned definition text. */
@@ -166,6 +169,8 @@ export const workflowStateSchema = workflowStateFields.superRefine((state, conte
  */
 export const workflowStateHeaderSchema = workflowStateFields
   .pick({ kind: true, workflow: true, status: true, started_at: true, updated_at: true, step_index: true })
+  // A host the engine would refuse is left out, not a reason to list the run as unreadable.
+  .extend({ host: hostNameSchema.optional().catch(undefined) })
   .strip();
 
 /** A workflow run's state as stored in state.json. */
@@ -184,6 +189,7 @@ export const FIXED_STATE_FIELDS = [
   'kind',
   'version',
   'run_id',
+  'host',
   'workflow',
   'definition_hash',
   'definition_path',

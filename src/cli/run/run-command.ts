@@ -155,6 +155,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
         parser: projectConfig.ingest.parser,
         durability: projectConfig.ingest.durability,
       },
+      env: io.env,
       onProgress: progressPrinter(io.stderr),
       signal: controller.signal,
     });

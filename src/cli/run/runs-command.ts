@@ -8,7 +8,8 @@ import type { CliIo } from '../cli-io.js';
 /** Help text of `artifact-ingest runs`. */
 export const RUNS_HELP = `Usage: artifact-ingest runs [--project DIR] [--json]
 
-List the runs of a project (.agent/runs/), oldest first: graph, status, nodes done, last update.
+List the runs of a project (.agent/runs/), oldest first: graph, status, nodes done, terminal state, last
+update, and the host that created the run ('-' for runs made before runs recorded it).
 A run marked "interrupted" was killed; finish it with 'artifact-ingest run --resume RUN_ID'.
 
 Options:
@@ -48,8 +49,11 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
       : `${run.nodes.completed}/${run.nodes.total}`,
     run.terminal ?? '-',
     run.updated_at,
+    run.host ?? '-',
   ]);
-  io.stdout.write(`${renderTable(['run', 'graph', 'status', 'nodes', 'terminal', 'updated'], rows)}\n`);
+  io.stdout.write(
+    `${renderTable(['run', 'graph', 'status', 'nodes', 'terminal', 'updated', 'host'], rows)}\n`,
+  );
   for (const run of runs) {
     if (run.error !== undefined) io.stdout.write(`${run.run_id}: ${run.error}\n`);
   }

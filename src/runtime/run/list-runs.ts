@@ -38,6 +38,11 @@ export interface RunSummary {
   readonly status: RunStatus | 'aborted' | 'unreadable';
   /** True when the state says running but no live runner holds the lock: killed, resume it. */
   readonly interrupted: boolean;
+  /**
+   * The machine that created the run (state.json `host`); absent, like `terminal`, for a run that does not say:
+   * made before runs recorded their host, made by an ingest (no state.json), or unreadable.
+   */
+  readonly host?: string;
   /** Graph or workflow name ('' when unreadable or made by an ingest). */
   readonly graph: string;
   /** ISO times ('' when unreadable); an ingest run's come from its manifests, else its newest event. */
@@ -80,6 +85,8 @@ export interface RunDetailsBase {
   /** Project-relative run folder. */
   readonly runDir: string;
   readonly interrupted: boolean;
+  /** The machine that created the run, as in {@link RunSummary.host}; absent when the run does not say. */
+  readonly host?: string;
   readonly nodes: NodeCounts;
   /** The terminal state the run declared when it ended; absent while it has not (or before contracts). */
   readonly terminal?: TerminalState;
@@ -157,6 +164,7 @@ async function readStoredRun(project: Project, runId: string): Promise<RunDetail
     ...(terminal === undefined ? {} : { terminal }),
     runDir: runDir(runId),
     interrupted: state.status === 'running' && !(await isRunLocked(project, runId)),
+    ...hostOf(state),
     nodes: countNodes(state),
     manifests: await readManifests(project, runId, Object.keys(state.nodes)),
   };
@@ -202,6 +210,7 @@ async function summarize(project: Project, runId: RunId): Promise<RunSummary | n
         kind: 'workflow',
         status: workflow.status,
         interrupted: false,
+        ...hostOf(workflow),
         graph: workflow.workflow,
         created_at: workflow.created_at,
         updated_at: workflow.updated_at,
@@ -225,11 +234,17 @@ async function summarize(project: Project, runId: RunId): Promise<RunSummary | n
     kind: 'graph',
     status: state.status,
     interrupted: state.status === 'running' && !(await isRunLocked(project, runId)),
+    ...hostOf(state),
     graph: state.graph.name,
     created_at: state.created_at,
     updated_at: state.updated_at,
     nodes: countNodes(state),
   };
+}
+
+/** `{ host }` when the run's state names the machine that created it, else nothing (the key stays absent). */
+function hostOf(state: { readonly host?: string }): { readonly host?: string } {
+  return state.host === undefined ? {} : { host: state.host };
 }
 
 function countNodes(state: RunState): NodeCounts {

@@ -35,12 +35,15 @@ import type { RunGraphOptions, RunResult } from './run-types.js';
 import { describeError, parseRunId, runStatePath } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
+import { resolveRunHost } from '../../runs/index.js';
 
 /** What a run starts from, once its options are checked. */
 interface RunStart {
   readonly runId: RunId;
   readonly inputs: Readonly<Record<string, string>>;
   readonly createdAt: string;
+  /** The machine that created the run; undefined for a resumed run made before runs recorded their host. */
+  readonly host: string | undefined;
   readonly plan: StartPlan;
   /** Agent calls made by earlier invocations of the run (max_agent_calls counts the whole run). */
   readonly agentCallsBefore: number;
@@ -146,6 +149,8 @@ async function planStart(
   now: () => Date,
 ): Promise<RunStart> {
   const projectDir = projectDirOf(project);
+  // Checked on a resume too, which keeps the creating host: a bad value never waits for the next new run.
+  const host = resolveRunHost(options.env);
   if (options.resume === true) {
     const earlier = await readRunState(project, runId);
     checkResumeGraph(earlier, options.graph);
@@ -154,6 +159,7 @@ async function planStart(
       runId,
       inputs: earlier.inputs,
       createdAt: earlier.created_at,
+      host: earlier.host,
       plan: await planResume(projectDir, options.graph, earlier),
       agentCallsBefore: earlier.budgets?.agent_calls ?? 0,
       lostEvents: (await findNodeEventGaps(project, earlier)).map((gap) => gap.derived),
@@ -170,6 +176,7 @@ async function planStart(
     runId,
     inputs: { ...options.inputs },
     createdAt: now().toISOString(),
+    host,
     plan: planNewRun(options.graph),
     agentCallsBefore: 0,
     lostEvents: [],
@@ -232,6 +239,7 @@ async function executeWithin(
     {
       version: 1,
       run_id: runId,
+      ...(start.host === undefined ? {} : { host: start.host }),
       graph: { name: graph.name, hash: graph.hash, source: graph.source },
       mode: graph.mode,
       inputs: start.inputs,

@@ -88,6 +88,11 @@ export interface RunGraphOptions {
   readonly maxRunDocumentBytes?: number;
   /** CLI `--max-minutes` / `--max-agent-calls`: replace the graph's budgets of the same name. */
   readonly budgets?: { readonly maxMinutes?: number; readonly maxAgentCalls?: number };
+  /**
+   * Where `ARTIFACT_INGEST_HOST` (the `host` a new run records in place of `os.hostname()`) is read from; default
+   * `process.env`. Only the host is read from it: agents and command nodes get their environment as before.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly onProgress?: (progress: RunProgress) => void;
   readonly signal?: AbortSignal;
   /**

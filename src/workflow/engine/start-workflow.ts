@@ -3,6 +3,7 @@ import type { ProjectRef } from '../../store/index.js';
 import { randomBytes } from 'node:crypto';
 import { closestMatch, ConfigError } from '../../config/index.js';
 import { parseRunId } from '../../project/index.js';
+import { resolveRunHost } from '../../runs/index.js';
 import type { RunId } from '../../project/index.js';
 import { assembleInstructions, loadWorkflow, WorkflowReferenceError } from '../definition/index.js';
 import type { WorkflowDefinition } from '../definition/index.js';
@@ -42,6 +43,8 @@ export async function startWorkflow(
   deps: WorkflowEngineDeps = {},
 ): Promise<WorkflowStatusResponse> {
   const now = deps.now ?? (() => new Date());
+  // Before anything is read or written: a bad ARTIFACT_INGEST_HOST refuses the start (invalid_config).
+  const host = resolveRunHost(deps.env);
   const definition = await loadDefinition(projectDir, request.workflow, deps);
   const inputs = checkInputs(definition, request.inputs ?? {});
   const runId = runIdOf(request.run_id, definition, now());
@@ -59,6 +62,7 @@ export async function startWorkflow(
     projectDir,
     {
       run_id: runId,
+      host,
       definition: { name: definition.name, hash: definition.hash, text: definition.text },
       inputs,
       step: first.step,

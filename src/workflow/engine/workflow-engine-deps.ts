@@ -60,7 +60,10 @@ export interface WorkflowObserver {
 export interface WorkflowEngineDeps {
   /** The folder a workflow given as a path is relative to (default: the project). */
   readonly cwd?: string;
-  /** The environment `ARTIFACT_INGEST` is read from (default: none, so the flag falls to the config). */
+  /**
+   * The environment `ARTIFACT_INGEST` is read from (default: none, so the flag falls to the config), and
+   * `ARTIFACT_INGEST_HOST`, the `host` a new run records (default: `process.env`; unset: `os.hostname()`).
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The loaded project config: `ingest.enabled`, limits and durability (default: the ingest off). */
   readonly config?: ProjectConfig;

@@ -24,6 +24,8 @@ export interface PinnedDefinition {
 /** What a new workflow run starts with; the store adds status, revision, times and empty records. */
 export interface NewWorkflowState {
   readonly run_id: RunId;
+  /** The machine starting the run (`resolveRunHost`); left out, the state has no `host`. */
+  readonly host?: string;
   readonly definition: PinnedDefinition;
   readonly inputs: WorkflowState['inputs'];
   /** The first step (the engine decides which, and its type and pass). */
@@ -170,6 +172,7 @@ function firstState(initial: NewWorkflowState, now: Date): WorkflowState {
     kind: 'workflow',
     version: 1,
     run_id: initial.run_id,
+    ...(initial.host === undefined ? {} : { host: initial.host }),
     workflow: initial.definition.name,
     definition_hash: initial.definition.hash,
     definition_path: workflowDefinitionPath(initial.run_id),

@@ -63,6 +63,7 @@ export function createRunStateStore(
   const snapshot = (): RunState => ({
     version: header.version,
     run_id: header.run_id,
+    ...(header.host === undefined ? {} : { host: header.host }),
     status,
     graph: header.graph,
     mode: header.mode,
