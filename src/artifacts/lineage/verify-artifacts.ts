@@ -64,6 +64,12 @@ export interface VerifyReport {
 export interface VerifyOptions {
   /** Check only this run's records (the workspace is still compared with the project's latest versions). */
   readonly runId?: string;
+  /**
+   * Compare the project folder's live `workspace/` (and look for its stale temp files). Default: yes, except for a
+   * remote store, whose lineage is a fleet's: the folder of the machine reading it is not the workspace its runs
+   * wrote, so a fleet `verify` checks the records and contents only.
+   */
+  readonly workspace?: boolean;
 }
 
 const HASH_CONCURRENCY = 8;
@@ -111,11 +117,14 @@ async function verify(opened: Project, options: VerifyOptions): Promise<VerifyRe
   const objects = await verifyObjects(opened, safe);
   problems.push(...objects.problems);
   const allRecords = project.runs.flatMap((run) => project.byRun.get(run) ?? []).filter(hasSafePath);
-  const workspace = await verifyWorkspace(
-    opened.dir,
-    safe,
-    runId === undefined ? latestIn(allRecords) : (path) => latestPathVersion(opened, path),
-  );
+  const checkWorkspace = options.workspace ?? opened.store.kind !== 'remote';
+  const workspace = checkWorkspace
+    ? await verifyWorkspace(
+        opened.dir,
+        safe,
+        runId === undefined ? latestIn(allRecords) : (path) => latestPathVersion(opened, path),
+      )
+    : { checked: 0, ok: 0, problems: [] };
   problems.push(...workspace.problems);
   if (runId === undefined) {
     problems.push(...(await compareIndex(opened, allRecords)));
@@ -139,7 +148,9 @@ async function verify(opened: Project, options: VerifyOptions): Promise<VerifyRe
   const tempFolders = runId === undefined ? [WORKSPACE_DIR, AGENT_DIR] : tempFoldersOf(runId, scoped);
   const temps = await findStaleTempFiles(
     opened.dir,
-    opened.store.kind === 'files' ? tempFolders : tempFolders.filter((folder) => folder === WORKSPACE_DIR),
+    tempFolders.filter((folder) =>
+      folder === WORKSPACE_DIR ? checkWorkspace : opened.store.kind === 'files',
+    ),
   );
   problems.push(
     ...temps
