@@ -11,7 +11,48 @@ const SECTION_DESCRIPTIONS = {
   runtime: 'Settings of the graph runtime.',
   workflow: 'Reserved for the workflow engine; takes no keys yet.',
   contracts: 'Reserved for artifact contracts; takes no keys yet.',
+  remote:
+    'The remote that keeps the lineage of many machines: a PostgreSQL catalog and an object store. Credentials come only from the environment (PGPASSWORD, AWS_ACCESS_KEY_ID, ...), never from this file.',
 } as const;
+
+// What the loader's rules check beyond the types, as far as a JSON Schema can say it; the loader stays the judge.
+const REMOTE_PROPERTIES: Readonly<Record<string, JsonSchema>> = {
+  project: {
+    description:
+      'The namespace inside a shared catalog (such as acme/web): 1 to 128 letters, digits, ".", "_", "/" or "-", not starting with "/" or ".".',
+    pattern: '^(?![/.])[A-Za-z0-9._/-]{1,128}$',
+  },
+  catalog: {
+    description:
+      'The PostgreSQL catalog: a postgres:// or postgresql:// URL; its parameters (sslmode, ...) pass to the driver. Never a password: set PGPASSWORD or PGPASSFILE.',
+    pattern: '^[Pp][Oo][Ss][Tt][Gg][Rr][Ee][Ss](?:[Qq][Ll])?://[^:/?#@]*@?[^/?#@]*(?:[/?#].*)?$',
+  },
+  objects: {
+    description:
+      'Where contents go: s3://bucket or s3://bucket/prefix (an S3-compatible object store), or catalog (inside PostgreSQL).',
+    pattern: '^(?:catalog|[Ss]3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](?:/.*)?)$',
+  },
+  s3: {
+    description: 'Only for S3-compatible servers other than AWS: endpoint, region, path style, checksums.',
+  },
+};
+
+const REMOTE_S3_PROPERTIES: Readonly<Record<string, JsonSchema>> = {
+  endpoint: {
+    description:
+      'The http(s) URL of an S3-compatible server (MinIO, Ceph, R2, ...); leave it out for AWS. Never with credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@]+(?:[/?#].*)?$',
+  },
+  region: { description: 'The S3 region, such as us-east-1.', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+  force_path_style: {
+    description:
+      'true: address buckets as http://host/bucket/key, as most S3-compatible servers want. Default false.',
+  },
+  checksums: {
+    description:
+      "The AWS SDK's request checksum calculation and response validation: when_required for servers that reject its default CRC32 checksums. Default when_required with an endpoint, else when_supported.",
+  },
+};
 
 // The loader reads ingest.enabled through parseIngestFlag: trimmed, any case; YAML may also give 1/0 as numbers.
 const ENABLED_JSON_SCHEMA: JsonSchema = {
@@ -54,11 +95,26 @@ export function projectConfigJsonSchema(): Record<string, unknown> {
   const kinds = child(agents, 'additionalProperties')['oneOf'];
   if (!Array.isArray(kinds)) throw new Error('config JSON Schema: agents are no longer a oneOf of kinds');
   for (const kind of kinds as JsonSchema[]) child(kind, 'properties')['api_key'] = API_KEY_JSON_SCHEMA;
+  const remote = mappingOf(child(sections, 'remote'));
+  describeProperties(remote, REMOTE_PROPERTIES);
+  describeProperties(mappingOf(child(child(remote, 'properties'), 's3')), REMOTE_S3_PROPERTIES);
   return {
     ...schema,
     title: 'artifact-ingest.config.yaml',
     description: 'Settings of an artifact-ingest project (docs/configuration.md).',
   };
+}
+
+/**
+ * Adds descriptions and patterns to a mapping's properties, and closes it to other keys: the loader keeps
+ * unknown keys in its value only to judge them (remote-config.ts), and refuses every one.
+ */
+function describeProperties(mapping: JsonSchema, additions: Readonly<Record<string, JsonSchema>>): void {
+  const properties = child(mapping, 'properties');
+  for (const [name, addition] of Object.entries(additions)) {
+    properties[name] = { ...child(properties, name), ...addition };
+  }
+  mapping['additionalProperties'] = false;
 }
 
 /** The object schema at `key`; throws when the generated schema no longer has the expected shape. */

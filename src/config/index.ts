@@ -26,6 +26,20 @@ export {
 } from './project-config.js';
 export type { IngestSettings, ProjectConfig } from './project-config.js';
 export { loadProjectConfig, parseProjectConfig } from './load-project-config.js';
+export type {
+  RemoteChecksums,
+  RemoteObjectsSettings,
+  RemoteS3Settings,
+  RemoteSettings,
+} from './remote-settings.js';
+export { REMOTE_CHECKSUMS } from './remote-config.js';
+export {
+  REMOTE_CATALOG_ENV,
+  REMOTE_OBJECTS_ENV,
+  REMOTE_PROJECT_ENV,
+  resolveRemoteSettings,
+} from './resolve-remote-settings.js';
+export { redactCatalogUrl } from './redact-catalog-url.js';
 export { projectConfigJsonSchema } from './config-json-schema.js';
 export { textSchema } from './text-schema.js';
 export { withRules } from './with-rules.js';

@@ -19,6 +19,11 @@ export type AllowedKeys =
 export interface YamlIssueParams {
   /** Point at this key of the mapping at `path` (an unexpected key, say). */
   readonly key?: string;
+  /**
+   * False: `key` only places the issue, and its path stays the mapping's (the message names the key). For a
+   * key such as `password`, whose `path: message` would read as an assignment that redaction then blanks out.
+   */
+  readonly keyInPath?: boolean;
   /** Point at this text inside the scalar at `path` (a template variable, say). */
   readonly token?: string;
   /** Which occurrence of `token` in the scalar's value, counting from 0 (default 0). */
@@ -73,6 +78,19 @@ export function parseYamlWithSchema<T>(
   try {
     value = document.toJS();
   } catch (error) {
+    // yaml names an unresolved alias in its message, and the name is the file's text: a password written
+    // unquoted after a "*" would be shown. It is pointed at instead.
+    const alias = firstUnresolvedAlias(document);
+    if (alias !== undefined) {
+      throw configError(source, [
+        {
+          path: '',
+          message:
+            'an alias (*name) whose anchor (&name) is not set before it; if this is text that starts with "*", quote it',
+          ...at(alias),
+        },
+      ]);
+    }
     // yaml refuses documents whose aliases expand without bound ("billion laughs").
     throw configError(source, [
       {
@@ -88,6 +106,24 @@ export function parseYamlWithSchema<T>(
   );
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   throw configError(source, issues);
+}
+
+/** Offset of the first alias that no anchor before it sets (the rule yaml's `toJS` resolves by), if any. */
+function firstUnresolvedAlias(document: Document): number | undefined {
+  const anchors = new Set<string>();
+  let offset: number | undefined;
+  yaml().visit(document, {
+    Node: (_key, node) => {
+      if (yaml().isAlias(node)) {
+        if (anchors.has(node.source)) return undefined;
+        offset = node.range?.[0] ?? 0;
+        return yaml().visit.BREAK;
+      }
+      if (node.anchor !== undefined) anchors.add(node.anchor);
+      return undefined;
+    },
+  });
+  return offset;
 }
 
 /**
@@ -155,7 +191,7 @@ function toConfigIssues(issue: z.core.$ZodIssue, context: IssueContext): ConfigI
     });
   }
   const params: YamlIssueParams = issue.code === 'custom' ? ((issue.params ?? {}) as YamlIssueParams) : {};
-  const path = params.key === undefined ? where : [...where, params.key];
+  const path = params.key === undefined || params.keyInPath === false ? where : [...where, params.key];
   return [{ path: formatPath(path), message: issue.message, ...locate(context, where, params) }];
 }
 

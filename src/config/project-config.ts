@@ -14,6 +14,8 @@ import { describeValue } from './describe-value.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs, type IngestLimits } from './ingest-limits.js';
 import { parseIngestFlag } from './parse-ingest-flag.js';
 import type { AllowedKeys } from './parse-yaml-with-schema.js';
+import { REMOTE_CONFIG_KEYS, remoteSectionSchema, toRemoteSettings } from './remote-config.js';
+import type { RemoteSettings } from './remote-settings.js';
 
 /** The `ingest:` section, defaults filled in. */
 export interface IngestSettings {
@@ -42,6 +44,8 @@ export interface ProjectConfig {
   readonly workflow: Readonly<Record<string, never>>;
   /** Reserved for artifact contracts' settings; no keys yet. */
   readonly contracts: Readonly<Record<string, never>>;
+  /** The `remote:` section as the file writes it, or undefined; `resolveRemoteSettings` applies the environment. */
+  readonly remote: RemoteSettings | undefined;
 }
 
 /** The configuration of a project without a config file. */
@@ -60,6 +64,7 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = Object.freeze({
   }),
   workflow: Object.freeze({}),
   contracts: Object.freeze({}),
+  remote: undefined,
 });
 
 const enabledSchema = z.unknown().transform((value, context): boolean => {
@@ -118,6 +123,7 @@ const fileShape = {
   // Sections the workflow engine and contracts will fill; they take no keys yet.
   workflow: mappingSchema('workflow', {}),
   contracts: mappingSchema('contracts', {}),
+  remote: remoteSectionSchema,
 };
 
 /** A strict mapping that may also be left empty (`ingest:` with nothing under it reads as null). */
@@ -145,6 +151,7 @@ export const PROJECT_CONFIG_KEYS: Readonly<Record<string, AllowedKeys>> = Object
   ...AGENTS_CONFIG_KEYS,
   workflow: [],
   contracts: [],
+  ...REMOTE_CONFIG_KEYS,
 });
 
 /** Zod schema of the config file as written (snake_case keys, all optional): what its JSON Schema describes. */
@@ -183,6 +190,7 @@ export function projectConfigSchema(projectDir: string) {
       runtime: toRuntimeSettings(file.runtime),
       workflow: {},
       contracts: {},
+      remote: toRemoteSettings(file.remote),
     };
   });
 }

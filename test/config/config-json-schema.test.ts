@@ -38,8 +38,8 @@ describe('projectConfigJsonSchema', () => {
     expect(published).toEqual(projectConfigJsonSchema());
   });
 
-  it('has the five sections, each described, and no other top-level key', () => {
-    expect(Object.keys(sections)).toEqual(['ingest', 'agents', 'runtime', 'workflow', 'contracts']);
+  it('has the six sections, each described, and no other top-level key', () => {
+    expect(Object.keys(sections)).toEqual(['ingest', 'agents', 'runtime', 'workflow', 'contracts', 'remote']);
     expect(schema.additionalProperties).toBe(false);
     for (const section of Object.values(sections)) expect(section.description).toMatch(/\w/);
   });
@@ -123,6 +123,62 @@ describe('projectConfigJsonSchema', () => {
     });
     expect(matches).toBe(allowed);
     if (typeof value === 'string') expect(parseIngestFlag(value) !== undefined).toBe(allowed);
+  });
+
+  it('keeps remote and remote.s3 as strict as the loader, with project, catalog and objects required', () => {
+    const remote = mapping(sections['remote']);
+    expect(remote.additionalProperties).toBe(false);
+    expect(remote.required).toEqual(['project', 'catalog', 'objects']);
+    expect(Object.keys(remote.properties!)).toEqual(['project', 'catalog', 'objects', 's3']);
+    const s3 = mapping(remote.properties!['s3']);
+    expect(s3.additionalProperties).toBe(false);
+    expect(Object.keys(s3.properties!)).toEqual(['endpoint', 'region', 'force_path_style', 'checksums']);
+    expect(s3.properties!['checksums']!.enum).toEqual(['when_required', 'when_supported']);
+    for (const property of [...Object.values(remote.properties!), ...Object.values(s3.properties!)]) {
+      expect(property.description).toMatch(/\w/);
+    }
+    expect(sections['remote']!.description).toContain('only from the environment');
+  });
+
+  // The schema's patterns agree with the loader on what each setting may be (the loader stays the judge).
+  it.each([
+    ['project', 'acme/web', true],
+    ['project', '/acme', false],
+    ['project', '.acme', false],
+    ['project', 'acme web', false],
+    ['catalog', 'postgres://lineage@db.internal:5432/lineage?sslmode=require', true],
+    ['catalog', 'postgresql://db/l', true],
+    ['catalog', 'postgres://u:secret@db/l', false],
+    ['catalog', 'mysql://db/l', false],
+    ['objects', 'catalog', true],
+    ['objects', 's3://artifacts-bucket/artifact-ingest', true],
+    ['objects', 's3://Bucket', false],
+    ['objects', 'S3://bucket', true],
+    ['objects', 'catalogue', false],
+    ['endpoint', 'http://127.0.0.1:9000', true],
+    ['endpoint', 'https://u:p@minio', false],
+    ['endpoint', 'ftp://minio', false],
+    ['region', 'us-east-1', true],
+    ['region', 'us east', false],
+  ])('remote %s: %j is allowed by the schema: %s', (key, value, allowed) => {
+    const remote = mapping(sections['remote']);
+    const s3 = mapping(remote.properties!['s3']);
+    const property = (remote.properties![key] ?? s3.properties![key])!;
+    expect(new RegExp(property.pattern!).test(value)).toBe(allowed);
+    const required = ['project: acme/web', 'catalog: postgres://db/l', 'objects: catalog'];
+    const lines = ['project', 'catalog', 'objects'].includes(key)
+      ? [...required.filter((line) => !line.startsWith(`${key}:`)), `${key}: "${value}"`]
+      : [...required, 's3:', `  ${key}: "${value}"`];
+    const text = `remote:\n${lines.map((line) => `  ${line}\n`).join('')}`;
+    const accepted = (() => {
+      try {
+        parseProjectConfig(text);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    expect(accepted).toBe(allowed);
   });
 
   it('is named by docs/configuration.md with a path that the installed package ships', async () => {

@@ -25,6 +25,14 @@ const schema = z
           params: { token: 'TODO', occurrence },
         });
       }
+      if (Array.isArray(value.items) && value.items.some((item) => item.name === 'placed')) {
+        context.addIssue({
+          code: 'custom',
+          path: ['items', 0],
+          message: 'key placed, path kept',
+          params: { key: 'name', keyInPath: false },
+        });
+      }
       if (Array.isArray(value.items) && value.items.some((item) => item.name === 'forbidden')) {
         context.addIssue({
           code: 'custom',
@@ -104,6 +112,27 @@ describe('parseYamlWithSchema', () => {
   it('places a custom issue with params.key on that key, and names it in the path', () => {
     expect(issuesOf('items:\n  - size: 1\n    name: forbidden\n')).toEqual([
       { path: 'items[0].name', line: 3, column: 5, message: 'key here' },
+    ]);
+  });
+
+  it('places a custom issue with params.keyInPath false on the key, its path left at the mapping', () => {
+    expect(issuesOf('items:\n  - size: 1\n    name: placed\n')).toEqual([
+      { path: 'items[0]', line: 3, column: 5, message: 'key placed, path kept' },
+    ]);
+  });
+
+  it.each([
+    ['an alias of nothing', 'notes: *Tr0ub4dorZq\n', 1, 8],
+    ['an alias before its anchor', 'title: *Tr0ub4dorZq\nnotes: &Tr0ub4dorZq x\n', 1, 8],
+  ])('points at %s without naming it (it may be a password after a "*")', (_name, text, line, column) => {
+    expect(issuesOf(text)).toEqual([
+      {
+        path: '',
+        line,
+        column,
+        message:
+          'an alias (*name) whose anchor (&name) is not set before it; if this is text that starts with "*", quote it',
+      },
     ]);
   });
 

@@ -34,7 +34,7 @@ describe('projectConfigSchema: one schema for every section', () => {
   });
 
   it('reports a misspelt top-level key, suggesting the section meant', () => {
-    const allowed = '(allowed here: ingest, agents, runtime, workflow, contracts)';
+    const allowed = '(allowed here: ingest, agents, runtime, workflow, contracts, remote)';
     expect(messagesOf('agent:\n  planner: {}\nruntme:\n  concurrency: 2\n')).toEqual([
       `unknown key "agent"; did you mean "agents"? Rename it, or remove it ${allowed}`,
       `unknown key "runtme"; did you mean "runtime"? Rename it, or remove it ${allowed}`,
@@ -50,6 +50,13 @@ describe('projectConfigSchema: one schema for every section', () => {
   });
 
   it('lists the top-level keys of the file', () => {
-    expect(PROJECT_CONFIG_KEYS['']).toEqual(['ingest', 'agents', 'runtime', 'workflow', 'contracts']);
+    expect(PROJECT_CONFIG_KEYS['']).toEqual([
+      'ingest',
+      'agents',
+      'runtime',
+      'workflow',
+      'contracts',
+      'remote',
+    ]);
   });
 });
