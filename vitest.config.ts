@@ -12,6 +12,8 @@ export default defineConfig({
     pool: 'forks',
     // Before each test file, in its worker: micromark loaded by import(), so no later require() of it races one.
     setupFiles: ['test/setup/load-micromark-first.ts'],
+    // One PostgreSQL for the whole run (ARTIFACT_INGEST_TEST_POSTGRES_URL, or one it starts), for the remote's tests.
+    globalSetup: ['test/setup/postgres.ts'],
     // A worker keeps the modules it loaded from one test file to the next (D98): loading src/ again for each of
     // ~300 files was a third of the suite's CPU. No test mocks modules or leaves global state behind.
     isolate: false,

@@ -26,6 +26,7 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: 'forks',
     setupFiles: ['test/setup/load-micromark-first.ts'],
+    globalSetup: ['test/setup/postgres.ts'],
     maxWorkers: Math.max(1, availableParallelism()),
   },
 });
