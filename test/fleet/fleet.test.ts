@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { copyRun } from '../../src/artifacts/bundle/index.js';
 import { checkoutWorkspace, logPath, replayRun, verifyArtifacts } from '../../src/artifacts/lineage/index.js';
 import { listPending } from '../../src/fleet/index.js';
@@ -11,6 +11,7 @@ import { createReplayAgent, listRuns, runGraph } from '../../src/runtime/index.j
 import type { GraphDefinition } from '../../src/runtime/index.js';
 import { openProject } from '../../src/store/index.js';
 import type { Project, ProjectStore } from '../../src/store/index.js';
+import { describeWithPostgres } from '../helpers/use-postgres.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { treeDigest } from '../helpers/tree-digest.js';
 import { catalogSettings, freshCatalog, remoteStoreOf } from '../remote/remote-test-stores.js';
@@ -19,10 +20,9 @@ import { catalogSettings, freshCatalog, remoteStoreOf } from '../remote/remote-t
 // push to one namespace; the third never ran anything and has no .agent/. Every fleet read from the third
 // answers as the machine that ran the run does.
 
-const POSTGRES = process.env['ARTIFACT_INGEST_TEST_POSTGRES_URL'];
 const opened: ProjectStore[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((store) => store.close()));
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 
 function chain(name: string, nodes: number): GraphDefinition {
@@ -83,9 +83,9 @@ async function machineRuns(name: string, remote: ReturnType<typeof catalogSettin
   return openProject(dir);
 }
 
-describe.skipIf(POSTGRES === undefined)('three machines, one lineage', () => {
+describeWithPostgres('three machines, one lineage', (postgres) => {
   it('answers runs, log, replay, checkout, verify and report from the remote as the machines that ran them', async () => {
-    const settings = catalogSettings(await freshCatalog(POSTGRES ?? ''), 'acme/web');
+    const settings = catalogSettings(await freshCatalog(postgres), 'acme/web');
     const [a, b] = await Promise.all([machineRuns('alpha', settings), machineRuns('beta', settings)]);
     expect(await listPending(a)).toEqual([]);
     expect(await listPending(b)).toEqual([]);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { replayRun } from '../../src/artifacts/lineage/index.js';
 import { listPending, pushRuns } from '../../src/fleet/index.js';
 import { parseNodeId } from '../../src/project/index.js';
@@ -10,16 +10,16 @@ import { createReplayAgent, runGraph } from '../../src/runtime/index.js';
 import type { GraphDefinition } from '../../src/runtime/index.js';
 import { openProject } from '../../src/store/index.js';
 import type { ProjectStore } from '../../src/store/index.js';
+import { describeWithPostgres } from '../helpers/use-postgres.js';
 import { readEvents, tempProject } from '../helpers/temp-project.js';
 import { catalogSettings, freshCatalog, remoteStoreOf } from '../remote/remote-test-stores.js';
 
 // Local first (spec storage.md Part 2): a graph run with a remote writes .agent/ as always and pushes what it kept
 // in the background; a remote that is down never fails the run, and the outbox keeps the run for `push`.
 
-const POSTGRES = process.env['ARTIFACT_INGEST_TEST_POSTGRES_URL'];
 const opened: ProjectStore[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((store) => store.close()));
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 
 function chain(nodes: number): GraphDefinition {
@@ -77,9 +77,9 @@ async function closedPort(): Promise<number> {
   return typeof address === 'object' && address !== null ? address.port : 1;
 }
 
-describe.skipIf(POSTGRES === undefined)('a graph run with a remote', () => {
+describeWithPostgres('a graph run with a remote', (postgres) => {
   it('pushes the run as it goes: the remote answers as the machine does, and the outbox is empty', async () => {
-    const catalog = await freshCatalog(POSTGRES ?? '');
+    const catalog = await freshCatalog(postgres);
     const settings = catalogSettings(catalog);
     const dir = await tempProject();
     const result = await runChain(dir, settings, 'pushed-1');
@@ -97,7 +97,7 @@ describe.skipIf(POSTGRES === undefined)('a graph run with a remote', () => {
   });
 
   it('completes with the remote down, keeps the run in the outbox, and push sends it later', async () => {
-    const catalog = await freshCatalog(POSTGRES ?? '');
+    const catalog = await freshCatalog(postgres);
     const down = new URL(catalog);
     down.port = String(await closedPort());
     down.password = 's3cret-pw';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { contentHashOf, objectPathOf } from '../../src/store/content-hash.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 import { openProjectStore } from '../../src/store/files-store.js';
@@ -11,33 +11,59 @@ import { acquireShortLock, readLiveShortLockOwner } from '../../src/workspace/lo
 import { tempProject } from '../helpers/temp-project.js';
 import { storeErrorOf } from './store-error-of.js';
 import type { RemoteStoreSettings } from '../../src/remote/index.js';
-import { catalogSettings, freshCatalog, remoteStoreOf } from '../remote/remote-test-stores.js';
+import { startS3Server } from '../helpers/s3-server.js';
+import { usePostgres } from '../helpers/use-postgres.js';
+import {
+  catalogSettings,
+  freshCatalog,
+  remoteStoreOf,
+  s3Settings,
+  withS3Credentials,
+} from '../remote/remote-test-stores.js';
 
 // The storage port's contract (spec storage.md, Part 1): one suite, run against every implementation. Part 2's
 // PostgreSQL and S3 implementations join the table below.
 
 // A session (openSession) is a view of its store that keeps folders open: it keeps the whole contract too.
-const POSTGRES = process.env['ARTIFACT_INGEST_TEST_POSTGRES_URL'];
-const catalog = POSTGRES === undefined ? undefined : await freshCatalog(POSTGRES);
-/** Remote stores opened by the suite, closed after it (each test's own namespace). */
+// The remote (Part 2) joins with the run's PostgreSQL: objects in the catalog, and in an S3-compatible server.
+const postgres = usePostgres();
+const s3 = postgres.kind === 'run' ? await startS3Server() : undefined;
+if (s3 !== undefined) {
+  withS3Credentials(s3);
+  await s3.createBucket('contract');
+}
+const catalog = postgres.kind === 'run' ? await freshCatalog(postgres.postgres) : undefined;
+if (postgres.kind === 'skip') process.stderr.write(`${postgres.note}\n`);
+/** Remote stores a test opened (each in a namespace of its own), closed after it: each holds connections. */
 const opened: ProjectStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
 afterAll(async () => {
-  await Promise.all(opened.map((store) => store.close()));
+  await s3?.stop();
+  if (postgres.kind === 'run') await postgres.dropDatabases();
 });
 const remote = (settings: () => RemoteStoreSettings) => (): Promise<ProjectStore> => {
   const store = remoteStoreOf(settings());
   opened.push(store);
   return Promise.resolve(store);
 };
+const remoteImplementations: readonly (readonly [string, () => Promise<ProjectStore>])[] =
+  postgres.kind === 'fail'
+    ? [['postgres', () => Promise.reject(new Error(postgres.reason))]]
+    : catalog === undefined || s3 === undefined
+      ? []
+      : [
+          ['postgres + catalog objects', remote(() => catalogSettings(catalog))],
+          ['postgres + s3 objects', remote(() => s3Settings(catalog, s3, 'contract'))],
+        ];
 
 const IMPLEMENTATIONS: readonly (readonly [string, () => Promise<ProjectStore>])[] = [
   ['files', async () => openProjectStore(await tempProject())],
   ['memory', () => Promise.resolve(createMemoryStore())],
   ['files session', async () => openProjectStore(await tempProject()).openSession()],
   ['memory session', () => createMemoryStore().openSession()],
-  ...(catalog === undefined
-    ? []
-    : [['postgres + catalog objects', remote(() => catalogSettings(catalog))] as const]),
+  ...remoteImplementations,
 ];
 
 /** The text of what `readFrom` read. */
