@@ -80,6 +80,8 @@ export {
   loadProjectConfig,
   parseProjectConfig,
   projectConfigJsonSchema,
+  redactCatalogUrl,
+  resolveRemoteSettings,
 } from './config/index.js';
 export type {
   AgentConfig,
@@ -88,8 +90,23 @@ export type {
   IngestLimits,
   IngestSettings,
   ProjectConfig,
+  RemoteChecksums,
+  RemoteObjectsSettings,
+  RemoteS3Settings,
+  RemoteSettings,
   RuntimeSettings,
 } from './config/index.js';
+
+// remote: the fleet's store, a PostgreSQL catalog with objects in S3 (or the catalog)
+export { CATALOG_SCHEMA_VERSION, initCatalog, openRemoteStore, RemoteError } from './remote/index.js';
+export type { CatalogInit, OpenRemoteOptions, RemoteErrorCode } from './remote/index.js';
+
+// fleet: local first, then pushed; the outbox of what is not in the remote yet
+export { listPending, pushRuns } from './fleet/index.js';
+export type { PushFailure, PushReport, PushRunsOptions } from './fleet/index.js';
+
+// runs: what a run is, where it ran
+export { HOST_ENV_VAR, resolveRunHost } from './runs/index.js';
 
 // ingest: one document -> files, manifest v1 and events; the feature flag
 export {
@@ -222,6 +239,8 @@ export {
   artifactRecordJsonSchema,
   artifactRecordSchema,
   BundleError,
+  copyRun,
+  RunCopyError,
   bundleRun,
   checkoutWorkspace,
   classifyPath,
@@ -253,6 +272,9 @@ export type {
   ArtifactType,
   ArtifactVersionInput,
   BundleErrorCode,
+  CopyRunOptions,
+  RunCopy,
+  RunCopyErrorCode,
   BundleOptions,
   BundleSummary,
   Checkout,

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type * as Pg from 'pg';
 import type { Pool } from 'pg';
+import type { RemoteSettings } from '../config/index.js';
 import { describeError, lazyModule } from '../project/index.js';
 import type { ProjectStore } from '../store/index.js';
 import { catalogObjects } from './catalog-objects.js';
@@ -14,18 +15,7 @@ import { s3Objects } from './s3-objects.js';
 const loadPg = lazyModule<typeof Pg>('pg');
 
 /** The remote a store opens: `remote:` of the config, the environment's overrides applied. */
-export interface RemoteStoreSettings {
-  readonly project: string;
-  readonly catalog: string;
-  readonly objects:
-    { readonly kind: 's3'; readonly bucket: string; readonly prefix: string } | { readonly kind: 'catalog' };
-  readonly s3: {
-    readonly endpoint: string | undefined;
-    readonly region: string | undefined;
-    readonly forcePathStyle: boolean;
-    readonly checksums: 'when_required' | 'when_supported';
-  };
-}
+export type RemoteStoreSettings = RemoteSettings;
 
 /** How {@link openRemoteStore} connects. */
 export interface OpenRemoteOptions {
