@@ -1,6 +1,6 @@
 import { escapeTerminalText, redactLiteralSecrets, redactSecrets } from '../project/index.js';
 import type { CliIo, CliWriter } from './cli-io.js';
-import { SECRET_ENV_NAMES } from './secret-env.js';
+import { passwordOfUrl, SECRET_ENV_NAMES, SECRET_URL_ENV_NAMES } from './secret-env.js';
 
 /**
  * The same io, with every text written to stdout and stderr passed through `redactSecrets` first, after the
@@ -10,10 +10,13 @@ import { SECRET_ENV_NAMES } from './secret-env.js';
  * can move the cursor, clear the screen or reorder a line.
  */
 export function redactingIo(io: CliIo): CliIo {
-  const secrets = SECRET_ENV_NAMES.flatMap((name) => {
-    const value = io.env[name];
-    return value === undefined || value === '' ? [] : [value];
-  });
+  const secrets = [
+    ...SECRET_ENV_NAMES.flatMap((name) => {
+      const value = io.env[name];
+      return value === undefined || value === '' ? [] : [value];
+    }),
+    ...SECRET_URL_ENV_NAMES.flatMap((name) => passwordOfUrl(io.env[name]) ?? []),
+  ];
   const redact = (text: string): string =>
     escapeTerminalText(redactSecrets(redactLiteralSecrets(text, secrets)));
   return { ...io, stdout: redactingWriter(io.stdout, redact), stderr: redactingWriter(io.stderr, redact) };

@@ -41,3 +41,28 @@ describe('redactingIo', () => {
     ]);
   });
 });
+
+describe('redactingIo and the remote', () => {
+  it("removes the remote's credentials by value: PGPASSWORD, the AWS secret and token, a catalog URL's password", () => {
+    const written: string[] = [];
+    const io: CliIo = {
+      stdout: { write: (text: string) => written.push(text) },
+      stderr: { write: (text: string) => written.push(text) },
+      env: {
+        PGPASSWORD: 'pg-Secret-1',
+        AWS_SECRET_ACCESS_KEY: 'aws/Secret+2',
+        AWS_SESSION_TOKEN: 'token-Secret-3',
+        ARTIFACT_INGEST_REMOTE_CATALOG: 'postgres://lineage:url%2FSecret-4@db.internal/lineage',
+        AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE-not-secret',
+      },
+      cwd: '/tmp',
+    };
+    const redacting = redactingIo(io);
+    redacting.stderr.write(
+      'pg-Secret-1 aws/Secret+2 token-Secret-3 url/Secret-4 url%2FSecret-4 AKIDEXAMPLE-not-secret\n',
+    );
+    expect(written).toEqual([
+      '[REDACTED] [REDACTED] [REDACTED] [REDACTED] [REDACTED] AKIDEXAMPLE-not-secret\n',
+    ]);
+  });
+});
