@@ -5,7 +5,8 @@ import type { Agent } from '../agents/index.js';
 import type { GraphDefinition } from '../graph/index.js';
 import { findDependencyCycles } from '../graph/index.js';
 import { RunError } from './run-error.js';
-import type { RunGraphOptions, RunState } from './run-types.js';
+import type { RunGraphOptions } from './run-types.js';
+import type { RunState } from '../../runs/index.js';
 
 const DEFAULT_CONCURRENCY = 2;
 

@@ -15,7 +15,7 @@ import type { GraphDefinition } from '../graph/index.js';
 import { listRuns } from './list-runs.js';
 import type { ExceededBudget } from './run-budget.js';
 import { RunError } from './run-error.js';
-import type { RunBudgetsState, RunState } from './run-types.js';
+import type { RunBudgetsState, RunState } from '../../runs/index.js';
 
 /** What an ended run hands to {@link declareRunTerminal}. */
 export interface EndedRun {

@@ -8,7 +8,8 @@ import { declareRunTerminal } from './declare-run-terminal.js';
 import type { RunBudget } from './run-budget.js';
 import { RunError } from './run-error.js';
 import type { RunStateStore } from './state/index.js';
-import type { RunResult, RunState } from './run-types.js';
+import type { RunResult } from './run-types.js';
+import type { RunState } from '../../runs/index.js';
 
 /** A run whose node loop is over (without a fatal error). */
 export interface FinishedNodeLoop {

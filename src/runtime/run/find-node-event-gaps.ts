@@ -3,7 +3,7 @@ import type { EventEntry } from '../../events/index.js';
 import { readRunEvents } from '../../events/index.js';
 import type { RunId } from '../../project/index.js';
 import { readRunState } from './state/index.js';
-import type { NodeState, RunState } from './run-types.js';
+import type { NodeState, RunState } from '../../runs/index.js';
 
 /** A node status that ends an execution, and the event that says so. */
 const ENDING_EVENTS = {

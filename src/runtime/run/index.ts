@@ -16,15 +16,13 @@ export { findGraphEventGaps, findNodeEventGaps } from './find-node-event-gaps.js
 export type { NodeEventGap } from './find-node-event-gaps.js';
 export type { NodeCounts, RunDetails, RunManifestSummary, RunSummary } from './list-runs.js';
 export { defaultRunId } from './default-run-id.js';
+export type { RunGraphOptions, RunProgress, RunResult } from './run-types.js';
 export type {
   NodeContractState,
   NodeIngestSummary,
   NodeState,
   NodeStatus,
   RunBudgetsState,
-  RunGraphOptions,
-  RunProgress,
-  RunResult,
   RunState,
   RunStatus,
-} from './run-types.js';
+} from '../../runs/index.js';

@@ -4,7 +4,7 @@ import { ingestWrittenDocument } from '../../ingest/index.js';
 import type { IngestLimits } from '../../config/index.js';
 import type { IngestedContent, IngestMode, IngestRoots } from '../../ingest/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
-import type { NodeIngestSummary } from './run-types.js';
+import type { NodeIngestSummary } from '../../runs/index.js';
 
 /** One written node document to hand to the ingest. */
 export interface IngestHookOptions {

@@ -19,7 +19,7 @@ import type { IngestManifest } from '../../ingest/index.js';
 import { RunError } from './run-error.js';
 import { isRunLocked, readRunState } from './state/index.js';
 import { readWorkflowRunHeader } from '../../runs/index.js';
-import type { NodeStatus, RunState, RunStatus } from './run-types.js';
+import type { NodeStatus, RunState, RunStatus } from '../../runs/index.js';
 
 /** Node counts of a run, by status, and their total. */
 export type NodeCounts = Readonly<Record<NodeStatus | 'total', number>>;

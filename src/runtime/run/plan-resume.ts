@@ -1,6 +1,6 @@
 import type { GraphDefinition } from '../graph/index.js';
 import { descendantsOf, resolveOutputPath } from '../graph/index.js';
-import type { NodeState, RunState } from './run-types.js';
+import type { NodeState, RunState } from '../../runs/index.js';
 import { sha256Hex } from '../../project/index.js';
 import type { NodeId } from '../../project/index.js';
 import { openConfinedRoot } from '../../workspace/index.js';

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_FIX_ATTEMPTS } from '../../contracts/index.js';
 import type { BudgetName, Budgets } from '../../contracts/index.js';
-import type { RunBudgetsState } from './run-types.js';
+import type { RunBudgetsState } from '../../runs/index.js';
 
 /** A budget that ran out: which, and why in one line. */
 export interface ExceededBudget {

@@ -11,8 +11,9 @@ import type { RunBudget } from './run-budget.js';
 import type { RunOutputLimit } from './run-output-limit.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { RunStateStore } from './state/index.js';
-import { MAX_STATE_FIELD_ERRORS } from './run-types.js';
-import type { NodeState, RunGraphOptions, RunProgress } from './run-types.js';
+import { MAX_STATE_FIELD_ERRORS } from '../../runs/index.js';
+import type { RunGraphOptions, RunProgress } from './run-types.js';
+import type { NodeState } from '../../runs/index.js';
 import { scheduleNodes } from './schedule-nodes.js';
 import type { RunId } from '../../project/index.js';
 

@@ -9,17 +9,6 @@ import type { Agent } from '../agents/index.js';
 import type { GraphDefinition } from '../graph/index.js';
 import type { RunId } from '../../project/index.js';
 
-export type {
-  NodeContractState,
-  NodeIngestSummary,
-  NodeState,
-  NodeStatus,
-  RunBudgetsState,
-  RunState,
-  RunStatus,
-} from '../../runs/index.js';
-export { MAX_STATE_FIELD_ERRORS } from '../../runs/index.js';
-
 /** Progress reported to the caller (the CLI draws it node by node). */
 export type RunProgress =
   | { readonly type: 'node.started'; readonly nodeId: string; readonly done: number; readonly total: number }

@@ -1,5 +1,5 @@
 import type { GraphDefinition, GraphNode } from '../graph/index.js';
-import type { NodeStatus } from './run-types.js';
+import type { NodeStatus } from '../../runs/index.js';
 
 /** What the scheduler needs from a run. */
 export interface ScheduleOptions {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRunId } from '../../../src/project/index.js';
 import { findGraphEventGaps, findNodeEventGaps } from '../../../src/runtime/run/find-node-event-gaps.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
-import type { RunState } from '../../../src/runtime/run/run-types.js';
+import type { RunState } from '../../../src/runs/index.js';
 import { spawnCli } from '../../helpers/run-cli.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import {

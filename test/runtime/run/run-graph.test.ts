@@ -9,7 +9,8 @@ import { defaultRunId } from '../../../src/runtime/run/default-run-id.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
 import { resolveRunState, runStateSchema } from '../../../src/runtime/run/state/run-state.js';
-import type { RunProgress, RunState } from '../../../src/runtime/run/run-types.js';
+import type { RunProgress } from '../../../src/runtime/run/run-types.js';
+import type { RunState } from '../../../src/runs/index.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import {
   agentsOf,

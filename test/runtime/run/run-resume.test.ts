@@ -6,7 +6,7 @@ import { bundleRun, importBundle } from '../../../src/artifacts/index.js';
 import { AgentError } from '../../../src/runtime/agents/agent.js';
 import { RunError } from '../../../src/runtime/run/run-error.js';
 import { runGraph } from '../../../src/runtime/run/run-graph.js';
-import type { RunState } from '../../../src/runtime/run/run-types.js';
+import type { RunState } from '../../../src/runs/index.js';
 import { parseRunId, UnknownRunError } from '../../../src/project/index.js';
 import { readRunSource } from '../../../src/report/model/read-run-source.js';
 import { listRuns, readRun } from '../../../src/runtime/run/list-runs.js';

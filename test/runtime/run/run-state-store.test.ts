@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRunId } from '../../../src/project/index.js';
 import { createRunStateStore } from '../../../src/runtime/run/state/run-state-store.js';
 import { readRunState } from '../../../src/runtime/run/state/run-state.js';
-import type { NodeState } from '../../../src/runtime/run/run-types.js';
+import type { NodeState } from '../../../src/runs/index.js';
 import { openProjectStore } from '../../../src/store/index.js';
 import { tempProject } from '../../helpers/temp-project.js';
 

@@ -12,7 +12,7 @@ import {
   runStateSchema,
   writeRunState,
 } from '../../../src/runtime/run/state/run-state.js';
-import type { RunState } from '../../../src/runtime/run/run-types.js';
+import type { RunState } from '../../../src/runs/index.js';
 import { readEvents, tempProject } from '../../helpers/temp-project.js';
 import { agentsOf, defineGraph, echoAgent, exists, sleep, testAgent } from './fixtures/run-graph-fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunId, sha256Hex } from '../../../src/project/index.js';
 import { applyRunTransitions, transitionLogHeader } from '../../../src/runtime/run/state/run-transitions.js';
-import type { RunState } from '../../../src/runtime/run/run-types.js';
+import type { RunState } from '../../../src/runs/index.js';
 
 const base: RunState = {
   version: 1,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scheduleNodes } from '../../../src/runtime/run/schedule-nodes.js';
-import type { NodeStatus } from '../../../src/runtime/run/run-types.js';
+import type { NodeStatus } from '../../../src/runs/index.js';
 import { defineGraph } from './fixtures/run-graph-fixtures.js';
 import type { TestNode } from './fixtures/run-graph-fixtures.js';
 

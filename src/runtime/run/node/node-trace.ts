@@ -2,7 +2,7 @@ import type { TraceContent } from '../../../artifacts/index.js';
 import { redactSecrets } from '../../../events/index.js';
 import type { GraphDefinition } from '../../graph/index.js';
 import type { NodeOutcome } from './run-node.js';
-import type { NodeState } from '../run-types.js';
+import type { NodeState } from '../../../runs/index.js';
 import type { NodeId, RunId } from '../../../project/index.js';
 
 /** One finished node execution, as the node loop knows it. */

@@ -7,8 +7,8 @@ import { eventsOffset, readAttemptSubmissions } from './read-attempt-submissions
 import { runCommandNode } from './run-command-node.js';
 import { askAgent } from './run-node.js';
 import type { NodeOutcome, NodeRunContext, PreparedNode } from './run-node.js';
-import { MAX_STATE_FIELD_ERRORS } from '../run-types.js';
-import type { NodeContractState } from '../run-types.js';
+import { MAX_STATE_FIELD_ERRORS } from '../../../runs/index.js';
+import type { NodeContractState } from '../../../runs/index.js';
 import { submitDocumentBlocks } from './submit-document-blocks.js';
 
 /** One ask of a contract node that needs a fix: what it produced and why it is asked again. */

@@ -12,7 +12,8 @@ import { DEFAULT_COMMAND_TIMEOUT_MS } from '../../graph/index.js';
 import type { RunBudget } from '../run-budget.js';
 import type { RunOutputLimit } from '../run-output-limit.js';
 import type { RunRecorder } from '../run-recorder.js';
-import type { NodeContractState, NodeIngestSummary, RunGraphOptions } from '../run-types.js';
+import type { RunGraphOptions } from '../run-types.js';
+import type { NodeContractState, NodeIngestSummary } from '../../../runs/index.js';
 import { describeError, sha256Hex } from '../../../project/index.js';
 import type { RunId } from '../../../project/index.js';
 

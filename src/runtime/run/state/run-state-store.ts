@@ -6,7 +6,7 @@ import { writeRunState } from './run-state.js';
 import type { RunTransition } from './run-transitions.js';
 import { openTransitionLog } from './transition-log.js';
 import type { TransitionLog } from './transition-log.js';
-import type { NodeState, NodeStatus, RunBudgetsState, RunState, RunStatus } from '../run-types.js';
+import type { NodeState, NodeStatus, RunBudgetsState, RunState, RunStatus } from '../../../runs/index.js';
 
 /**
  * A run's state in memory, persisted as state.json (whole, at {@link RunStateStore.compact}) plus one

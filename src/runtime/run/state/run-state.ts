@@ -14,7 +14,7 @@ import type { ProjectRef, ProjectStore } from '../../../store/index.js';
 import { RunError } from '../run-error.js';
 import { applyRunTransitions } from './run-transitions.js';
 import { runStateSchema } from '../../../runs/index.js';
-import type { RunState } from '../run-types.js';
+import type { RunState } from '../../../runs/index.js';
 
 export {
   nodeContractStateSchema,

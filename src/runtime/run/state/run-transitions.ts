@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nodeIdSchema, sha256Hex } from '../../../project/index.js';
 import { nodeStateSchema, runBudgetsStateSchema } from '../../../runs/index.js';
-import type { NodeState, RunBudgetsState, RunState, RunStatus } from '../run-types.js';
+import type { NodeState, RunBudgetsState, RunState, RunStatus } from '../../../runs/index.js';
 
 /** The first line of transitions.jsonl: which state.json (by the sha256 of its bytes) the lines below extend. */
 export interface TransitionLogHeader {
