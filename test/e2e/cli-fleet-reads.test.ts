@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -42,12 +42,12 @@ async function folder(name: string, config?: string): Promise<string> {
   return dir;
 }
 
-/** Pushes the demo's run into a namespace of its own of the test catalog. */
-async function pushedTo(remote: RemoteStoreSettings): Promise<void> {
+/** Pushes the demo's run (from the folder that ran it, or `from`) into a namespace of the test catalog. */
+async function pushedTo(remote: RemoteStoreSettings, from = ran): Promise<void> {
   const store = remoteStoreOf(remote);
-  const local = openProject(ran);
+  const local = openProject(from);
   try {
-    await copyRun(local, openProject(ran, { store }), runId, { direction: 'push' });
+    await copyRun(local, openProject(from, { store }), runId, { direction: 'push' });
   } finally {
     await Promise.all([store.close(), local.store.close()]);
   }
@@ -110,7 +110,7 @@ describeWithPostgres('fleet reads through the CLI', (postgres) => {
       const { local, remote } = await bothWays(args);
       expect({ args, output: remote.stdout }).toEqual({ args, output: local.stdout });
     }
-    // The report's verify compares the live workspace only where the run ran (D115): the remote's checks none.
+    // The report's verify compares the live workspace only where the run ran (D118): the remote's checks none.
     const { local, remote } = await bothWays(['report', runId, '--json']);
     const { verify: localVerify, ...localReport } = json(local) as { verify: Record<string, unknown> };
     const { verify: remoteVerify, ...remoteReport } = json(remote) as { verify: Record<string, unknown> };
@@ -157,7 +157,7 @@ describeWithPostgres('fleet reads through the CLI', (postgres) => {
     expect(remote.code).toBe(0);
     const localReport = json(local) as { workspaceFiles: { checked: number } };
     expect(localReport.workspaceFiles.checked).toBeGreaterThan(0);
-    // Normalised: the workspace files, which only the machine that ran the run has (D115).
+    // Normalised: the workspace files, which only the machine that ran the run has (D118).
     expect(json(remote)).toEqual({ ...localReport, workspaceFiles: { checked: 0, ok: 0 } });
   });
 
@@ -183,6 +183,26 @@ describeWithPostgres('fleet reads through the CLI', (postgres) => {
     const runs = await spawnCli(['runs', '--remote', '--json'], { cwd: fleet });
     expect(runs.code, runs.stderr).toBe(0);
     expect((JSON.parse(runs.stdout) as { run_id: string }[]).map((run) => run.run_id)).toEqual([runId]);
+  });
+
+  it('runs --remote shows a run its machine last pushed as running, not interrupted: no lock is pushed', async () => {
+    // A copy of the machine whose run was killed mid-way: state.json says running, and no runner holds its lock.
+    const killed = await folder('killed');
+    await cp(ran, killed, { recursive: true });
+    const statePath = path.join(killed, '.agent', 'runs', runId, 'state.json');
+    const state = JSON.parse(await readFile(statePath, 'utf8')) as { status: string };
+    await writeFile(statePath, JSON.stringify({ ...state, status: 'running' }));
+    const running = catalogSettings(catalogUrl, 'acme/running');
+    await pushedTo(running, killed);
+    const dir = await folder('running', remoteConfig(running));
+
+    const local = json(await runCli(['runs', '--json'], { cwd: killed })) as object[];
+    const remote = json(await runCli(['runs', '--remote', '--json'], { cwd: dir })) as object[];
+    expect(local).toMatchObject([{ run_id: runId, status: 'running', interrupted: true }]);
+    // Normalised: interrupted, which only the machine that ran the run can judge (D118).
+    expect(remote).toEqual(local.map((run) => ({ ...run, interrupted: false })));
+    const shown = json(await runCli(['show', runId, '--remote', '--json'], { cwd: dir }));
+    expect(shown).toMatchObject({ interrupted: false, state: { status: 'running' } });
   });
 
   it('refuses a corrupt content in the remote: checkout writes no file and verify names the hash', async () => {
