@@ -275,6 +275,30 @@ describeWithPostgres('fleet reads through the CLI', (postgres) => {
     }
   });
 
+  it('names the catalog and its error when a read is refused mid-command (a role without grants), exit 1', async () => {
+    // A role that may read the schema's version, so the remote opens, and nothing else.
+    const role = `reader_${String(process.pid)}_${String(Date.now())}`;
+    const admin = new pg.Pool({ connectionString: catalogUrl, max: 1 });
+    try {
+      await admin.query(`CREATE ROLE ${role} LOGIN`);
+      await admin.query(`GRANT SELECT ON artifact_ingest_schema TO ${role}`);
+      const url = new URL(catalogUrl);
+      url.username = role;
+      const dir = await folder('no-grants', remoteConfig({ ...settings, catalog: url.toString() }));
+      const result = await runCli(['runs', '--remote', '--json'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(1);
+      const { error } = json(result) as { error: { code: string; message: string } };
+      expect(error.code).toBe('remote_failed');
+      expect(error.message).toMatch(new RegExp(`the catalog postgres(ql)?://${role}@`));
+      expect(error.message).toContain("failed during 'runs': permission denied for table artifact_ingest_");
+      expect(result.stderr).not.toContain('internal error');
+    } finally {
+      await admin.query(`DROP OWNED BY ${role}`).catch(() => undefined);
+      await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+      await admin.end();
+    }
+  });
+
   it('asks for remote init on a catalog without the schema, exit 2', async () => {
     const empty = catalogSettings(await postgres.createDatabase(), 'acme/web');
     const dir = await folder('no-schema', remoteConfig(empty));
