@@ -25,6 +25,7 @@ export async function classifyError(error: unknown, command: string): Promise<Cl
     { WorkspaceError },
     { EventLogError },
     { ObserveError, workflowErrorCodeOf },
+    { RemoteError },
   ] = await Promise.all([
     import('../config/index.js'),
     import('../project/index.js'),
@@ -34,6 +35,7 @@ export async function classifyError(error: unknown, command: string): Promise<Cl
     import('../workspace/index.js'),
     import('../events/index.js'),
     import('../workflow/index.js'),
+    import('../remote/index.js'),
   ]);
   if (error instanceof ConfigError || error instanceof InvalidIdError || error instanceof UnknownRunError)
     return { code: error.code, message: error.message };
@@ -47,7 +49,8 @@ export async function classifyError(error: unknown, command: string): Promise<Cl
     error instanceof RunError ||
     error instanceof AgentError ||
     error instanceof LineageError ||
-    error instanceof ObjectStoreError
+    error instanceof ObjectStoreError ||
+    error instanceof RemoteError
   ) {
     return { code: error.code, message: `${error.code}: ${error.message}` };
   }

@@ -32,6 +32,8 @@ Artifacts (read-only: they never run a node or change a run):
   export openlineage RUN_ID
                            a run as OpenLineage events: NDJSON, or POSTed to Marquez (--url)
   reindex                  rebuild the path index from the runs' artifacts.jsonl
+With --remote, runs, show, log, replay, checkout, verify, report and export read the fleet's remote
+(docs/remote.md) instead of .agent/.
 
   help [COMMAND]           show help for a command
 

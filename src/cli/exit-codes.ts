@@ -2,6 +2,7 @@ import type { BundleErrorCode, LineageErrorCode, ObjectStoreErrorCode } from '..
 import type { ConfigError } from '../config/index.js';
 import type { SubmitRefusalCode } from '../contracts/index.js';
 import type { InvalidIdError, UnknownRunError } from '../project/index.js';
+import type { RemoteErrorCode } from '../remote/index.js';
 import type { AgentError, RunErrorCode } from '../runtime/index.js';
 import type { ObserveErrorCode, WorkflowEngineErrorCode } from '../workflow/index.js';
 import type { UsageError } from './usage-error.js';
@@ -26,6 +27,7 @@ export type CliErrorCode =
   | WorkflowEngineErrorCode
   | ObserveErrorCode
   | SubmitRefusalCode
+  | RemoteErrorCode
   | 'io_error'
   | 'ingest_failed'
   | 'interrupted';
@@ -68,6 +70,10 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   unknown_input: 2,
   output_required: 2,
   invalid_paths: 2,
+  // 2, remote: the catalog needs 'remote init', a newer package, or the S3 client installed.
+  schema_missing: 2,
+  schema_too_new: 2,
+  s3_client_missing: 2,
   // 1: the work found problems (corruption, a refused bundle, a failed agent, an I/O failure).
   state_write_failed: 1,
   missing_object: 1,
@@ -115,6 +121,9 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   write_refused: 1,
   busy: 1,
   record_failed: 1,
+  // 1, remote: the catalog or the object store did not answer, or answered with an error.
+  unreachable: 1,
+  remote_failed: 1,
   // 130: stopped by a signal (128 + SIGINT), as shells report it.
   aborted: 130,
   interrupted: 130,

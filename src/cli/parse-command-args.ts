@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { closestMatch } from '../config/index.js';
 import { UsageError } from './usage-error.js';
+import { REMOTE_READ_COMMANDS } from './remote-read-commands.js';
 import { describeError } from '../project/index.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -20,13 +21,17 @@ export function parseCommandArgs<T extends Options>(
   } catch (error) {
     const message = describeError(error);
     const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message)?.[1];
-    if (unknown !== undefined) throw new UsageError(unknownOption(unknown, options), command);
+    if (unknown !== undefined) throw new UsageError(unknownOption(unknown, command, options), command);
     throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, '.'), command);
   }
 }
 
-function unknownOption(option: string, options: Options): string {
+function unknownOption(option: string, command: string, options: Options): string {
   const name = option.replace(/^-+/, '').replace(/=.*$/, '');
+  // Not a typo of one of the command's options: the command reads (or writes) only the local project.
+  if (name === 'remote') {
+    return `${command} does not take --remote; the commands that read a remote are ${REMOTE_READ_COMMANDS.join(', ')} (and push and pull copy runs to and from it)`;
+  }
   const suggestion = closestMatch(name, Object.keys(options));
   return suggestion === undefined
     ? `unknown option '${option}'`

@@ -3,17 +3,19 @@ import { checkoutWorkspace } from '../../artifacts/index.js';
 import type { Checkout, CheckoutCut } from '../../artifacts/index.js';
 import { capRows, renderTable } from '../render/index.js';
 import { parseCommandArgs } from '../parse-command-args.js';
-import { resolveProject } from '../resolve-project.js';
+import { usingCommandProject } from '../using-command-project.js';
 import { resolveRunId } from '../resolve-run-id.js';
 import { UsageError } from '../usage-error.js';
 import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest checkout`. */
-export const CHECKOUT_HELP = `Usage: artifact-ingest checkout (--step N | --at TIME) [--run RUN_ID] --to DIR [--project DIR] [--json]
+export const CHECKOUT_HELP = `Usage: artifact-ingest checkout (--step N | --at TIME) [--run RUN_ID] --to DIR [--remote] [--project DIR] [--json]
 
 Rebuild the workspace as it was into DIR, from the recorded versions in .agent/objects (every object's
 hash is verified before the first file is written). It never writes into the live workspace, never runs
 a node and never changes a run. DIR receives the files at their paths relative to workspace/.
+With --remote: from the versions in the remote (the lineage of every machine that pushed to its
+namespace), the contents fetched from its object store and verified the same way.
 
   --step N    the state after the run's N-th completed step (counting from 1; 0: before the run): the
               versions of its completed steps 1..N, plus every other run's versions recorded up to step
@@ -29,6 +31,7 @@ Options:
   --at TIME       an ISO 8601 date-time with a zone
   --run RUN_ID    the run (default for --step: the run started last)
   --to DIR        the folder to fill: missing or empty, outside the project's workspace/ and .agent/
+  --remote        read the runs and contents from the remote the config names (docs/remote.md)
   --project DIR   project root (default: current directory)
   --json          print the checkout (cut, files) as JSON
   -h, --help      show this help
@@ -45,6 +48,7 @@ export async function checkoutCommand(args: readonly string[], io: CliIo): Promi
     run: { type: 'string' },
     to: { type: 'string' },
     project: { type: 'string' },
+    remote: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -64,13 +68,15 @@ export async function checkoutCommand(args: readonly string[], io: CliIo): Promi
     throw new UsageError('--to DIR is required: the folder to rebuild the workspace into', 'checkout');
   if (values.step !== undefined && !/^\d+$/.test(values.step))
     throw new UsageError(`--step takes a whole number (0: before the run), got ${values.step}`, 'checkout');
-  const projectDir = await resolveProject(values.project, 'checkout', io.cwd);
-  const runId = values.run === undefined ? undefined : await resolveRunId(projectDir, values.run, '--run');
-  const checkout: Checkout = await checkoutWorkspace(projectDir, {
-    to: path.resolve(io.cwd, values.to),
-    ...(values.step === undefined ? {} : { step: Number(values.step) }),
-    ...(values.at === undefined ? {} : { at: values.at }),
-    ...(runId === undefined ? {} : { runId }),
+  const to = path.resolve(io.cwd, values.to);
+  const checkout: Checkout = await usingCommandProject('checkout', values, io, async (project) => {
+    const runId = values.run === undefined ? undefined : await resolveRunId(project, values.run, '--run');
+    return checkoutWorkspace(project, {
+      to,
+      ...(values.step === undefined ? {} : { step: Number(values.step) }),
+      ...(values.at === undefined ? {} : { at: values.at }),
+      ...(runId === undefined ? {} : { runId }),
+    });
   });
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(checkout, null, 2)}\n`);

@@ -3,6 +3,7 @@ import { findGraphEventGaps } from '../../runtime/index.js';
 import type { NodeEventGap } from '../../runtime/index.js';
 import { findWorkflowEventGaps } from '../../workflow/index.js';
 import type { WorkflowEventGap } from '../../workflow/index.js';
+import type { ProjectRef } from '../../store/index.js';
 
 /** A run whose state says more happened than its events.jsonl holds: a process killed between the two (D89). */
 export interface EventGapProblem {
@@ -21,12 +22,12 @@ export interface EventGapProblem {
  * terminal.json, each graph run's ended nodes against their ending events. Reads only.
  */
 export async function findEventGapProblems(
-  projectDir: string,
+  project: ProjectRef,
   runIds: readonly RunId[],
 ): Promise<EventGapProblem[]> {
   return [
-    ...(await findWorkflowEventGaps(projectDir, runIds)).map(workflowGapProblem),
-    ...(await findGraphEventGaps(projectDir, runIds)).map(nodeGapProblem),
+    ...(await findWorkflowEventGaps(project, runIds)).map(workflowGapProblem),
+    ...(await findGraphEventGaps(project, runIds)).map(nodeGapProblem),
   ];
 }
 

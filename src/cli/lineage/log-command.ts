@@ -2,21 +2,23 @@ import { basename, dirname, isAbsolute, join } from 'node:path';
 import { logPath } from '../../artifacts/index.js';
 import { capRows, renderTable } from '../render/index.js';
 import { parseCommandArgs } from '../parse-command-args.js';
-import { resolveProject } from '../resolve-project.js';
+import { usingCommandProject } from '../using-command-project.js';
 import { UsageError } from '../usage-error.js';
 import type { CliIo } from '../cli-io.js';
 import { quickFs } from '../../workspace/index.js';
 
 /** Help text of `artifact-ingest log`. */
-export const LOG_HELP = `Usage: artifact-ingest log PATH [--project DIR] [--json]
+export const LOG_HELP = `Usage: artifact-ingest log PATH [--remote] [--project DIR] [--json]
 
 Print every recorded version of a path across the project's runs, oldest first: time, run, node, agent,
 type, lines added and removed, content hash and artifact id. Reads only the path's index file.
+With --remote: every version the fleet pushed to the remote, from every machine, in the same order.
 
 PATH is relative to the project (workspace/src/a.ts, docs/plan.md) or to workspace/ (src/a.ts is read as
 workspace/src/a.ts); an absolute path inside the project works too. '\\' is read as '/'.
 
 Options:
+  --remote        read the versions from the remote the config names (docs/remote.md), not .agent/
   --project DIR   project root (default: current directory)
   --json          print the versions as JSON
   -h, --help      show this help
@@ -28,6 +30,7 @@ Exit codes: 0 versions listed, 1 no recorded version of PATH, 2 usage error (or 
 export async function logCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('log', args, {
     project: { type: 'string' },
+    remote: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -39,8 +42,8 @@ export async function logCommand(args: readonly string[], io: CliIo): Promise<nu
   if (path === undefined || extra.length > 0) {
     throw new UsageError('log takes exactly one PATH, such as workspace/src/a.ts or docs/plan.md', 'log');
   }
-  const projectDir = await resolveProject(values.project, 'log', io.cwd);
-  const log = await logPath(projectDir, await realAbsolutePath(path));
+  const asked = await realAbsolutePath(path);
+  const log = await usingCommandProject('log', values, io, (project) => logPath(project, asked));
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
   } else if (log.versions.length > 0) {

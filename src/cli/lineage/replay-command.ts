@@ -4,13 +4,13 @@ import { readTerminal } from '../../contracts/index.js';
 import { capRows } from '../render/index.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { renderTerminal } from '../render-run-report.js';
-import { resolveProject } from '../resolve-project.js';
+import { usingCommandProject } from '../using-command-project.js';
 import { resolveRunId } from '../resolve-run-id.js';
 import { UsageError } from '../usage-error.js';
 import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest replay`. */
-export const REPLAY_HELP = `Usage: artifact-ingest replay RUN_ID [--backward] [--path P] [--project DIR] [--json]
+export const REPLAY_HELP = `Usage: artifact-ingest replay RUN_ID [--backward] [--path P] [--remote] [--project DIR] [--json]
 
 Show a run step by step from its records, read-only: it never runs a node or changes a file.
 Forward (default): each node execution in the order it finished, with its agent, rendered-prompt hash,
@@ -25,6 +25,7 @@ had before it.
 Options:
   --backward      newest first, with diffs, ending with the paths' versions before the run
   --path P        only this path: workspace/src/a.ts, src/a.ts (inside workspace/) or docs/plan.md
+  --remote        read the run from the remote the config names (docs/remote.md), not .agent/
   --project DIR   project root (default: current directory)
   --json          print the replay as JSON
   -h, --help      show this help
@@ -38,6 +39,7 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
     backward: { type: 'boolean' },
     path: { type: 'string' },
     project: { type: 'string' },
+    remote: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -50,13 +52,16 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
     throw new UsageError("replay takes exactly one RUN_ID; list them with 'artifact-ingest runs'", 'replay');
   }
   if (values.path === '') throw new UsageError('--path needs a path, such as src/a.ts', 'replay');
-  const projectDir = await resolveProject(values.project, 'replay', io.cwd);
-  const resolvedId = await resolveRunId(projectDir, runId);
-  const replay = await replayRun(projectDir, resolvedId, {
-    backward: values.backward === true,
-    ...(values.path === undefined ? {} : { path: values.path }),
+  const { replay, terminal } = await usingCommandProject('replay', values, io, async (project) => {
+    const resolvedId = await resolveRunId(project, runId);
+    return {
+      replay: await replayRun(project, resolvedId, {
+        backward: values.backward === true,
+        ...(values.path === undefined ? {} : { path: values.path }),
+      }),
+      terminal: await readTerminal(project, resolvedId).catch(() => undefined),
+    };
   });
-  const terminal = await readTerminal(projectDir, resolvedId).catch(() => undefined);
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify({ ...replay, terminal: terminal ?? null }, null, 2)}\n`);
     return 0;

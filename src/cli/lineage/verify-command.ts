@@ -3,18 +3,21 @@ import type { VerifyProblem, VerifyReport } from '../../artifacts/index.js';
 import { capRows } from '../render/index.js';
 import type { EventGapProblem } from './event-gap-problems.js';
 import { parseCommandArgs } from '../parse-command-args.js';
-import { resolveProject } from '../resolve-project.js';
+import { usingCommandProject } from '../using-command-project.js';
 import { resolveRunId } from '../resolve-run-id.js';
 import { UsageError } from '../usage-error.js';
 import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest verify`. */
 export const VERIFY_HELP = `Usage: artifact-ingest verify [RUN_ID] [--strict] [--project DIR] [--json]
+       artifact-ingest verify RUN_ID --remote [--strict] [--project DIR] [--json]
 
 Re-hash every object the records point to and every recorded workspace file, and report what no longer
 matches. Without RUN_ID: all runs, and the path index is checked against the runs' artifacts.jsonl. With
 RUN_ID: that run's records only (a workspace file is still compared with its newest version in the project).
 Reads only: nothing is repaired or written.
+With --remote: the run's records and every content they name, read from the remote the config names
+(docs/remote.md); the folder here is not the workspace the run wrote, so no workspace file is compared.
 
 Problems:
   missing_object         an object a record points to is not in .agent/objects
@@ -40,6 +43,8 @@ Problems:
 Options:
   --strict        exit 1 on warnings too (index drift: index_missing_record, index_unknown_record,
                   index_stale, an unreadable index line; stale_temp_file)
+  --remote        verify one run in the remote (RUN_ID required: a whole fleet's objects are not re-hashed
+                  by one command)
   --project DIR   project root (default: current directory)
   --json          print the report as JSON
   -h, --help      show this help
@@ -54,6 +59,7 @@ export async function verifyCommand(args: readonly string[], io: CliIo): Promise
   const { values, positionals } = parseCommandArgs('verify', args, {
     strict: { type: 'boolean' },
     project: { type: 'string' },
+    remote: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -68,16 +74,26 @@ export async function verifyCommand(args: readonly string[], io: CliIo): Promise
       'verify',
     );
   }
-  const projectDir = await resolveProject(values.project, 'verify', io.cwd);
-  const asked = runId === undefined ? undefined : await resolveRunId(projectDir, runId);
-  const records = await verifyArtifacts(projectDir, asked === undefined ? {} : { runId: asked });
-  // The runs' state and events live above the records: checked here, reported as one report. The engines'
-  // modules load only when there is a run to check.
-  const runIds = asked === undefined ? await listRecordedRuns(projectDir) : [asked];
-  const gaps =
-    runIds.length === 0
-      ? []
-      : await (await import('./event-gap-problems.js')).findEventGapProblems(projectDir, runIds);
+  if (values.remote === true && runId === undefined) {
+    throw new UsageError(
+      "verify --remote checks one run: give its RUN_ID (list them with 'artifact-ingest runs --remote')",
+      'verify',
+    );
+  }
+  const { records, gaps } = await usingCommandProject('verify', values, io, async (project) => {
+    const asked = runId === undefined ? undefined : await resolveRunId(project, runId);
+    const verified = await verifyArtifacts(project, asked === undefined ? {} : { runId: asked });
+    // The runs' state and events live above the records: checked here, reported as one report. The engines'
+    // modules load only when there is a run to check.
+    const runIds = asked === undefined ? await listRecordedRuns(project) : [asked];
+    return {
+      records: verified,
+      gaps:
+        runIds.length === 0
+          ? []
+          : await (await import('./event-gap-problems.js')).findEventGapProblems(project, runIds),
+    };
+  });
   const report: CliVerifyReport = {
     ...records,
     problems: [...records.problems, ...gaps],

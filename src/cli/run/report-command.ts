@@ -8,15 +8,15 @@ import {
 } from '../../report/index.js';
 import { sha256Hex } from '../../project/index.js';
 import { parseCommandArgs } from '../parse-command-args.js';
-import { resolveProject } from '../resolve-project.js';
+import { usingCommandProject } from '../using-command-project.js';
 import { resolveRunId } from '../resolve-run-id.js';
 import { UsageError } from '../usage-error.js';
 import { writeReportFile } from './write-report-file.js';
 import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest report`. */
-export const REPORT_HELP = `Usage: artifact-ingest report RUN_ID [-o FILE] [--force] [--project DIR] [--json]
-       artifact-ingest report --path P [-o FILE] [--force] [--project DIR] [--json]
+export const REPORT_HELP = `Usage: artifact-ingest report RUN_ID [-o FILE] [--force] [--remote] [--project DIR] [--json]
+       artifact-ingest report --path P [-o FILE] [--force] [--remote] [--project DIR] [--json]
 
 Write one self-contained HTML page about a run, from its records, read-only like replay: the run's header
 and terminal state, a timeline of its steps, each step's agent, prompt hash, document, blocks (with the
@@ -25,7 +25,8 @@ and verify's verdict. The page loads nothing and runs only its own script; open 
 With --path: the lineage of one path across runs instead, every version with who wrote it and its diff.
 
 Large runs stay small: diffs and documents are capped, and the page names what it left out and the
-replay command that shows it.
+replay command that shows it. With --remote the run (or the path's versions, from every machine) is read
+from the remote; the page is still written here, and its verify checks records and contents only.
 
 Options:
   -o, --output FILE  where to write the page (default: RUN_ID.report.html, or path-P.report.html with /
@@ -33,6 +34,7 @@ Options:
                      existing FILE is replaced only if it is an earlier report; - writes it to stdout
   --force            replace FILE even if it is not an earlier report
   --path P           a path's lineage: workspace/src/a.ts, src/a.ts (inside workspace/) or docs/plan.md
+  --remote           read from the remote the config names (docs/remote.md), not .agent/
   --project DIR      project root (default: current directory)
   --json             print the report's model as JSON instead of a page (docs/report.md)
   -h, --help         show this help
@@ -47,6 +49,7 @@ export async function reportCommand(args: readonly string[], io: CliIo): Promise
     force: { type: 'boolean' },
     path: { type: 'string' },
     project: { type: 'string' },
+    remote: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -62,21 +65,19 @@ export async function reportCommand(args: readonly string[], io: CliIo): Promise
       'report',
     );
   }
-  const projectDir = await resolveProject(values.project, 'report', io.cwd);
-  let page: string;
-  let defaultName: string;
-  if (wanted.kind === 'run') {
-    const runId = await resolveRunId(projectDir, wanted.runId);
-    const report = await readRunReport(projectDir, runId);
-    if (values.json === true) return printJson(io, report);
-    page = await renderRunReportPage(report);
-    defaultName = `${runId}.report.html`;
-  } else {
-    const report = await readPathReport(projectDir, wanted.path);
-    if (values.json === true) return printJson(io, report);
-    page = renderPathReportPage(report);
-    defaultName = pathReportFileName(report.path);
-  }
+  const rendered = await usingCommandProject('report', values, io, async (project) => {
+    if (wanted.kind === 'run') {
+      const runId = await resolveRunId(project, wanted.runId);
+      const report = await readRunReport(project, runId);
+      if (values.json === true) return { json: report };
+      return { page: await renderRunReportPage(report), defaultName: `${runId}.report.html` };
+    }
+    const report = await readPathReport(project, wanted.path);
+    if (values.json === true) return { json: report };
+    return { page: renderPathReportPage(report), defaultName: pathReportFileName(report.path) };
+  });
+  if ('json' in rendered) return printJson(io, rendered.json);
+  const { page, defaultName } = rendered;
   if (values.output === '-') {
     io.stdout.write(page);
     return 0;

@@ -1,18 +1,20 @@
 import { listRuns } from '../../runtime/index.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { renderTable } from '../render/index.js';
-import { resolveProject } from '../resolve-project.js';
+import { usingCommandProject } from '../using-command-project.js';
 import { UsageError } from '../usage-error.js';
 import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest runs`. */
-export const RUNS_HELP = `Usage: artifact-ingest runs [--project DIR] [--json]
+export const RUNS_HELP = `Usage: artifact-ingest runs [--remote] [--project DIR] [--json]
 
 List the runs of a project (.agent/runs/), oldest first: graph, status, nodes done, terminal state, last
 update, and the host that created the run ('-' for runs made before runs recorded it).
 A run marked "interrupted" was killed; finish it with 'artifact-ingest run --resume RUN_ID'.
+With --remote: every run of the project's namespace in the remote, from whichever machine pushed it.
 
 Options:
+  --remote        read the runs from the remote the config names (docs/remote.md), not .agent/
   --project DIR   project root (default: current directory)
   --json          print the list as JSON
   -h, --help      show this help
@@ -22,6 +24,7 @@ Options:
 export async function runsCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('runs', args, {
     project: { type: 'string' },
+    remote: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -31,7 +34,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
   }
   if (positionals.length > 0)
     throw new UsageError(`runs takes no arguments, got ${positionals.join(' ')}`, 'runs');
-  const runs = await listRuns(await resolveProject(values.project, 'runs', io.cwd));
+  const runs = await usingCommandProject('runs', values, io, listRuns);
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
     return 0;

@@ -2,17 +2,18 @@ import { readRun } from '../../runtime/index.js';
 import { capRows, renderTable } from '../render/index.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { renderRunReport } from '../render-run-report.js';
-import { resolveProject } from '../resolve-project.js';
+import { usingCommandProject } from '../using-command-project.js';
 import { resolveRunId } from '../resolve-run-id.js';
 import { UsageError } from '../usage-error.js';
 import type { CliIo } from '../cli-io.js';
 
 /** Help text of `artifact-ingest show`. */
-export const SHOW_HELP = `Usage: artifact-ingest show RUN_ID [--project DIR] [--json]
+export const SHOW_HELP = `Usage: artifact-ingest show RUN_ID [--remote] [--project DIR] [--json]
 
 Print one run: its nodes with their documents and ingested files, and its manifests.
 
 Options:
+  --remote        read the run from the remote the config names (docs/remote.md), not .agent/
   --project DIR   project root (default: current directory)
   --json          print the run (state, counts, manifests) as JSON
   -h, --help      show this help
@@ -22,6 +23,7 @@ Options:
 export async function showCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('show', args, {
     project: { type: 'string' },
+    remote: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -33,8 +35,9 @@ export async function showCommand(args: readonly string[], io: CliIo): Promise<n
   if (runId === undefined || extra.length > 0) {
     throw new UsageError("show takes exactly one RUN_ID; list them with 'artifact-ingest runs'", 'show');
   }
-  const projectDir = await resolveProject(values.project, 'show', io.cwd);
-  const details = await readRun(projectDir, await resolveRunId(projectDir, runId));
+  const details = await usingCommandProject('show', values, io, async (project) =>
+    readRun(project, await resolveRunId(project, runId)),
+  );
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
     return 0;

@@ -13,7 +13,7 @@ import type { CliIo } from '../cli-io.js';
 import { packageVersion } from '../package-version.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { progressLine } from '../render/index.js';
-import { resolveProject } from '../resolve-project.js';
+import { usingCommandProject } from '../using-command-project.js';
 import { resolveRunId } from '../resolve-run-id.js';
 import { LINEAGE_API_KEY_ENV } from '../secret-env.js';
 import { UsageError } from '../usage-error.js';
@@ -41,11 +41,13 @@ Export a run's records in a format other tools read. Read-only: the run is not c
 Formats:
   openlineage RUN_ID   OpenLineage RunEvents (NDJSON on stdout, or POSTed to a Marquez-compatible server)
 
+With --remote, the run is read from the remote the config names (docs/remote.md) instead of .agent/.
+
 Run 'artifact-ingest export openlineage --help' for its options. Documentation: docs/openlineage.md.
 `;
 
 /** Help text of `artifact-ingest export openlineage`. */
-export const EXPORT_OPENLINEAGE_HELP = `Usage: artifact-ingest export openlineage RUN_ID [--url URL] [--namespace NS] [--project DIR]
+export const EXPORT_OPENLINEAGE_HELP = `Usage: artifact-ingest export openlineage RUN_ID [--url URL] [--namespace NS] [--remote] [--project DIR]
 
 Turn a run into OpenLineage RunEvents (spec 2-0-2): the run is a job with a START and a COMPLETE, FAIL or
 ABORT; each node or step that ran is a job <definition>.<step id> with a START and a COMPLETE or FAIL and the
@@ -62,6 +64,7 @@ and removed from everything printed, whatever its shape (a key shorter than ${MI
 Options:
   --url URL         an http:// or https:// server, such as http://localhost:5000 (default: print NDJSON)
   --namespace NS    the OpenLineage namespace of the jobs and datasets (default: ${DEFAULT_LINEAGE_NAMESPACE})
+  --remote          read the run from the remote the config names (docs/remote.md), not .agent/
   --project DIR     project root (default: current directory)
   -h, --help        show this help
 
@@ -97,6 +100,7 @@ async function exportOpenLineage(args: readonly string[], io: CliIo): Promise<nu
     url: { type: 'string' },
     namespace: { type: 'string' },
     project: { type: 'string' },
+    remote: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
@@ -122,9 +126,10 @@ async function exportOpenLineage(args: readonly string[], io: CliIo): Promise<nu
   const endpoint = values.url === undefined ? undefined : lineageEndpoint(values.url);
   if (endpoint?.ok === false) throw new UsageError(`--url: ${endpoint.message}`, usage);
 
-  const projectDir = await resolveProject(values.project, usage, io.cwd);
-  const runId = await resolveRunId(projectDir, runIdText);
-  const report = await readRunReport(projectDir, runId, LINEAGE_REPORT_OPTIONS);
+  const { runId, report } = await usingCommandProject(usage, values, io, async (project) => {
+    const resolved = await resolveRunId(project, runIdText);
+    return { runId: resolved, report: await readRunReport(project, resolved, LINEAGE_REPORT_OPTIONS) };
+  });
   for (const problem of report.problems) io.stderr.write(`artifact-ingest: warning: ${problem.message}\n`);
   const events = openLineageEventsOf(report, { ...facetSourcesFor(packageVersion()), namespace });
   if (events.length === 0) {
@@ -174,13 +179,13 @@ async function send(events: readonly RunEvent[], url: URL, io: CliIo): Promise<n
   return 1;
 }
 
-/** The first argument that is not `--project DIR` or `--project=DIR`. */
+/** The first argument that is not `--project DIR`, `--project=DIR` or `--remote`. */
 function formatIndex(args: readonly string[]): number {
   let at = 0;
   while (at < args.length) {
     const arg = args[at];
     if (arg === '--project') at += 2;
-    else if (arg?.startsWith('--project=') === true) at += 1;
+    else if (arg?.startsWith('--project=') === true || arg === '--remote') at += 1;
     else return at;
   }
   return at;

@@ -163,7 +163,7 @@ async function readStoredRun(project: Project, runId: string): Promise<RunDetail
     state,
     ...(terminal === undefined ? {} : { terminal }),
     runDir: runDir(runId),
-    interrupted: state.status === 'running' && !(await isRunLocked(project, runId)),
+    interrupted: await wasInterrupted(project, state.status, runId),
     ...hostOf(state),
     nodes: countNodes(state),
     manifests: await readManifests(project, runId, Object.keys(state.nodes)),
@@ -233,7 +233,7 @@ async function summarize(project: Project, runId: RunId): Promise<RunSummary | n
     run_id: state.run_id,
     kind: 'graph',
     status: state.status,
-    interrupted: state.status === 'running' && !(await isRunLocked(project, runId)),
+    interrupted: await wasInterrupted(project, state.status, runId),
     ...hostOf(state),
     graph: state.graph.name,
     created_at: state.created_at,
@@ -347,4 +347,14 @@ async function readManifest(project: Project, manifestPath: string): Promise<Rea
     const why = error instanceof SyntaxError ? 'not valid JSON' : 'not a valid manifest v1';
     return { entry: { node_id: nodeId, manifest_path: manifestPath, error: `${manifestPath} is ${why}` } };
   }
+}
+
+/**
+ * Whether a run its state calls running has no live runner: no lock held. A remote keeps no run's lock (a lock
+ * names a process of the machine that holds it), so a fleet read cannot tell a live run from a killed one and
+ * reports what the run's machine last pushed: running, not interrupted (D118).
+ */
+async function wasInterrupted(project: Project, status: RunStatus, runId: RunId): Promise<boolean> {
+  if (status !== 'running' || project.store.kind === 'remote') return false;
+  return !(await isRunLocked(project, runId));
 }
