@@ -1,4 +1,5 @@
 import type { CliErrorCode } from './exit-codes.js';
+import { NoRemoteError } from './no-remote-error.js';
 import { UsageError } from './usage-error.js';
 
 /** An expected error as the CLI reports it: its code, the message for a person, and the usage hint if any. */
@@ -16,15 +17,17 @@ export interface CliError {
 export async function classifyError(error: unknown, command: string): Promise<CliError | undefined> {
   if (error instanceof UsageError)
     return { code: error.code, message: error.message, usageOf: error.command };
+  if (error instanceof NoRemoteError) return { code: error.code, message: error.message };
   const [
     { ConfigError },
     { InvalidIdError, UnknownRunError },
     { RunError, AgentError },
-    { BundleError, LineageError, ObjectStoreError },
+    { BundleError, LineageError, ObjectStoreError, RunCopyError },
     { IngestFailedError },
     { WorkspaceError },
     { EventLogError },
     { ObserveError, workflowErrorCodeOf },
+    { RemoteError },
   ] = await Promise.all([
     import('../config/index.js'),
     import('../project/index.js'),
@@ -34,6 +37,7 @@ export async function classifyError(error: unknown, command: string): Promise<Cl
     import('../workspace/index.js'),
     import('../events/index.js'),
     import('../workflow/index.js'),
+    import('../remote/index.js'),
   ]);
   if (error instanceof ConfigError || error instanceof InvalidIdError || error instanceof UnknownRunError)
     return { code: error.code, message: error.message };
@@ -51,6 +55,9 @@ export async function classifyError(error: unknown, command: string): Promise<Cl
   ) {
     return { code: error.code, message: `${error.code}: ${error.message}` };
   }
+  // The remote's messages name the catalog without its password and what to check (docs/remote.md).
+  if (error instanceof RemoteError || error instanceof RunCopyError)
+    return { code: error.code, message: `${error.code}: ${error.message}` };
   if (error instanceof BundleError)
     return { code: error.code, message: `${command} refused: ${error.code}: ${error.message}` };
   if (error instanceof IngestFailedError) return { code: 'ingest_failed', message: error.message };
