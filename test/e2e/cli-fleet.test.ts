@@ -201,6 +201,41 @@ describeWithPostgres('the fleet commands', (postgres) => {
     expectNoPassword(result);
   });
 
+  it('pull of a run whose content the remote corrupted exits 1 naming it, and writes none of its records', async () => {
+    const catalog = await freshCatalog(postgres);
+    const dir = await demoProject();
+    const env = remoteEnv(withPassword(catalog), 'fleet/corrupt');
+    expect((await runCli(['push', templateRun, '--project', dir], { env })).code).toBe(0);
+    const client = new pg.Client({ connectionString: catalog });
+    await client.connect();
+    try {
+      const { rowCount } = await client.query(
+        "UPDATE artifact_ingest_objects SET bytes = convert_to('tampered', 'UTF8') WHERE namespace = 'fleet/corrupt'",
+      );
+      expect(rowCount).toBeGreaterThan(0);
+    } finally {
+      await client.end();
+    }
+    const fresh = await tempProject();
+    const pulled = await runCli(['pull', templateRun, '--json', '--project', fresh], { env });
+    expect(pulled.code).toBe(1);
+    expectNoPassword(pulled);
+    const { error } = JSON.parse(pulled.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe('corrupt_object');
+    expect(error.message).toMatch(/[0-9a-f]{64}/);
+    const records = await openProject(fresh).store.info(`.agent/runs/${templateRun}/artifacts.jsonl`);
+    expect(records).toBeUndefined();
+  });
+
+  it.each([['push'], ['pull'], ['remote']])('%s --help prints its usage and exit codes', async (command) => {
+    const result = await runCli([command, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: artifact-ingest ${command} `));
+    expect(result.stdout).toContain('Exit codes:');
+    const viaHelp = await runCli(['help', command]);
+    expect(viaHelp.stdout).toBe(result.stdout);
+  });
+
   it('pull of a run the remote does not hold exits 2 (unknown_run), writing nothing', async () => {
     const catalog = await freshCatalog(postgres);
     const dir = await tempProject();
