@@ -1,4 +1,5 @@
 import type { CliErrorCode } from './exit-codes.js';
+import { NoRemoteError } from './no-remote-error.js';
 import { UsageError } from './usage-error.js';
 
 /** An expected error as the CLI reports it: its code, the message for a person, and the usage hint if any. */
@@ -16,11 +17,12 @@ export interface CliError {
 export async function classifyError(error: unknown, command: string): Promise<CliError | undefined> {
   if (error instanceof UsageError)
     return { code: error.code, message: error.message, usageOf: error.command };
+  if (error instanceof NoRemoteError) return { code: error.code, message: error.message };
   const [
     { ConfigError },
     { InvalidIdError, UnknownRunError },
     { RunError, AgentError },
-    { BundleError, LineageError, ObjectStoreError },
+    { BundleError, LineageError, ObjectStoreError, RunCopyError },
     { IngestFailedError },
     { WorkspaceError },
     { EventLogError },
@@ -54,6 +56,9 @@ export async function classifyError(error: unknown, command: string): Promise<Cl
   ) {
     return { code: error.code, message: `${error.code}: ${error.message}` };
   }
+  // The remote's messages name the catalog without its password and what to check (docs/remote.md).
+  if (error instanceof RemoteError || error instanceof RunCopyError)
+    return { code: error.code, message: `${error.code}: ${error.message}` };
   if (error instanceof BundleError)
     return { code: error.code, message: `${command} refused: ${error.code}: ${error.message}` };
   if (error instanceof IngestFailedError) return { code: 'ingest_failed', message: error.message };

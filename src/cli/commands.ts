@@ -35,6 +35,11 @@ Artifacts (read-only: they never run a node or change a run):
 With --remote, runs, show, log, replay, checkout, verify, report and export read the fleet's remote
 (docs/remote.md) instead of .agent/.
 
+Fleet (a remote: a PostgreSQL catalog and an object store, docs/remote.md):
+  push [RUN_ID ...]        send runs to the remote (default: what .agent/outbox/ holds; --all: every run)
+  pull RUN_ID              copy a run from the remote into .agent/, every content verified
+  remote init|status       create or migrate the catalog's schema; is the remote reachable, what is pending
+
   help [COMMAND]           show help for a command
 
 Options:
@@ -120,6 +125,18 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   submit: async () => {
     const { submitCommand, SUBMIT_HELP } = await import('./workflow/submit-command.js');
     return { run: submitCommand, help: SUBMIT_HELP };
+  },
+  push: async () => {
+    const { pushCommand, PUSH_HELP } = await import('./fleet/push-command.js');
+    return { run: pushCommand, help: PUSH_HELP };
+  },
+  pull: async () => {
+    const { pullCommand, PULL_HELP } = await import('./fleet/pull-command.js');
+    return { run: pullCommand, help: PULL_HELP };
+  },
+  remote: async () => {
+    const { remoteCommand, REMOTE_HELP } = await import('./fleet/remote-command.js');
+    return { run: remoteCommand, help: REMOTE_HELP };
   },
   audit: async () => {
     const { auditCommand, AUDIT_HELP } = await import('./workflow/audit-command.js');

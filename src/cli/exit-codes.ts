@@ -1,10 +1,16 @@
-import type { BundleErrorCode, LineageErrorCode, ObjectStoreErrorCode } from '../artifacts/index.js';
+import type {
+  BundleErrorCode,
+  LineageErrorCode,
+  ObjectStoreErrorCode,
+  RunCopyErrorCode,
+} from '../artifacts/index.js';
 import type { ConfigError } from '../config/index.js';
 import type { SubmitRefusalCode } from '../contracts/index.js';
 import type { InvalidIdError, UnknownRunError } from '../project/index.js';
 import type { RemoteErrorCode } from '../remote/index.js';
 import type { AgentError, RunErrorCode } from '../runtime/index.js';
 import type { ObserveErrorCode, WorkflowEngineErrorCode } from '../workflow/index.js';
+import type { NoRemoteError } from './no-remote-error.js';
 import type { UsageError } from './usage-error.js';
 
 /** The exit codes of the CLI: 0 ok, 1 the work found problems, 2 usage or configuration, 130 interrupted. */
@@ -28,6 +34,8 @@ export type CliErrorCode =
   | ObserveErrorCode
   | SubmitRefusalCode
   | RemoteErrorCode
+  | RunCopyErrorCode
+  | NoRemoteError['code']
   | 'io_error'
   | 'ingest_failed'
   | 'interrupted';
@@ -70,7 +78,8 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   unknown_input: 2,
   output_required: 2,
   invalid_paths: 2,
-  // 2, remote: the catalog needs 'remote init', a newer package, or the S3 client installed.
+  // 2, the remote (docs/remote.md): none configured, its schema to create or migrate, a package to install or upgrade.
+  no_remote: 2,
   schema_missing: 2,
   schema_too_new: 2,
   s3_client_missing: 2,
@@ -121,9 +130,11 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   write_refused: 1,
   busy: 1,
   record_failed: 1,
-  // 1, remote: the catalog or the object store did not answer, or answered with an error.
+  // 1, the remote: it did not answer (or refused the login) or failed; a run the remote holds differently; a copy busy.
   unreachable: 1,
   remote_failed: 1,
+  run_diverged: 1,
+  copy_busy: 1,
   // 130: stopped by a signal (128 + SIGINT), as shells report it.
   aborted: 130,
   interrupted: 130,

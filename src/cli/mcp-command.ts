@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { ConfigError, loadProjectConfig } from '../config/index.js';
-import type { ProjectConfig } from '../config/index.js';
+import { ConfigError, loadProjectConfig, resolveRemoteSettings } from '../config/index.js';
+import type { ProjectConfig, RemoteSettings } from '../config/index.js';
 import { CONTRACT_DOC_URI_PREFIX } from '../contracts/index.js';
 import { BoundedStdioTransport, createWorkflowMcpServer } from '../mcp/index.js';
 import { describeError, PROJECT_CONFIG_FILE } from '../project/index.js';
@@ -45,14 +45,21 @@ export async function mcpCommand(args: readonly string[], io: CliIo): Promise<nu
   }
   if (positionals.length > 0)
     throw new UsageError(`mcp takes no arguments, got ${positionals.join(' ')}`, 'mcp');
-  const { projectDir, config, problem } = await openProject(values.project, io.cwd);
+  const { projectDir, config, remote, problem } = await openProject(values.project, io.cwd, io.env);
   const log = (line: string): void => {
     io.stderr.write(`artifact-ingest mcp: ${line}\n`);
   };
   if (problem !== undefined)
     log(`${problem}\nevery tool call answers with this until the server is restarted`);
   const server = createWorkflowMcpServer(
-    { projectDir, env: io.env, log, ...(problem === undefined ? { config } : { startupProblem: problem }) },
+    {
+      projectDir,
+      env: io.env,
+      log,
+      ...(problem === undefined ? { config } : { startupProblem: problem }),
+      // A remote configured: each step that ends and each submission is pushed there, fail-open.
+      ...(remote === undefined ? {} : { engine: { remote } }),
+    },
     packageVersion(),
   );
   // What the SDK notices on its side (a response to no request, a failed send) goes to the log, not nowhere.
@@ -70,11 +77,25 @@ export async function mcpCommand(args: readonly string[], io: CliIo): Promise<nu
 
 /** The project the server works in: its real folder and config, or the problem that keeps it from serving it. */
 type OpenedProject =
-  | { readonly projectDir: string; readonly config: ProjectConfig; readonly problem?: undefined }
-  | { readonly projectDir: string; readonly config?: undefined; readonly problem: string };
+  | {
+      readonly projectDir: string;
+      readonly config: ProjectConfig;
+      readonly remote: RemoteSettings | undefined;
+      readonly problem?: undefined;
+    }
+  | {
+      readonly projectDir: string;
+      readonly config?: undefined;
+      readonly remote?: undefined;
+      readonly problem: string;
+    };
 
 // Resolves `--project` (as resolveProject) and loads its config, saying what is wrong rather than throwing.
-async function openProject(project: string | undefined, cwd: string): Promise<OpenedProject> {
+async function openProject(
+  project: string | undefined,
+  cwd: string,
+  env: CliIo['env'],
+): Promise<OpenedProject> {
   const found = await lookUpProject(project, cwd);
   if (!found.ok) {
     const what = {
@@ -87,7 +108,8 @@ async function openProject(project: string | undefined, cwd: string): Promise<Op
   }
   const realDir = found.projectDir;
   try {
-    return { projectDir: realDir, config: await loadProjectConfig(realDir) };
+    const config = await loadProjectConfig(realDir);
+    return { projectDir: realDir, config, remote: resolveRemoteSettings(config, env) };
   } catch (error) {
     const file = path.join(realDir, PROJECT_CONFIG_FILE);
     const what =

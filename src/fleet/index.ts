@@ -1,5 +1,11 @@
+export { catalogFailure } from './catalog-failure.js';
+export { initRemote } from './init-remote.js';
 export { clearPending, listPending, markPending, OUTBOX_DIR, outboxEntry } from './outbox.js';
+export { pushRunNow } from './push-run-now.js';
+export type { PushRunNowOptions } from './push-run-now.js';
 export { pushRuns } from './push-runs.js';
 export type { PushFailure, PushReport, PushRunsOptions } from './push-runs.js';
+export { remoteStatus } from './remote-status.js';
+export type { CatalogStatus, ObjectsStatus, RemoteProblem, RemoteStatus } from './remote-status.js';
 export { startRunPush } from './run-push.js';
 export type { PushEvents, RunPush, RunPushOptions } from './run-push.js';

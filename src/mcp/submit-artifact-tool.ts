@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_ARTIFACT_BYTES, describeFieldErrors, fieldError, submitArtifact } from '../contracts/index.js';
 import type { FieldError } from '../contracts/index.js';
+import { pushRunNow } from '../fleet/index.js';
 import { parseNodeId, parseRunId } from '../project/index.js';
 import { readRunState } from '../runtime/index.js';
 import { WorkflowStateError, workflowSubmitTarget } from '../workflow/index.js';
@@ -28,7 +29,7 @@ export type SubmitArtifactToolCode =
 export async function callSubmitArtifact(
   projectDir: string,
   request: SubmitArtifactToolRequest,
-  deps: Pick<WorkflowEngineDeps, 'durability' | 'now' | 'lockWaitMs'>,
+  deps: Pick<WorkflowEngineDeps, 'durability' | 'now' | 'lockWaitMs' | 'remote'>,
 ): Promise<CallToolResult> {
   const target = await submitTarget(projectDir, request.run_id);
   if (!('taskId' in target)) return submitArtifactRefusal('node_required', target.message, []);
@@ -52,6 +53,9 @@ export async function callSubmitArtifact(
     ...(deps.lockWaitMs === undefined ? {} : { lockWaitMs: deps.lockWaitMs }),
   });
   if (!outcome.ok) return submitArtifactRefusal(outcome.code, outcome.message, outcome.errors);
+  // Local first: the submission is on disk; the remote gets it now, or the outbox keeps the run (fail-open).
+  if (deps.remote !== undefined)
+    await pushRunNow({ project: projectDir, remote: deps.remote, runId: target.runId });
   return toolResult({
     run_id: target.runId,
     type: outcome.type,

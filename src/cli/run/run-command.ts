@@ -1,4 +1,4 @@
-import { ConfigError, loadProjectConfig } from '../../config/index.js';
+import { ConfigError, loadProjectConfig, resolveRemoteSettings } from '../../config/index.js';
 import { INGEST_ENV_VAR, resolveIngestEnabled } from '../../ingest/index.js';
 import { parseRunId, PROJECT_CONFIG_FILE, UnknownRunError } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
@@ -103,6 +103,8 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
 
   const graph = await loadGraph(graphRef, { cwd: io.cwd });
   const projectConfig = await loadProjectConfig(projectDir);
+  // Local first: with a remote configured, what the run keeps is pushed there in the background (docs/remote.md).
+  const remote = resolveRemoteSettings(projectConfig, io.env);
   const cliIngest = values.ingest === true ? true : values['no-ingest'] === true ? false : undefined;
   const ingest = runIngestSetting(
     resolveIngestEnabled({ cli: cliIngest, env: io.env, config: projectConfig }),
@@ -156,6 +158,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
         durability: projectConfig.ingest.durability,
       },
       env: io.env,
+      ...(remote === undefined ? {} : { remote }),
       onProgress: progressPrinter(io.stderr),
       signal: controller.signal,
     });

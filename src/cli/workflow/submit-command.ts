@@ -1,4 +1,4 @@
-import { closestMatch } from '../../config/index.js';
+import { closestMatch, loadProjectConfig, resolveRemoteSettings } from '../../config/index.js';
 import {
   CONTRACT_DOC_URI_PREFIX,
   CONTRACT_TYPES,
@@ -10,7 +10,8 @@ import {
   validateArtifactText,
 } from '../../contracts/index.js';
 import type { FieldError, SubmitOutcome } from '../../contracts/index.js';
-import { parseNodeId } from '../../project/index.js';
+import { describeError, parseNodeId } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
 import type { CliIo } from '../cli-io.js';
 import { exitCodeFor } from '../exit-codes.js';
 import { parseCommandArgs } from '../parse-command-args.js';
@@ -102,6 +103,7 @@ export async function submitCommand(args: readonly string[], io: CliIo): Promise
     );
     return exitCodeFor(outcome.code);
   }
+  await pushSubmission(projectDir, runId, io);
   if (values.json !== true) {
     const link = outcome.previous === undefined ? 'first submission' : `previous ${outcome.previous}`;
     const record = outcome.artifactId === undefined ? 'same bytes as the latest version' : outcome.artifactId;
@@ -110,6 +112,30 @@ export async function submitCommand(args: readonly string[], io: CliIo): Promise
     );
   }
   return 0;
+}
+
+/**
+ * Local first: the submission is on disk; with a remote configured the run is pushed now (fail-open: a remote that
+ * is down, or a config that does not load, leaves the run for 'artifact-ingest push' and says so on stderr).
+ */
+async function pushSubmission(projectDir: string, runId: RunId, io: CliIo): Promise<void> {
+  let remote;
+  try {
+    remote = resolveRemoteSettings(await loadProjectConfig(projectDir), io.env);
+  } catch (error) {
+    io.stderr.write(
+      `artifact-ingest: warning: the submission is kept, but not pushed to a remote: ${describeError(error)}\n`,
+    );
+    return;
+  }
+  if (remote === undefined) return;
+  const { pushRunNow } = await import('../../fleet/index.js');
+  const { pushed } = await pushRunNow({ project: projectDir, remote, runId });
+  if (!pushed) {
+    io.stderr.write(
+      `artifact-ingest: warning: run ${runId} was not pushed to the remote; it stays in .agent/outbox/ for 'artifact-ingest push'\n`,
+    );
+  }
 }
 
 function refusedPayload(type: string, errors: readonly FieldError[]): SubmitOutcome {

@@ -1,6 +1,6 @@
 import { hasRunFolder } from '../../artifacts/index.js';
 import path from 'node:path';
-import { loadProjectConfig } from '../../config/index.js';
+import { loadProjectConfig, resolveRemoteSettings } from '../../config/index.js';
 import { isRunId, parseRunId } from '../../project/index.js';
 import {
   abortWorkflow,
@@ -183,7 +183,12 @@ async function engineContext(
 }> {
   const projectDir = await resolveProject(project, `workflow ${subcommand}`, io.cwd);
   const config = await loadProjectConfig(projectDir);
-  return { projectDir, config, deps: { config, env: io.env, cwd: io.cwd } };
+  const remote = resolveRemoteSettings(config, io.env);
+  return {
+    projectDir,
+    config,
+    deps: { config, env: io.env, cwd: io.cwd, ...(remote === undefined ? {} : { remote }) },
+  };
 }
 
 function printStatus(io: CliIo, status: WorkflowStatusResponse, asJson: boolean): number {

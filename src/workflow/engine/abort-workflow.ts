@@ -1,3 +1,4 @@
+import { pushRunNow } from '../../fleet/index.js';
 import type { ProjectRef } from '../../store/index.js';
 import { updateWorkflowState } from '../state/index.js';
 import { passOf, passField } from './step-position.js';
@@ -19,7 +20,7 @@ export interface AbortWorkflowRequest {
 export async function abortWorkflow(
   projectDir: ProjectRef,
   request: AbortWorkflowRequest = {},
-  deps: Pick<WorkflowEngineDeps, 'durability' | 'config' | 'now' | 'lockWaitMs'> = {},
+  deps: Pick<WorkflowEngineDeps, 'durability' | 'config' | 'now' | 'lockWaitMs' | 'remote'> = {},
 ): Promise<WorkflowStatusResponse> {
   if (request.reason !== undefined && typeof request.reason !== 'string') {
     throw new WorkflowError('invalid_request', 'reason must be text');
@@ -57,5 +58,8 @@ export async function abortWorkflow(
       ],
     },
   );
+  if (deps.remote !== undefined) {
+    await pushRunNow({ project: projectDir, remote: deps.remote, runId: state.run_id });
+  }
   return workflowStatusOf(aborted, definition);
 }

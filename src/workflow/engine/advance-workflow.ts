@@ -1,6 +1,7 @@
 import type { ProjectRef } from '../../store/index.js';
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import type { TerminalState } from '../../contracts/index.js';
+import { pushRunNow } from '../../fleet/index.js';
 import { resolveIngestEnabled } from '../../ingest/index.js';
 import type { WorkflowStep } from '../definition/index.js';
 import { updateWorkflowState } from '../state/index.js';
@@ -104,6 +105,7 @@ export async function advanceWorkflow(
 
   const durability = deps.durability ?? deps.config?.ingest.durability ?? 'fsync';
   const events = await openWorkflowEvents(projectDir, state.run_id);
+  let stepWritten = false;
   let ingest: StepDocumentIngest | undefined;
   let documentPath: string | undefined;
   let terminal: TerminalState | undefined;
@@ -232,6 +234,7 @@ export async function advanceWorkflow(
       events,
     });
     if (terminal !== undefined) await declareWorkflowTerminal(projectDir, state.run_id, terminal, durability);
+    stepWritten = true;
     const report = documentPath === undefined ? {} : { ingest: stepIngestReportOf(documentPath, ingest) };
     if (plan.kind === 'complete') {
       return {
@@ -246,6 +249,11 @@ export async function advanceWorkflow(
     return { ...workflowStatusOf(written, definition), ...report };
   } finally {
     await events.close().catch(() => undefined);
+    // Local first: the step is all on disk (its events flushed); the remote gets it now, or the outbox keeps the
+    // run for `artifact-ingest push`. Fail-open: this never throws.
+    if (stepWritten && deps.remote !== undefined) {
+      await pushRunNow({ project: projectDir, remote: deps.remote, runId: state.run_id });
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ProjectRef } from '../../store/index.js';
 import type { ProjectConfig } from '../../config/index.js';
 import type { NodeId, RunId } from '../../project/index.js';
+import type { RemoteStoreSettings } from '../../remote/index.js';
 
 /** One pass of a step, as the observer sees it: where its declared-versus-observed window starts. */
 export interface ObservedPass {
@@ -77,4 +78,9 @@ export interface WorkflowEngineDeps {
   readonly now?: () => Date;
   /** How long a call waits for another holder of the run's state lock (default 5 s). */
   readonly lockWaitMs?: number;
+  /**
+   * The remote (`remote:` of the config, resolved by the host): a step that ends, an abort and a submission push the
+   * run there, fail-open (spec storage.md Part 2, local first). Default: none.
+   */
+  readonly remote?: RemoteStoreSettings;
 }
