@@ -393,7 +393,7 @@ async function readsPart(
         const checkout = await checkoutWorkspace(fleet, { to, runId: measured, step: CHECKOUT_STEP });
         const checkoutMs = performance.now() - t0;
         await rm(to, { recursive: true, force: true });
-        const answer = `${String(log.versions.length)} versions, ${String(checkout.files.length)} files`;
+        const answer = `log: ${String(log.versions.length)} version(s); checkout: ${String(checkout.files.length)} files`;
         if ((answers.get(String(size)) ?? answer) !== answer)
           throw new Error(`answers changed at ${String(size)}`);
         answers.set(String(size), answer);
