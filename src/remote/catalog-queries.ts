@@ -85,3 +85,84 @@ export async function chunkBytes(
   }
   return at === end ? Buffer.concat(parts, length) : undefined;
 }
+
+/** A key's file row, or whether a folder stands there (files below it) when no file does. */
+export interface FileOrFolder {
+  readonly row: FileRow | undefined;
+  readonly folder: boolean;
+}
+
+/** {@link fileRow} and, when there is none, {@link hasFilesBelow}, in one statement (one round trip). */
+export async function fileRowOrFolder(db: Queryable, namespace: string, key: string): Promise<FileOrFolder> {
+  const [from, to] = rangeBelow(key);
+  const { rows } = await db.query<{
+    version: string | null;
+    size: string | null;
+    modified_ms: string | null;
+    folder: boolean;
+  }>(
+    `SELECT f.version, f.size, f.modified_ms,
+            f.version IS NULL AND EXISTS (
+              SELECT 1 FROM artifact_ingest_files b WHERE b.namespace = $1 AND b.key >= $3 AND b.key < $4) AS folder
+     FROM (SELECT 1) AS one
+     LEFT JOIN artifact_ingest_files f ON f.namespace = $1 AND f.key = $2`,
+    [namespace, key, from, to],
+  );
+  const row = rows[0];
+  if (row?.version == null) return { row: undefined, folder: row?.folder === true };
+  return {
+    row: { version: row.version, size: Number(row.size), modifiedMs: Number(row.modified_ms) },
+    folder: false,
+  };
+}
+
+/**
+ * A whole file in one statement (one snapshot): its row, whether a folder stands there instead, and its bytes
+ * (undefined when it holds more than `maxBytes`, which are then not fetched).
+ */
+export async function wholeFile(
+  db: Queryable,
+  namespace: string,
+  key: string,
+  maxBytes: number | undefined,
+): Promise<FileOrFolder & { readonly bytes: Buffer | undefined }> {
+  const [from, to] = rangeBelow(key);
+  const { rows } = await db.query<{
+    version: string | null;
+    size: string | null;
+    modified_ms: string | null;
+    folder: boolean;
+    start: string | null;
+    bytes: Buffer | null;
+  }>(
+    `SELECT f.version, f.size, f.modified_ms, c.start, c.bytes,
+            f.version IS NULL AND EXISTS (
+              SELECT 1 FROM artifact_ingest_files b WHERE b.namespace = $1 AND b.key >= $3 AND b.key < $4) AS folder
+     FROM (SELECT 1) AS one
+     LEFT JOIN artifact_ingest_files f ON f.namespace = $1 AND f.key = $2
+     LEFT JOIN artifact_ingest_chunks c
+       ON c.namespace = $1 AND c.key = $2 AND c.version = f.version AND ($5::bigint IS NULL OR f.size <= $5::bigint)
+     ORDER BY c.start`,
+    [namespace, key, from, to, maxBytes ?? null],
+  );
+  const first = rows[0];
+  if (first?.version == null) return { row: undefined, folder: first?.folder === true, bytes: undefined };
+  const row: FileRow = {
+    version: first.version,
+    size: Number(first.size),
+    modifiedMs: Number(first.modified_ms),
+  };
+  if (maxBytes !== undefined && row.size > maxBytes) return { row, folder: false, bytes: undefined };
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const chunk of rows) {
+    if (chunk.bytes === null || chunk.start === null) continue;
+    if (Number(chunk.start) !== at)
+      throw new Error(`the catalog's chunks of ${key} do not join up at byte ${String(at)}`);
+    parts.push(chunk.bytes);
+    at += chunk.bytes.byteLength;
+  }
+  if (at !== row.size)
+    throw new Error(`the catalog's chunks of ${key} hold ${String(at)} of its ${String(row.size)} bytes`);
+  return { row, folder: false, bytes: Buffer.concat(parts, at) };
+}

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import { AGENT_DIR, describeError } from '../project/index.js';
+import { AGENT_DIR, describeError, OBJECTS_DIR } from '../project/index.js';
 import {
   bytesToRead,
+  contentHashOf,
+  hexOfContentHash,
+  objectPathOf,
   checkKeyBelow,
   checkReadRange,
   objectsAtKeys,
@@ -13,12 +16,22 @@ import {
 import type {
   FolderDraft,
   LineAppender,
+  ObjectStore,
   ProjectStore,
+  PutResult,
   StoredFileInfo,
   StoreEntry,
   StoredTail,
 } from '../store/index.js';
-import { chunkBytes, fileAmong, fileRow, hasFilesBelow, rangeBelow } from './catalog-queries.js';
+import {
+  chunkBytes,
+  fileAmong,
+  fileRow,
+  fileRowOrFolder,
+  hasFilesBelow,
+  rangeBelow,
+  wholeFile,
+} from './catalog-queries.js';
 import type { Queryable } from './catalog-queries.js';
 import type { ObjectBackend } from './object-backend.js';
 import { objectKeys } from './object-keys.js';
@@ -37,6 +50,39 @@ export interface CatalogStoreOptions {
 
 /** How many times a read looks again when the file was replaced between its size and its bytes. */
 const READ_ATTEMPTS = 5;
+/** Objects stored at once by `putAll` (each a look-up and a write: a round trip to the object backend each). */
+const PUT_CONCURRENCY = 8;
+
+/**
+ * A write's checks as common table expressions of the write's own statement (D117: one round trip per write, not
+ * three): `blocked`, the first of the key's folders (`$6`) stored as a file; `below`, a file below the key (its
+ * range `$7`..`$8`); `ok`, neither. The write inserts `FROM ok WHERE ok.ok`.
+ */
+const WRITE_CHECKS = `blocked AS (
+         SELECT key FROM artifact_ingest_files WHERE namespace = $1 AND key = ANY($6::text[]) ORDER BY key LIMIT 1),
+       below AS (
+         SELECT 1 FROM artifact_ingest_files WHERE namespace = $1 AND key >= $7 AND key < $8 LIMIT 1),
+       ok AS (SELECT NOT EXISTS (SELECT 1 FROM blocked) AND NOT EXISTS (SELECT 1 FROM below) AS ok)`;
+/** What a checked write's statement selects last: why it was refused, if it was. */
+const WRITE_VERDICT = `(SELECT key FROM blocked) AS blocked, EXISTS (SELECT 1 FROM below) AS folder`;
+
+/** Runs `body` on each of `items`, at most `limit` at once; the answers in the items' order. */
+async function mapConcurrently<T, R>(
+  items: readonly T[],
+  limit: number,
+  body: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const answers: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      answers[index] = await body(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return answers;
+}
 
 /**
  * The remote implementation of the storage port (spec storage.md, Part 2): every key of a namespace is a row of
@@ -56,41 +102,55 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
   const notAFile = (key: string): StoreError =>
     new StoreError({ code: 'not_a_file', key, message: `${location}: ${key} is a folder, not a file` });
 
-  /** Throws `write_refused` when a file stands where one of the key's folders goes, or a folder at the key. */
-  const checkWritable = async (db: Queryable, key: string): Promise<void> => {
+  /** The folders above `key` (`.agent/a`, `.agent/a/b` for `.agent/a/b/c`). */
+  const foldersAbove = (key: string): string[] => {
     const components = storeKeyComponents(key);
-    const above = components
+    return components
       .slice(0, -1)
       .map((_, depth) => [AGENT_DIR, ...components.slice(0, depth + 1)].join('/'));
-    const file = await fileAmong(db, namespace, above);
+  };
+
+  /** The parameters `$6`..`$8` of {@link WRITE_CHECKS} for a write of `key`. */
+  const checkParams = (key: string): unknown[] => [foldersAbove(key), ...rangeBelow(key)];
+
+  /** Throws `write_refused` for what a checked write's statement found in its way (nothing written then). */
+  const checkVerdict = (
+    key: string,
+    verdict: { blocked: string | null; folder: boolean } | undefined,
+  ): void => {
+    if (verdict?.blocked != null) throw refused(key, `${verdict.blocked} is a file, not a folder`);
+    if (verdict?.folder === true) throw refused(key, 'it is a folder');
+  };
+
+  /** Throws `write_refused` when a file stands where one of the key's folders goes, or a folder at the key. */
+  const checkWritable = async (db: Queryable, key: string): Promise<void> => {
+    const file = await fileAmong(db, namespace, foldersAbove(key));
     if (file !== undefined) throw refused(key, `${file} is a file, not a folder`);
     if (await hasFilesBelow(db, namespace, key)) throw refused(key, 'it is a folder');
   };
 
-  /** The row of `key`, or undefined when no file is there; throws `not_a_file` for a folder. */
+  /** The row of `key`, or undefined when no file is there; throws `not_a_file` for a folder (one query). */
   const rowOf = async (key: string) => {
     storeKeyComponents(key);
-    const row = await fileRow(pool, namespace, key);
-    if (row === undefined && (await hasFilesBelow(pool, namespace, key))) throw notAFile(key);
+    const { row, folder } = await fileRowOrFolder(pool, namespace, key);
+    if (folder) throw notAFile(key);
     return row;
   };
 
-  /** The whole file under `key` with its row, read again when it was replaced meanwhile. */
+  /** The whole file under `key` with its row, in one statement (one snapshot: never half of a replace). */
   const readWhole = async (key: string, maxBytes?: number) => {
-    for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-      const row = await rowOf(key);
-      if (row === undefined) return undefined;
-      if (maxBytes !== undefined && row.size > maxBytes) {
-        throw new StoreError({
-          code: 'too_large',
-          key,
-          message: `${location}: ${key} holds ${String(row.size)} bytes, more than the ${String(maxBytes)} this read takes`,
-        });
-      }
-      const bytes = await chunkBytes(pool, namespace, key, row.version, 0, row.size);
-      if (bytes !== undefined) return { row, bytes };
+    storeKeyComponents(key);
+    const { row, folder, bytes } = await wholeFile(pool, namespace, key, maxBytes);
+    if (folder) throw notAFile(key);
+    if (row === undefined) return undefined;
+    if (bytes === undefined) {
+      throw new StoreError({
+        code: 'too_large',
+        key,
+        message: `${location}: ${key} holds ${String(row.size)} bytes, more than the ${String(maxBytes ?? 0)} this read takes`,
+      });
     }
-    throw new Error(`${location}: ${key} kept changing while it was read; try again`);
+    return { row, bytes };
   };
 
   const read: ProjectStore['read'] = async (key, readOptions = {}) => {
@@ -98,37 +158,72 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
     return (await readWhole(key, readOptions.maxBytes))?.bytes;
   };
 
-  /** Appends `bytes` to `key` (one statement: the file row's lock orders concurrent appends). */
-  const appendBytes = async (db: Queryable, key: string, bytes: Uint8Array): Promise<void> => {
-    await db.query(
-      `WITH f AS (
+  /**
+   * Appends `bytes` to `key` (one statement: the file row's lock orders concurrent appends); `checked`: the write's
+   * checks in the same statement, refused with `write_refused` (a transaction's fill checked its folder instead).
+   */
+  const appendBytes = async (
+    db: Queryable,
+    key: string,
+    bytes: Uint8Array,
+    checked = false,
+  ): Promise<void> => {
+    const { rows } = await db.query<{ blocked: string | null; folder: boolean }>(
+      `WITH ${checked ? `${WRITE_CHECKS},` : ''}
+       f AS (
          INSERT INTO artifact_ingest_files (namespace, key, version, size, modified_ms)
-         VALUES ($1, $2, nextval('artifact_ingest_file_version'), $3, $4)
+         SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint ${checked ? 'FROM ok WHERE ok.ok' : ''}
          ON CONFLICT (namespace, key) DO UPDATE
            SET size = artifact_ingest_files.size + EXCLUDED.size, modified_ms = EXCLUDED.modified_ms
-         RETURNING version, size - $3 AS start)
-       INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
-       SELECT $1, $2, version, start, $5 FROM f WHERE $3 > 0`,
-      [namespace, key, bytes.byteLength, Date.now(), Buffer.from(bytes)],
+         RETURNING version, size - $3 AS start),
+       c AS (
+         INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
+         SELECT $1, $2, version, start, $5 FROM f WHERE $3 > 0)
+       SELECT ${checked ? WRITE_VERDICT : 'NULL AS blocked, false AS folder'}`,
+      [
+        namespace,
+        key,
+        bytes.byteLength,
+        Date.now(),
+        Buffer.from(bytes),
+        ...(checked ? checkParams(key) : []),
+      ],
     );
+    if (checked) checkVerdict(key, rows[0]);
   };
 
-  /** Stores `bytes` as the whole new file under `key`; its old chunks go in the same statement. */
-  const replaceBytes = async (db: Queryable, key: string, bytes: Uint8Array): Promise<void> => {
-    await db.query(
-      `WITH f AS (
+  /** Stores `bytes` as the whole new file under `key`; its old chunks go in the same statement (`checked`: as above). */
+  const replaceBytes = async (
+    db: Queryable,
+    key: string,
+    bytes: Uint8Array,
+    checked = false,
+  ): Promise<void> => {
+    const { rows } = await db.query<{ blocked: string | null; folder: boolean }>(
+      `WITH ${checked ? `${WRITE_CHECKS},` : ''}
+       f AS (
          INSERT INTO artifact_ingest_files (namespace, key, version, size, modified_ms)
-         VALUES ($1, $2, nextval('artifact_ingest_file_version'), $3, $4)
+         SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint ${checked ? 'FROM ok WHERE ok.ok' : ''}
          ON CONFLICT (namespace, key) DO UPDATE
            SET version = EXCLUDED.version, size = EXCLUDED.size, modified_ms = EXCLUDED.modified_ms
          RETURNING version),
        gone AS (
          DELETE FROM artifact_ingest_chunks c USING f
-         WHERE c.namespace = $1 AND c.key = $2 AND c.version <> f.version)
-       INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
-       SELECT $1, $2, version, 0, $5 FROM f WHERE $3 > 0`,
-      [namespace, key, bytes.byteLength, Date.now(), Buffer.from(bytes)],
+         WHERE c.namespace = $1 AND c.key = $2 AND c.version <> f.version),
+       c AS (
+         INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
+         SELECT $1, $2, version, 0, $5 FROM f WHERE $3 > 0)
+       SELECT ${checked ? WRITE_VERDICT : 'NULL AS blocked, false AS folder'}`,
+      [
+        namespace,
+        key,
+        bytes.byteLength,
+        Date.now(),
+        Buffer.from(bytes),
+        ...(checked ? checkParams(key) : []),
+      ],
     );
+    if (checked) checkVerdict(key, rows[0]);
   };
 
   /** Removes the file under `key` (only while it is still the file `version`, when given); whether one went. */
@@ -150,10 +245,9 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
   const removeHolding = async (key: string, content: string): Promise<boolean> => {
     storeKeyComponents(key);
     if (objectArea.owns(key)) return false;
-    const row = await fileRow(pool, namespace, key);
-    if (row === undefined) return false;
-    const bytes = await chunkBytes(pool, namespace, key, row.version, 0, row.size);
-    if (bytes === undefined || !bytes.equals(Buffer.from(content, 'utf8'))) return false;
+    const expected = Buffer.from(content, 'utf8');
+    const { row, bytes } = await wholeFile(pool, namespace, key, expected.byteLength);
+    if (row === undefined || bytes === undefined || !bytes.equals(expected)) return false;
     return removeFile(pool, key, row.version);
   };
 
@@ -254,16 +348,14 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
     replace: async (key, content) => {
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       if (objectArea.owns(key)) return objectArea.replace(key, bytes);
-      await checkWritable(pool, key);
-      await replaceBytes(pool, key, bytes);
+      await replaceBytes(pool, key, bytes, true);
     },
     append: async (key, lines) => {
       if (lines !== '' && !lines.endsWith('\n')) {
         throw new Error(`append: text for ${key} must end with a newline`);
       }
       if (objectArea.owns(key)) throw refused(key, 'objects are stored whole, never appended to');
-      await checkWritable(pool, key);
-      await appendBytes(pool, key, Buffer.from(lines, 'utf8'));
+      await appendBytes(pool, key, Buffer.from(lines, 'utf8'), true);
     },
     remove: async (key) => {
       if (objectArea.owns(key)) return objectArea.remove(key);
@@ -272,20 +364,21 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
     },
     createExclusive: async (key, content) => {
       if (objectArea.owns(key)) throw refused(key, 'objects are stored by their hash');
-      await checkWritable(pool, key);
       const bytes = Buffer.from(content, 'utf8');
-      const { rows } = await pool.query<{ made: number }>(
-        `WITH f AS (
+      const { rows } = await pool.query<{ made: number; blocked: string | null; folder: boolean }>(
+        `WITH ${WRITE_CHECKS},
+         f AS (
            INSERT INTO artifact_ingest_files (namespace, key, version, size, modified_ms)
-           VALUES ($1, $2, nextval('artifact_ingest_file_version'), $3, $4)
+           SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint FROM ok WHERE ok.ok
            ON CONFLICT (namespace, key) DO NOTHING
            RETURNING version),
          c AS (
            INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
            SELECT $1, $2, version, 0, $5 FROM f WHERE $3 > 0)
-         SELECT count(*)::int AS made FROM f`,
-        [namespace, key, bytes.byteLength, Date.now(), bytes],
+         SELECT (SELECT count(*)::int FROM f) AS made, ${WRITE_VERDICT}`,
+        [namespace, key, bytes.byteLength, Date.now(), bytes, ...checkParams(key)],
       );
+      checkVerdict(key, rows[0]);
       return (rows[0]?.made ?? 0) > 0;
     },
     removeIfHolds: async (key, content) => {
@@ -375,11 +468,38 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
       return serialAppender((lines) => appendBytes(pool, key, Buffer.from(lines, 'utf8')));
     },
     openObjects: (objectOptions = {}) => {
-      const objects = objectsAtKeys(
+      const keyed = objectsAtKeys(
         (key) => objectArea.read(key),
         (key, bytes) => objectArea.replace(key, bytes),
         location,
       );
+      /** The object's key, or undefined for a malformed hash (the keyed store's calls then throw its error). */
+      const keyOfHash = (hash: string): string | undefined => {
+        const hex = hexOfContentHash(hash);
+        return hex === undefined ? undefined : `${OBJECTS_DIR}/${objectPathOf(hex)}`;
+      };
+      // A look-up is the object's size (a HEAD), not its bytes; a new object is written after that one look-up,
+      // one already there is read and compared (healed when it holds other bytes), as the keyed store does.
+      const put = async (bytes: Uint8Array): Promise<PutResult> => {
+        const hash = contentHashOf(bytes);
+        const key = keyOfHash(hash);
+        if (key === undefined || (await objectArea.info(key)) !== undefined) return keyed.put(bytes);
+        await objectArea.replace(key, bytes);
+        return { hash, path: key, stored: true };
+      };
+      const objects: ObjectStore = {
+        ...keyed,
+        put,
+        putAll: (contents) => mapConcurrently(contents, PUT_CONCURRENCY, put),
+        has: async (hash) => {
+          const key = keyOfHash(hash);
+          return key === undefined ? keyed.has(hash) : (await objectArea.info(key)) !== undefined;
+        },
+        size: async (hash) => {
+          const key = keyOfHash(hash);
+          return key === undefined ? keyed.size(hash) : (await objectArea.info(key))?.size;
+        },
+      };
       return Promise.resolve(objectOptions.readOnly === true ? readOnlyObjects(objects) : objects);
     },
     close: async () => {

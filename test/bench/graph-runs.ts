@@ -19,7 +19,7 @@ import type { GraphDefinition, NodeState, RunState } from '../../src/runtime/ind
 import { writeRunState } from '../../src/runtime/run/state/run-state.js';
 import { openProjectStore } from '../../src/store/index.js';
 
-type Shape = 'chain' | 'fanout';
+export type Shape = 'chain' | 'fanout';
 const SIZES = [50, 200] as const;
 const SHAPES: readonly Shape[] = ['chain', 'fanout'];
 /** Interleaved rounds of each graph and its floor; the tables give the median. */
@@ -33,7 +33,7 @@ const fmt = (value: number): string =>
 /** Files node i's document carries: one or two `file=` blocks. */
 const filesOf = (i: number): number => 1 + (i % 2);
 
-function graphOf(shape: Shape, nodes: number): GraphDefinition {
+export function graphOf(shape: Shape, nodes: number): GraphDefinition {
   const graphNodes = Array.from({ length: nodes }, (_, index) => {
     const i = index + 1;
     const dependsOn = i === 1 ? [] : shape === 'chain' ? [`n${String(i - 1)}`] : ['n1'];
@@ -59,7 +59,7 @@ function graphOf(shape: Shape, nodes: number): GraphDefinition {
   };
 }
 
-async function writeReplies(dir: string, nodes: number): Promise<void> {
+export async function writeReplies(dir: string, nodes: number): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (let i = 1; i <= nodes; i++) {
     const blocks = Array.from(

@@ -1,14 +1,14 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, the parser contenders (parser-contenders.ts), pathological markdown (pathological-markdown.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), recording (recording.ts), lineage queries at 10, 100 and 1,000 runs (lineage-scale.ts), padded bundles (bundle-padding.ts), project snapshots (observe-snapshot.ts), CLI start-up (cli-load.ts), memory per byte of hostile documents (document-memory.ts), and graph runs at 50 and 200 nodes (graph-runs.ts). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, the parser contenders (parser-contenders.ts), pathological markdown (pathological-markdown.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), recording (recording.ts), lineage queries at 10, 100 and 1,000 runs (lineage-scale.ts), padded bundles (bundle-padding.ts), project snapshots (observe-snapshot.ts), CLI start-up (cli-load.ts), memory per byte of hostile documents (document-memory.ts), graph runs at 50 and 200 nodes (graph-runs.ts), and the remote (remote.ts: push, fleet reads, an unreachable remote; `--remote-only` measures it alone and replaces its section). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,26 @@ import { typicalDocument } from './typical-document.js';
 import { observeSnapshotSection } from './observe-snapshot.js';
 import { parserContendersSection } from './parser-contenders.js';
 import { pathologicalMarkdownSection } from './pathological-markdown.js';
+import { remoteSection } from './remote.js';
+
+const BENCHMARKS_MD = new URL('../../docs/benchmarks.md', import.meta.url);
+const REMOTE_HEADING = '## Remote (issue 26)';
+
+// `--remote-only`: the remote section alone (it starts its own PostgreSQL and s3rver), put in place of the one in
+// docs/benchmarks.md (or at its end), the other sections left as they were measured.
+if (process.argv.includes('--remote-only')) {
+  const section = await remoteSection();
+  const old = await readFile(BENCHMARKS_MD, 'utf8');
+  const at = old.indexOf(REMOTE_HEADING);
+  const next = at === -1 ? -1 : old.indexOf('\n## ', at + REMOTE_HEADING.length);
+  const updated =
+    at === -1
+      ? `${old.trimEnd()}\n\n${section}`
+      : `${old.slice(0, at)}${section}${next === -1 ? '' : `\n${old.slice(next + 1)}`}`;
+  await writeFile(BENCHMARKS_MD, updated);
+  console.log('\nwrote the remote section of docs/benchmarks.md');
+  process.exit(0);
+}
 
 interface Sample {
   readonly seconds: number;
@@ -275,6 +295,7 @@ const bundlePadding = await bundlePaddingSection();
 const isolated = await isolatedParseSection(typicalDocument(20_000));
 const contenders = await parserContendersSection();
 const differential = await differentialSection();
+const remote = await remoteSection();
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const report = `# Benchmarks
 
@@ -370,6 +391,7 @@ ${documentMemory}
 ${pathological}
 
 ${bundlePadding}
-${graphRuns}`;
-await writeFile(new URL('../../docs/benchmarks.md', import.meta.url), report);
+${graphRuns}
+${remote}`;
+await writeFile(BENCHMARKS_MD, report);
 console.log('\nwrote docs/benchmarks.md');

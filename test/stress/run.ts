@@ -4,7 +4,7 @@
  * and exits 1 when a count that must be 0 is not; then runs the scale tests (test/scale/vitest.config.ts: the
  * tests too slow for `npm test`, and the two-size tests at full size). `--quick` runs a tenth of the table and
  * no scale tests, `--no-scale` the table alone; `--self-check` plants one problem of each kind and exits 1
- * unless every count finds it. Not part of `npm test`.
+ * unless every count finds it. `--only-remote` runs the remote's rows alone. Not part of `npm test`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -29,6 +29,13 @@ import { hostilePaths } from './hostile-paths.js';
 import { mcpKills } from './mcp-kill-scenario.js';
 import { mcpRace } from './mcp-race-scenario.js';
 import { registrationSwap } from './register-swap-scenario.js';
+import {
+  remoteDownRuns,
+  remotePushKills,
+  remoteResets,
+  remoteRunKills,
+  stopRemoteStress,
+} from './remote-scenarios.js';
 import { selfCheck } from './self-check.js';
 import { problemsOf, renderCountsTable, renderPlantedCounts, zero } from './stress-counts.js';
 import type { CountKey, Counts } from './stress-counts.js';
@@ -353,10 +360,18 @@ async function main(): Promise<void> {
       ],
     ],
     [['hostile documents (first N)', scaled('--hostile-documents', 7), hostileDocumentRuns]],
+    // The remote (issue 26): real PostgreSQL and s3rver, started once for these rows.
+    [
+      ['remote: push kill -9 + push (N)', scaled('--remote-push-kills', 50), remotePushKills],
+      ['remote: run kill -9 + push (N)', scaled('--remote-run-kills', 50), remoteRunKills],
+      ['remote: catalog down for a run + push (N runs)', scaled('--remote-down-runs', 5), remoteDownRuns],
+      ['remote: connections reset mid-push + push (N)', scaled('--remote-resets', 20), remoteResets],
+    ],
   ];
   let problems = 0;
   let tables = 0;
-  for (const group of groups) {
+  const onlyRemote = flag('--only-remote');
+  for (const group of onlyRemote ? groups.slice(-1) : groups) {
     const rows: [string, Counts][] = [];
     for (const [name, count, scenario] of group) {
       if (count > 0) rows.push([name.replace('N', String(count)), await scenario(count)]);
@@ -366,8 +381,9 @@ async function main(): Promise<void> {
     tables += 1;
     problems += rows.reduce((sum, [, counts]) => sum + problemsOf(counts), 0);
   }
+  await stopRemoteStress();
   if (problems > 0) process.exitCode = 1;
-  if (!flag('--quick') && !flag('--self-check') && !flag('--no-scale')) {
+  if (!flag('--quick') && !flag('--self-check') && !flag('--no-scale') && !onlyRemote) {
     process.stdout.write('\nThe scale tests (test/scale/vitest.config.ts; `npm run test:scale` alone):\n');
     if (!(await runScaleTests())) process.exitCode = 1;
   }

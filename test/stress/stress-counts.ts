@@ -20,6 +20,8 @@ export const COUNT_COLUMNS = [
   ['oversized', 'oversized'],
   ['missingManifests', 'no manifest'],
   ['lostBlocks', 'lost blocks'],
+  ['remoteMissing', 'missing in remote'],
+  ['remoteDuplicated', 'twice in remote'],
 ] as const;
 
 /** One kind of problem a scenario counts. */

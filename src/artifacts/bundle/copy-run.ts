@@ -132,7 +132,12 @@ async function copyUnderLock(
   if (options.direction === 'pull') await judgePaths(source.store, runId, tailRecords);
 
   progress(`objects of run ${runId}`);
-  const objectsStored = await copyObjects(source.store, target.store, referencedObjects(tailRecords));
+  const objectsStored = await copyObjects(
+    source.store,
+    target.store,
+    referencedObjects(tailRecords),
+    options.direction === 'pull',
+  );
 
   progress(`indexes of run ${runId}`);
   await indexNewRecords(target, allRecords, tailRecords);
@@ -140,9 +145,12 @@ async function copyUnderLock(
   progress(`files of run ${runId}`);
   let filesWritten = 0;
   let bytesWritten = 0;
-  for (const key of sourceKeys) {
-    if (key === recordsKey) continue;
-    const written = await copyFile(source.store, target.store, key, runId);
+  // The run's files are independent of each other: copied OBJECT_CONCURRENCY at a time (a round trip each to a remote).
+  const copied = await inParallel(
+    sourceKeys.filter((key) => key !== recordsKey),
+    (key) => copyFile(source.store, target.store, key, runId),
+  );
+  for (const written of copied) {
     if (written > 0) {
       filesWritten += 1;
       bytesWritten += written;
@@ -277,29 +285,56 @@ async function judgePaths(
   }
 }
 
-/** Stores in the target each of `hashes` it lacks, read from the source verified by hash. */
+/** Objects looked up, read or stored at once, and how many are held in memory between a read and their store. */
+const OBJECT_CONCURRENCY = 8;
+const OBJECT_BATCH = 64;
+
+/**
+ * Stores in the target each of `hashes` it lacks, read from the source verified by hash ({@link OBJECT_CONCURRENCY}
+ * at a time: each a round trip to a remote) and stored with one `putAll` per batch, which leaves an object already
+ * there alone. `lookFirst` (pull): the target is asked first, so an object it has is never read from the remote;
+ * a push reads them from local files and lets the remote's `putAll` look each up once (D117).
+ */
 async function copyObjects(
   source: ProjectStore,
   target: ProjectStore,
   hashes: readonly string[],
+  lookFirst: boolean,
 ): Promise<number> {
   if (hashes.length === 0) return 0;
   const from = await source.openObjects({ readOnly: true });
   let into: ObjectStore | undefined;
   let stored = 0;
   try {
-    into = await target.openObjects();
-    for (const hash of hashes) {
-      if (await into.has(hash)) continue;
+    const objects = await target.openObjects();
+    into = objects;
+    for (let at = 0; at < hashes.length; at += OBJECT_BATCH) {
+      const batch = hashes.slice(at, at + OBJECT_BATCH);
+      const there = lookFirst ? await inParallel(batch, (hash) => objects.has(hash)) : [];
+      const missing = batch.filter((_, index) => there[index] !== true);
       // get re-hashes what it read: a corrupt source object stops the copy here, before any record.
-      const bytes = await from.get(hash);
-      if ((await into.put(bytes)).stored) stored += 1;
+      const contents = await inParallel(missing, (hash) => from.get(hash));
+      for (const result of await objects.putAll(contents)) if (result.stored) stored += 1;
     }
   } finally {
     await from.close();
     await into?.close();
   }
   return stored;
+}
+
+/** `body` of each item, {@link OBJECT_CONCURRENCY} at a time; the answers in the items' order. */
+async function inParallel<T, R>(items: readonly T[], body: (item: T) => Promise<R>): Promise<R[]> {
+  const answers: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      answers[index] = await body(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(OBJECT_CONCURRENCY, items.length) }, worker));
+  return answers;
 }
 
 /**
@@ -315,9 +350,11 @@ async function indexNewRecords(
   if (tailRecords.length === 0) return;
   const paths = new Set(tailRecords.filter(isVersionRecord).map((record) => record.path));
   const missing: ArtifactRecord[] = [];
-  for (const path of paths) {
+  const pathList = [...paths];
+  const versions = await inParallel(pathList, (path) => readPathVersions(target, path));
+  for (const [index, path] of pathList.entries()) {
     const indexed = new Map<string, number>();
-    for (const record of (await readPathVersions(target, path)).records) {
+    for (const record of versions[index]?.records ?? []) {
       indexed.set(record.artifactId, (indexed.get(record.artifactId) ?? 0) + 1);
     }
     for (const record of allRecords) {
