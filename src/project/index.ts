@@ -69,3 +69,4 @@ export {
 } from './redact-literal-secrets.js';
 export { lazyModule } from './lazy-module.js';
 export { escapeLineText, escapeTerminalText } from './escape-terminal-text.js';
+export { mapLimit } from './map-limit.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import { AGENT_DIR, describeError, OBJECTS_DIR } from '../project/index.js';
+import { AGENT_DIR, describeError, mapLimit, OBJECTS_DIR } from '../project/index.js';
 import {
   bytesToRead,
   contentHashOf,
@@ -65,24 +65,6 @@ const WRITE_CHECKS = `blocked AS (
        ok AS (SELECT NOT EXISTS (SELECT 1 FROM blocked) AND NOT EXISTS (SELECT 1 FROM below) AS ok)`;
 /** What a checked write's statement selects last: why it was refused, if it was. */
 const WRITE_VERDICT = `(SELECT key FROM blocked) AS blocked, EXISTS (SELECT 1 FROM below) AS folder`;
-
-/** Runs `body` on each of `items`, at most `limit` at once; the answers in the items' order. */
-async function mapConcurrently<T, R>(
-  items: readonly T[],
-  limit: number,
-  body: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const answers: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      answers[index] = await body(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return answers;
-}
 
 /**
  * The remote implementation of the storage port (spec storage.md, Part 2): every key of a namespace is a row of
@@ -490,7 +472,7 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
       const objects: ObjectStore = {
         ...keyed,
         put,
-        putAll: (contents) => mapConcurrently(contents, PUT_CONCURRENCY, put),
+        putAll: (contents) => mapLimit(contents, PUT_CONCURRENCY, put),
         has: async (hash) => {
           const key = keyOfHash(hash);
           return key === undefined ? keyed.has(hash) : (await objectArea.info(key)) !== undefined;

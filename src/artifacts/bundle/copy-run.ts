@@ -5,6 +5,7 @@ import {
   runDir,
   RUNS_DIR,
   runEventsPath,
+  mapLimit,
 } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { storeLockSlot } from '../../store/index.js';
@@ -146,8 +147,9 @@ async function copyUnderLock(
   let filesWritten = 0;
   let bytesWritten = 0;
   // The run's files are independent of each other: copied OBJECT_CONCURRENCY at a time (a round trip each to a remote).
-  const copied = await inParallel(
+  const copied = await mapLimit(
     sourceKeys.filter((key) => key !== recordsKey),
+    OBJECT_CONCURRENCY,
     (key) => copyFile(source.store, target.store, key, runId),
   );
   for (const written of copied) {
@@ -310,10 +312,10 @@ async function copyObjects(
     into = objects;
     for (let at = 0; at < hashes.length; at += OBJECT_BATCH) {
       const batch = hashes.slice(at, at + OBJECT_BATCH);
-      const there = lookFirst ? await inParallel(batch, (hash) => objects.has(hash)) : [];
+      const there = lookFirst ? await mapLimit(batch, OBJECT_CONCURRENCY, (hash) => objects.has(hash)) : [];
       const missing = batch.filter((_, index) => there[index] !== true);
       // get re-hashes what it read: a corrupt source object stops the copy here, before any record.
-      const contents = await inParallel(missing, (hash) => from.get(hash));
+      const contents = await mapLimit(missing, OBJECT_CONCURRENCY, (hash) => from.get(hash));
       for (const result of await objects.putAll(contents)) if (result.stored) stored += 1;
     }
   } finally {
@@ -321,20 +323,6 @@ async function copyObjects(
     await into?.close();
   }
   return stored;
-}
-
-/** `body` of each item, {@link OBJECT_CONCURRENCY} at a time; the answers in the items' order. */
-async function inParallel<T, R>(items: readonly T[], body: (item: T) => Promise<R>): Promise<R[]> {
-  const answers: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      answers[index] = await body(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(OBJECT_CONCURRENCY, items.length) }, worker));
-  return answers;
 }
 
 /**
@@ -351,7 +339,7 @@ async function indexNewRecords(
   const paths = new Set(tailRecords.filter(isVersionRecord).map((record) => record.path));
   const missing: ArtifactRecord[] = [];
   const pathList = [...paths];
-  const versions = await inParallel(pathList, (path) => readPathVersions(target, path));
+  const versions = await mapLimit(pathList, OBJECT_CONCURRENCY, (path) => readPathVersions(target, path));
   for (const [index, path] of pathList.entries()) {
     const indexed = new Map<string, number>();
     for (const record of versions[index]?.records ?? []) {

@@ -11,6 +11,7 @@ import {
   UnknownRunError,
   WORKSPACE_DIR,
   WORKSPACE_LOCK_PATH,
+  mapLimit,
 } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import {
@@ -439,22 +440,4 @@ function runOfRecordsFile(file: string): { runId?: string } {
   // A run's records file is `<RUNS_DIR>/<run_id>/artifacts.jsonl`: the id is the folder in between.
   const runId = file.slice(RUNS_DIR.length + 1).split('/')[0] ?? '';
   return isRunId(runId) && file === artifactRecordsPath(runId) ? { runId } : {};
-}
-
-/** Maps `items` with at most `limit` calls in flight, keeping the input order. */
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  map: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await map(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
