@@ -6,6 +6,7 @@ import {
   RUNS_DIR,
   runEventsPath,
   mapLimit,
+  AGENT_DIR,
 } from '../../project/index.js';
 import type { RunId } from '../../project/index.js';
 import { storeLockSlot } from '../../store/index.js';
@@ -97,7 +98,8 @@ export async function copyRun(
   runId: RunId,
   options: CopyRunOptions,
 ): Promise<RunCopy> {
-  const lockKey = `${runDir(runId)}/copy.lock`;
+  // In .agent itself, not in the run folder: a refused copy must leave no folder of the run behind.
+  const lockKey = `${AGENT_DIR}/copy-${runId}.lock`;
   const attempt = await acquireShortLock(storeLockSlot(target.store, lockKey), {
     waitMs: options.lockWaitMs ?? 30_000,
   });

@@ -156,6 +156,28 @@ describe.each(TARGETS)('copying a run into a %s store', (_kind, open) => {
   });
 });
 
+describe('pulling from a hostile remote', () => {
+  it('refuses a record whose path escapes the project, writing none of the run', async () => {
+    const remote = openProject(await tempProject(), { store: createMemoryStore() });
+    await copyRun(local, remote, runId, { direction: 'push' });
+    const key = `.agent/runs/${runId}/artifacts.jsonl`;
+    const lines = ((await remote.store.readText(key)) ?? '').trimEnd().split('\n');
+    const file = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((r) => r['type'] === 'file');
+    await remote.store.append(key, `${JSON.stringify({ ...file, path: 'workspace/../../outside.ts' })}\n`);
+    const target = openProject(await tempProject());
+    try {
+      await expect(copyRun(remote, target, runId, { direction: 'pull' })).rejects.toMatchObject({
+        code: 'invalid_records',
+      });
+      expect(await target.store.list('.agent/runs')).toEqual([]);
+    } finally {
+      await target.store.close();
+    }
+  });
+});
+
 describe('copying out of a project whose run is still being written', () => {
   it('leaves a cut last line for the next copy', async () => {
     const dir = await tempProject();
