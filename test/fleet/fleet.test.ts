@@ -18,7 +18,7 @@ import { catalogSettings, freshCatalog, remoteStoreOf } from '../remote/remote-t
 
 // The fleet (issue 26, "Done when"): three project folders stand for three machines. Two run graphs at once and
 // push to one namespace; the third never ran anything and has no .agent/. Every fleet read from the third
-// answers as the machine that ran the run does.
+// answers as the machine that ran the run does, and another namespace of the same catalog sees none of it.
 
 const opened: ProjectStore[] = [];
 afterEach(async () => {
@@ -148,6 +148,15 @@ describeWithPostgres('three machines, one lineage', (postgres) => {
     await checkoutWorkspace(fleet, { to: fromFleet, runId: 'alpha-run', step: 2 });
     await checkoutWorkspace(both, { to: fromLocal, runId: 'alpha-run', step: 2 });
     expect(await treeDigest(fromFleet)).toBe(await treeDigest(fromLocal));
+
+    // Another namespace of the same catalog sees none of it: no run, no version, no record, no object.
+    const otherStore = remoteStoreOf({ ...settings, project: 'acme/other' });
+    opened.push(otherStore);
+    const other = openProject(third, { store: otherStore });
+    expect(await listRuns(other)).toEqual([]);
+    expect((await logPath(other, 'workspace/src/shared.ts')).versions).toEqual([]);
+    await expect(replayRun(other, 'alpha-run')).rejects.toMatchObject({ code: 'unknown_run' });
+    expect(await otherStore.list('.agent')).toEqual([]);
     await Promise.all([a.store.close(), b.store.close(), both.store.close()]);
   });
 });
