@@ -49,8 +49,10 @@ describe('holdWorkspaceLock', () => {
   it('gives up on a live holder after the wait, naming it, and runs nothing', async () => {
     const project = await tempProject();
     await mkdir(path.join(project, '.agent'));
+    // A live process of this host other than this one (this process's own lock under a token it does not hold is
+    // a release that did not land, taken over).
     const live = {
-      pid: process.pid,
+      pid: process.ppid,
       hostname: hostname(),
       acquired_at: new Date().toISOString(),
       token: 'y',
@@ -67,7 +69,7 @@ describe('holdWorkspaceLock', () => {
     );
     expect(held).toEqual({
       outcome: 'busy',
-      reason: expect.stringMatching(`pid ${String(process.pid)}`) as string,
+      reason: expect.stringMatching(`pid ${String(process.ppid)}`) as string,
     });
     expect(ran).toBe(false);
   });

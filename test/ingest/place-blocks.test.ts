@@ -50,7 +50,7 @@ describe('placing blocks under the workspace lock', () => {
     const projectDir = await tempProject({ 'docs/plan.md': fileBlock('ts', 'a.ts', 'a') });
     await mkdir(path.join(projectDir, '.agent'));
     const holder = {
-      pid: process.pid,
+      pid: process.ppid,
       hostname: hostname(),
       acquired_at: new Date().toISOString(),
       token: 'z',

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,5 +34,22 @@ describe('readLiveShortLockOwner', () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'short-lock-')), 'x.lock');
     await writeFile(file, text);
     expect(await readLiveShortLockOwner(file)).toBeUndefined();
+  });
+});
+
+describe('a short lock whose release did not land', () => {
+  it('is taken over by this same process, and a lock it still holds is waited for, not taken', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'short-lock-')), 'x.lock');
+    const first = await acquireShortLock(file, { waitMs: 0 });
+    if (!first.acquired) throw new Error('not acquired');
+    // While held, another call of this process waits and gives up: the holder is live.
+    expect(await acquireShortLock(file, { waitMs: 30 })).toMatchObject({ acquired: false });
+    // A release that never reached the lock (a remote's connection reset): the file stays, naming this process.
+    const lost = await readFile(file, 'utf8');
+    await first.lock.release();
+    await writeFile(file, lost);
+    expect(await readLiveShortLockOwner(file)).toBeUndefined();
+    const second = await acquireShortLock(file, { waitMs: 0 });
+    expect(second.acquired && second.lock.tookOver).toEqual(first.lock.owner);
   });
 });

@@ -78,6 +78,16 @@ const CREATING_GRACE_MS = 2_000;
 /** A lock from another host cannot be checked by pid; a read-check-write never lasts this long. */
 const FOREIGN_HOST_STALE_MS = 60_000;
 
+/**
+ * The tokens of the short locks this process holds now, shared by every copy of this module in the process. A
+ * lock file naming this process under a token not here is one whose release did not land (a remote's connection
+ * reset mid-release): its holder is gone as surely as a dead process, so it is stale, and a long-running process
+ * (an MCP server's pushes) is not locked out by its own lost release.
+ */
+const heldHere: Set<string> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for('artifact-ingest.short-locks-held')
+] ??= new Set<string>()) as Set<string>;
+
 type Holder =
   | { readonly kind: 'missing' }
   | { readonly kind: 'owner'; readonly owner: ShortLockOwner; readonly text: string; readonly ageMs: number }
@@ -107,7 +117,14 @@ export async function acquireShortLock(
 
   for (;;) {
     if (await slot.create(text)) {
-      const release = (): Promise<void> => slot.removeIfHolds(text);
+      heldHere.add(owner.token);
+      const release = async (): Promise<void> => {
+        try {
+          await slot.removeIfHolds(text);
+        } finally {
+          heldHere.delete(owner.token);
+        }
+      };
       const isHeld = (): Promise<boolean> =>
         slot.read().then(
           (current) => current?.text === text,
@@ -157,9 +174,13 @@ async function readHolder(slot: LockSlot): Promise<Holder> {
   }
 }
 
-/** A holder whose process is gone (same host), or that cannot be checked and is far older than any holder. */
+/**
+ * A holder whose process is gone (same host), this process under a lock it no longer holds (a release that did not
+ * land), or one that cannot be checked and is far older than any holder.
+ */
 function isStale(holder: Exclude<Holder, { kind: 'missing' }>): boolean {
   if (holder.kind === 'unreadable') return holder.ageMs >= CREATING_GRACE_MS;
   if (holder.owner.hostname !== hostname()) return holder.ageMs >= FOREIGN_HOST_STALE_MS;
+  if (holder.owner.pid === process.pid) return !heldHere.has(holder.owner.token);
   return !isProcessAlive(holder.owner.pid);
 }

@@ -354,8 +354,10 @@ describe('submitArtifact: concurrent submissions', () => {
   it('answers busy when a live holder keeps submit.lock for the whole wait', async () => {
     const projectDir = await contractProject();
     const lockFile = path.join(projectDir, '.agent', 'runs', 'run-1', 'submit.lock');
+    // A live process of this host other than this one (a lock of this process under a token it does not hold is a
+    // release that did not land, taken over).
     const owner = {
-      pid: process.pid,
+      pid: process.ppid,
       hostname: hostname(),
       acquired_at: new Date().toISOString(),
       token: 'live',
@@ -373,7 +375,7 @@ describe('submitArtifact: concurrent submissions', () => {
     });
     expect(outcome).toMatchObject({ ok: false, code: 'busy' });
     if (outcome.ok) throw new Error('accepted');
-    expect(outcome.message).toContain(`pid ${String(process.pid)}`);
+    expect(outcome.message).toContain(`pid ${String(process.ppid)}`);
     expect(await exists(path.join(projectDir, '.agent', 'artifacts', 'run-1'))).toBe(false);
     expect(await readFile(lockFile, 'utf8')).toBe(`${JSON.stringify(owner)}\n`);
   });

@@ -58,7 +58,7 @@ describe('acquireStateLock', () => {
   });
 
   it.each([
-    ['a live process on this host', ownerText(process.pid), 0],
+    ['a live process on this host', ownerText(process.ppid), 0],
     ['another host, just now', ownerText(1, 'elsewhere.example'), 0],
     ['a lock being written, just now', '', 0],
   ])('waits for a lock held by %s, then gives up with state_locked', async (_, text, ageMs) => {
