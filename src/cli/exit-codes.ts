@@ -83,6 +83,7 @@ export const EXIT_CODES: Readonly<Record<CliErrorCode, ExitCode>> = {
   schema_missing: 2,
   schema_too_new: 2,
   s3_client_missing: 2,
+  bucket_missing: 2,
   // 1: the work found problems (corruption, a refused bundle, a failed agent, an I/O failure).
   state_write_failed: 1,
   missing_object: 1,

@@ -1,4 +1,3 @@
-export { catalogFailure } from './catalog-failure.js';
 export { initRemote } from './init-remote.js';
 export { clearPending, listPending, markPending, OUTBOX_DIR, outboxEntry } from './outbox.js';
 export { pushRunNow } from './push-run-now.js';

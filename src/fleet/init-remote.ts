@@ -1,6 +1,5 @@
-import { initCatalog, openCatalogPool } from '../remote/index.js';
+import { catalogFailure, initCatalog, openCatalogPool } from '../remote/index.js';
 import type { CatalogInit, RemoteStoreSettings } from '../remote/index.js';
-import { catalogFailure } from './catalog-failure.js';
 
 /**
  * `remote init`: creates or migrates the catalog's schema to this package's version (safe when many machines run

@@ -8,11 +8,11 @@ import {
   openCatalogPool,
   openObjectBackend,
   RemoteError,
+  catalogFailure,
 } from '../remote/index.js';
 import type { ObjectBackend, RemoteErrorCode, RemoteStoreSettings } from '../remote/index.js';
 import { listRecordedRuns, openProject } from '../store/index.js';
 import type { Project } from '../store/index.js';
-import { catalogFailure } from './catalog-failure.js';
 import { listPending } from './outbox.js';
 
 /** Why a part of the remote cannot be used: a {@link RemoteError}'s code and message (no password in it). */
@@ -55,9 +55,6 @@ export interface RemoteStatus {
   /** True when both parts answer and the schema is this package's: push, pull and `--remote` reads work. */
   readonly usable: boolean;
 }
-
-// A hash no content has: asking for its size reaches the object store without reading or writing anything.
-const PROBE_HEX = '0'.repeat(64);
 
 /**
  * `remote status`: whether the catalog and the object store answer (each on its own, with the error when not),
@@ -143,7 +140,7 @@ async function objectsStatusOf(
     }
   }
   try {
-    await backend.size(PROBE_HEX);
+    await backend.probe();
     return { location, reachable: true };
   } catch (error) {
     return { location, reachable: false, problem: problemOf(settings, error) };

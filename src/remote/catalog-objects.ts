@@ -29,6 +29,17 @@ export function catalogObjects(pool: Pool, namespace: string): ObjectBackend {
         [namespace, hex, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
       );
     },
+    putNew: async (hex, bytes) => {
+      const { rowCount } = await pool.query(
+        `INSERT INTO artifact_ingest_objects (namespace, hash, bytes) VALUES ($1, $2, $3)
+         ON CONFLICT (namespace, hash) DO NOTHING`,
+        [namespace, hex, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+    probe: async () => {
+      await pool.query('SELECT 1 FROM artifact_ingest_objects WHERE namespace = $1 LIMIT 1', [namespace]);
+    },
     remove: async (hex) => {
       const { rowCount } = await pool.query(
         'DELETE FROM artifact_ingest_objects WHERE namespace = $1 AND hash = $2',

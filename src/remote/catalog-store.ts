@@ -50,7 +50,7 @@ export interface CatalogStoreOptions {
 
 /** How many times a read looks again when the file was replaced between its size and its bytes. */
 const READ_ATTEMPTS = 5;
-/** Objects stored at once by `putAll` (each a look-up and a write: a round trip to the object backend each). */
+/** Objects stored at once by `putAll` (each one conditional write: a round trip to the object backend). */
 const PUT_CONCURRENCY = 8;
 
 /**
@@ -460,14 +460,13 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
         const hex = hexOfContentHash(hash);
         return hex === undefined ? undefined : `${OBJECTS_DIR}/${objectPathOf(hex)}`;
       };
-      // A look-up is the object's size (a HEAD), not its bytes; a new object is written after that one look-up,
-      // one already there is read and compared (healed when it holds other bytes), as the keyed store does.
+      // A new object is one conditional write (S3's If-None-Match, ON CONFLICT DO NOTHING): no look-up first. One
+      // already there is read and compared (healed when it holds other bytes), as the keyed store does (D119).
       const put = async (bytes: Uint8Array): Promise<PutResult> => {
         const hash = contentHashOf(bytes);
-        const key = keyOfHash(hash);
-        if (key === undefined || (await objectArea.info(key)) !== undefined) return keyed.put(bytes);
-        await objectArea.replace(key, bytes);
-        return { hash, path: key, stored: true };
+        const hex = hexOfContentHash(hash);
+        if (hex === undefined || !(await backend.putNew(hex, bytes))) return keyed.put(bytes);
+        return { hash, path: `${OBJECTS_DIR}/${objectPathOf(hex)}`, stored: true };
       };
       const objects: ObjectStore = {
         ...keyed,

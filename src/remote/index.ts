@@ -1,3 +1,4 @@
+export { catalogFailure } from './catalog-failure.js';
 export { CATALOG_SCHEMA_VERSION } from './catalog-migrations.js';
 export { catalogVersion, checkCatalogSchema, initCatalog } from './catalog-schema.js';
 export type { CatalogInit } from './catalog-schema.js';

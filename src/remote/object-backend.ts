@@ -11,6 +11,14 @@ export interface ObjectBackend {
   size(hex: string): Promise<number | undefined>;
   /** Stores `bytes` under `hex` in place of what was there, whole (a reader never sees part of them). */
   put(hex: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Stores `bytes` under `hex` only when nothing is stored there, in one request where the store can say so
+   * itself (S3's conditional write, `ON CONFLICT DO NOTHING`); false when something was there already (the object
+   * store then compares it and heals it). A store that ignores the condition overwrites, and says true.
+   */
+  putNew(hex: string, bytes: Uint8Array): Promise<boolean>;
+  /** Reaches the store as a read does (an S3 listing of the prefix); throws {@link RemoteError} when it cannot. */
+  probe(): Promise<void>;
   /** Removes what is stored under `hex`; false when nothing was. */
   remove(hex: string): Promise<boolean>;
   /**

@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import type { RemoteSettings } from '../config/index.js';
 import { describeError, lazyModule } from '../project/index.js';
 import type { ProjectStore } from '../store/index.js';
+import { catalogFailure } from './catalog-failure.js';
 import { catalogObjects } from './catalog-objects.js';
 import { checkCatalogSchema } from './catalog-schema.js';
 import { catalogStore } from './catalog-store.js';
@@ -23,7 +24,11 @@ export interface OpenRemoteOptions {
   readonly connectTimeoutMs?: number;
   /** Connections kept open at most (default 4). */
   readonly maxConnections?: number;
-  /** Skip the schema check (for `remote init` and `remote status`, which look at the schema themselves). */
+  /**
+   * Skip the checks of an open: the catalog's schema, and one listing of the object store (a missing bucket or
+   * refused credentials fail the open, not a push halfway). For `remote init` and `remote status`, which look
+   * at both themselves.
+   */
   readonly checkSchema?: boolean;
 }
 
@@ -73,8 +78,8 @@ export function openObjectBackend(settings: RemoteStoreSettings, pool: Pool): Ob
 
 /**
  * Opens the remote as a store of the port: the PostgreSQL catalog (its schema checked: none or an older one asks
- * for `remote init`, a newer one is refused) and the object store `remote.objects` names. Throws
- * {@link RemoteError} `unreachable` when the catalog does not answer.
+ * for `remote init`, a newer one is refused) and the object store `remote.objects` names (reached once: a missing
+ * bucket is `bucket_missing`). Throws {@link RemoteError} `unreachable` when the catalog does not answer.
  */
 export async function openRemoteStore(
   settings: RemoteStoreSettings,
@@ -91,6 +96,13 @@ export async function openRemoteStore(
       }
     }
     const objects = openObjectBackend(settings, pool);
+    if (options.checkSchema !== false) {
+      try {
+        await objects.probe();
+      } catch (error) {
+        throw catalogFailure(settings, error);
+      }
+    }
     return catalogStore({
       pool,
       namespace: settings.project,

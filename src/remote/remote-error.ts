@@ -10,6 +10,8 @@ export type RemoteErrorCode =
   | 'schema_too_new'
   /** `objects: s3://...` is configured, but the optional `@aws-sdk/client-s3` package is not installed. */
   | 's3_client_missing'
+  /** `objects: s3://bucket/...` names a bucket the S3 server does not have: create it, or fix the config. */
+  | 'bucket_missing'
   /** The remote answered with an error the product did not expect (a permission refused, a full disk). */
   | 'remote_failed';
 

@@ -35,10 +35,41 @@ function s3Module(): S3Module {
   }
 }
 
-/** Whether an SDK error says the key is not there. */
-function isMissing(error: unknown): boolean {
-  const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return name === 'NoSuchKey' || name === 'NotFound' || $metadata?.httpStatusCode === 404;
+/** What an S3 answer (an SDK error) means to the backend. */
+type S3Failure =
+  /** No object at the key (a GET's NoSuchKey, a HEAD's bare 404). */
+  | 'no_key'
+  /** The bucket does not exist. */
+  | 'no_bucket'
+  /** A conditional write found an object at the key (412). */
+  | 'exists'
+  /** A conditional write raced another one to the same key (409); the other one's bytes are the same content. */
+  | 'conflict'
+  /** The server does not implement what was asked (a conditional write, on some S3-compatible servers). */
+  | 'not_implemented'
+  /** The credentials were refused, or the bucket policy does not grant the action (403). */
+  | 'denied'
+  /** Any other answer of the server. */
+  | 'answered'
+  /** No answer at all: the network, a refused connection, a timeout. */
+  | 'no_answer';
+
+function s3FailureOf(error: unknown): S3Failure {
+  const { name, $metadata } = (error ?? {}) as { name?: string; $metadata?: { httpStatusCode?: number } };
+  const status = $metadata?.httpStatusCode;
+  if (name === 'NoSuchBucket') return 'no_bucket';
+  if (name === 'NoSuchKey' || name === 'NotFound' || status === 404) return 'no_key';
+  if (name === 'PreconditionFailed' || status === 412) return 'exists';
+  if (name === 'ConditionalRequestConflict' || status === 409) return 'conflict';
+  if (name === 'NotImplemented' || status === 501) return 'not_implemented';
+  if (
+    status === 403 ||
+    name === 'AccessDenied' ||
+    name === 'InvalidAccessKeyId' ||
+    name === 'SignatureDoesNotMatch'
+  )
+    return 'denied';
+  return status === undefined ? 'no_answer' : 'answered';
 }
 
 /**
@@ -61,41 +92,80 @@ export function s3Objects(options: S3ObjectsOptions): ObjectBackend {
   const base = options.prefix === '' ? 'sha256' : `${options.prefix}/sha256`;
   const keyOf = (hex: string): string => `${base}/${hex.slice(0, 2)}/${hex.slice(2)}`;
   const location = `s3://${options.bucket}${options.prefix === '' ? '' : `/${options.prefix}`}`;
-  const failed = (what: string, error: unknown): RemoteError =>
-    new RemoteError({
-      code: 'unreachable',
+  const where = options.endpoint === undefined ? 'AWS S3' : options.endpoint;
+  const failed = (what: string, error: unknown): RemoteError => {
+    const said = `${(error as Error).name}: ${(error as Error).message}`;
+    const failure = s3FailureOf(error);
+    if (failure === 'no_bucket') {
+      return new RemoteError({
+        code: 'bucket_missing',
+        part: 'objects',
+        message: `the bucket ${options.bucket} does not exist at ${where}; create it (docs/remote.md shows how), or fix remote.objects`,
+        cause: error,
+      });
+    }
+    return new RemoteError({
+      code: failure === 'no_answer' ? 'unreachable' : 'remote_failed',
       part: 'objects',
-      message: `the object store ${location} could not ${what}: ${(error as Error).name}: ${(error as Error).message}`,
+      message:
+        failure === 'denied'
+          ? `the object store ${location} refused to ${what} (${said}); check the credentials (AWS_ACCESS_KEY_ID, AWS_PROFILE, ...) and that the bucket policy grants s3:GetObject, s3:PutObject and s3:ListBucket on the prefix (docs/remote.md)`
+          : `the object store ${location} could not ${what}: ${said}`,
       cause: error,
     });
+  };
 
-  const call = async <T>(what: string, body: () => Promise<T>, missing: T): Promise<T> => {
+  /** `body`'s answer; `missing` when the key holds nothing (never for a missing bucket); a RemoteError otherwise. */
+  const call = async <T>(what: string, body: () => Promise<T>, missing?: { value: T }): Promise<T> => {
     try {
       return await body();
     } catch (error) {
-      if (isMissing(error)) return missing;
+      if (missing !== undefined && s3FailureOf(error) === 'no_key') return missing.value;
       throw failed(what, error);
     }
   };
+  // Cleared the first time the server says it does not implement a conditional write: a look-up, then a write.
+  let conditionalWrites = true;
+  const putObject = (hex: string, bytes: Uint8Array, onlyNew: boolean) =>
+    client.send(
+      new s3.PutObjectCommand({
+        Bucket: options.bucket,
+        Key: keyOf(hex),
+        Body: bytes,
+        ContentLength: bytes.byteLength,
+        ContentType: 'application/octet-stream',
+        ...(onlyNew ? { IfNoneMatch: '*' } : {}),
+      }),
+    );
+  /** A write after a look-up (two requests), for a server without conditional writes. */
+  const lookThenPut = async (hex: string, bytes: Uint8Array): Promise<boolean> => {
+    if ((await size(hex)) !== undefined) return false;
+    await call(`store object ${hex}`, () => putObject(hex, bytes, false));
+    return true;
+  };
+  const size = (hex: string): Promise<number | undefined> =>
+    call(
+      `look up object ${hex}`,
+      async () =>
+        (await client.send(new s3.HeadObjectCommand({ Bucket: options.bucket, Key: keyOf(hex) })))
+          .ContentLength ?? 0,
+      { value: undefined },
+    );
 
   const listNames = async (prefix: string, delimited: boolean): Promise<string[]> => {
     const names: string[] = [];
     let token: string | undefined;
     do {
-      const page = await call(
-        `list ${prefix}`,
-        () =>
-          client.send(
-            new s3.ListObjectsV2Command({
-              Bucket: options.bucket,
-              Prefix: prefix,
-              ...(delimited ? { Delimiter: '/' } : {}),
-              ...(token === undefined ? {} : { ContinuationToken: token }),
-            }),
-          ),
-        undefined,
+      const page = await call(`list ${prefix}`, () =>
+        client.send(
+          new s3.ListObjectsV2Command({
+            Bucket: options.bucket,
+            Prefix: prefix,
+            ...(delimited ? { Delimiter: '/' } : {}),
+            ...(token === undefined ? {} : { ContinuationToken: token }),
+          }),
+        ),
       );
-      if (page === undefined) return names;
       for (const folder of page.CommonPrefixes ?? []) {
         const name = folder.Prefix?.slice(prefix.length).replace(/\/$/, '');
         if (name !== undefined && name !== '') names.push(name);
@@ -109,6 +179,12 @@ export function s3Objects(options: S3ObjectsOptions): ObjectBackend {
     return names.sort();
   };
 
+  /**
+   * The 2-hex folders of `sha256/`: one listing with a delimiter, never more than 256 names and so never a second
+   * page (s3rver cannot make a continuation token on Node 17+, and a page of one key would need one).
+   */
+  const folders = () => listNames(`${base}/`, true);
+
   return {
     location,
     get: (hex) =>
@@ -120,60 +196,41 @@ export function s3Objects(options: S3ObjectsOptions): ObjectBackend {
           );
           return answer.Body === undefined ? new Uint8Array() : await answer.Body.transformToByteArray();
         },
-        undefined,
+        { value: undefined },
       ),
-    size: (hex) =>
-      call(
-        `look up object ${hex}`,
-        async () =>
-          (await client.send(new s3.HeadObjectCommand({ Bucket: options.bucket, Key: keyOf(hex) })))
-            .ContentLength ?? 0,
-        undefined,
-      ),
+    size,
     put: async (hex, bytes) => {
-      await call(
-        `store object ${hex}`,
-        () =>
-          client.send(
-            new s3.PutObjectCommand({
-              Bucket: options.bucket,
-              Key: keyOf(hex),
-              Body: bytes,
-              ContentLength: bytes.byteLength,
-              ContentType: 'application/octet-stream',
-            }),
-          ),
-        undefined,
-      );
+      await call(`store object ${hex}`, () => putObject(hex, bytes, false));
+    },
+    putNew: async (hex, bytes) => {
+      if (!conditionalWrites) return lookThenPut(hex, bytes);
+      try {
+        await putObject(hex, bytes, true);
+        return true;
+      } catch (error) {
+        const failure = s3FailureOf(error);
+        if (failure === 'exists') return false;
+        if (failure === 'not_implemented') {
+          conditionalWrites = false;
+          return lookThenPut(hex, bytes);
+        }
+        if (failure !== 'conflict') throw failed(`store object ${hex}`, error);
+        // 409: another writer is storing the same key, so the same content by its name: written again, plainly.
+        await call(`store object ${hex}`, () => putObject(hex, bytes, false));
+        return true;
+      }
     },
     remove: async (hex) => {
-      const there = await call(
-        `look up object ${hex}`,
-        async () => {
-          await client.send(new s3.HeadObjectCommand({ Bucket: options.bucket, Key: keyOf(hex) }));
-          return true;
-        },
-        false,
-      );
-      if (!there) return false;
-      await call(
-        `remove object ${hex}`,
-        () => client.send(new s3.DeleteObjectCommand({ Bucket: options.bucket, Key: keyOf(hex) })),
-        undefined,
+      if ((await size(hex)) === undefined) return false;
+      await call(`remove object ${hex}`, () =>
+        client.send(new s3.DeleteObjectCommand({ Bucket: options.bucket, Key: keyOf(hex) })),
       );
       return true;
     },
-    list: (below) => listNames(`${base}/${below.length === 0 ? '' : `${below[0] ?? ''}/`}`, true),
-    isEmpty: async () => {
-      const page = await call(
-        'list its objects',
-        () =>
-          client.send(
-            new s3.ListObjectsV2Command({ Bucket: options.bucket, Prefix: `${base}/`, MaxKeys: 1 }),
-          ),
-        undefined,
-      );
-      return (page?.KeyCount ?? 0) === 0;
+    list: (below) => (below.length === 0 ? folders() : listNames(`${base}/${below[0] ?? ''}/`, true)),
+    isEmpty: async () => (await folders()).length === 0,
+    probe: async () => {
+      await folders();
     },
     close: () => {
       client.destroy();

@@ -276,7 +276,7 @@ describeWithPostgres('fleet reads through the CLI', (postgres) => {
   });
 
   it('names the catalog and its error when a read is refused mid-command (a role without grants), exit 1', async () => {
-    // A role that may read the schema's version, so the remote opens, and nothing else.
+    // A role that may read the schema's version and the contents' table, so the remote opens, and nothing else.
     const role = `reader_${String(process.pid)}_${String(Date.now())}`;
     const admin = new pg.Pool({ connectionString: catalogUrl, max: 1 });
     try {
@@ -285,6 +285,13 @@ describeWithPostgres('fleet reads through the CLI', (postgres) => {
       const url = new URL(catalogUrl);
       url.username = role;
       const dir = await folder('no-grants', remoteConfig({ ...settings, catalog: url.toString() }));
+      // Without the contents' table the open itself is refused: the object store is reached once when it opens.
+      const atOpen = await runCli(['runs', '--remote', '--json'], { cwd: dir });
+      expect(atOpen.code, atOpen.stderr).toBe(1);
+      expect(json(atOpen)).toMatchObject({ error: { code: 'remote_failed' } });
+      expect(atOpen.stderr).toContain('refused the work: permission denied for table artifact_ingest_objects');
+      expect(atOpen.stderr).toContain("check the role's privileges");
+      await admin.query(`GRANT SELECT ON artifact_ingest_objects TO ${role}`);
       const result = await runCli(['runs', '--remote', '--json'], { cwd: dir });
       expect(result.code, result.stderr).toBe(1);
       const { error } = json(result) as { error: { code: string; message: string } };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogFailure } from '../../src/fleet/index.js';
-import { RemoteError } from '../../src/remote/index.js';
+import { catalogFailure, RemoteError } from '../../src/remote/index.js';
 import type { RemoteErrorCode } from '../../src/remote/index.js';
 
 const SETTINGS = {

@@ -1,6 +1,7 @@
 import { describeError } from '../project/index.js';
-import { catalogLocation, catalogUnreachable, RemoteError } from '../remote/index.js';
-import type { RemoteStoreSettings } from '../remote/index.js';
+import { catalogLocation, catalogUnreachable } from './open-remote-store.js';
+import type { RemoteStoreSettings } from './open-remote-store.js';
+import { RemoteError } from './remote-error.js';
 
 // SQLSTATE classes that mean the server could not be used at all: 08 connection, 28 login, 3D no such database,
 // 57 the server is shutting down or cancelled us.
