@@ -45,32 +45,58 @@ export async function readRunFolder(store: ProjectStore, runId: RunId): Promise<
   const directories: string[] = [];
   const files: RunFolderFile[] = [];
   const paths: string[] = [];
-  const walk = async (folder: string): Promise<void> => {
-    // Listed as a folder, opened without following a link: a symlink swapped in is refused, not followed.
-    const entries = await listFolder(store, folder);
-    directories.push(folder);
-    for (const entry of entries.sort((a, b) => compareNames(a.name, b.name))) {
-      const path = `${folder}/${entry.name}`;
-      if (isRunBookkeeping(path.slice(root.length + 1))) continue;
-      if (!isStoreKey(path)) {
-        paths.push(path);
-        continue;
-      }
-      switch (entry.kind) {
-        case 'folder':
-          await walk(path);
-          break;
-        case 'file':
-          files.push({ path, bytes: await readRegularFile(store, path) });
-          paths.push(path);
-          break;
-        case 'other':
-          throw await whatIsAt(store, path);
-      }
+  // Listed as a folder, opened without following a link: a symlink swapped in is refused, not followed.
+  for await (const entry of runFolderEntries(root, (folder) => listFolder(store, folder))) {
+    switch (entry.kind) {
+      case 'folder':
+        directories.push(entry.path);
+        break;
+      case 'unnamed':
+        paths.push(entry.path);
+        break;
+      case 'file':
+        files.push({ path: entry.path, bytes: await readRegularFile(store, entry.path) });
+        paths.push(entry.path);
+        break;
+      case 'other':
+        throw await whatIsAt(store, entry.path);
     }
-  };
-  await walk(root);
+  }
   return { directories, files, paths };
+}
+
+/** An entry met walking a run's folder; `unnamed`: its name no store key can spell (neither read nor entered). */
+export interface RunFolderEntry {
+  readonly path: string;
+  readonly kind: 'folder' | 'file' | 'other' | 'unnamed';
+}
+
+/**
+ * Walks folder `root` (a run's folder, or its contract artifacts) depth first, names sorted, bookkeeping (the run
+ * lock, temp files) left out: each folder once `list` has listed it, then its entries. Each caller words its own
+ * refusal of an `other` entry (a symlink, a FIFO) and of a folder `list` will not read.
+ */
+export function runFolderEntries(
+  root: string,
+  list: (folder: string) => Promise<readonly StoreEntry[]>,
+): AsyncGenerator<RunFolderEntry> {
+  return folderEntries(root, root, list);
+}
+
+async function* folderEntries(
+  root: string,
+  folder: string,
+  list: (folder: string) => Promise<readonly StoreEntry[]>,
+): AsyncGenerator<RunFolderEntry> {
+  const entries = await list(folder);
+  yield { path: folder, kind: 'folder' };
+  for (const entry of [...entries].sort((a, b) => compareNames(a.name, b.name))) {
+    const path = `${folder}/${entry.name}`;
+    if (isRunBookkeeping(path.slice(root.length + 1))) continue;
+    if (!isStoreKey(path)) yield { path, kind: 'unnamed' };
+    else if (entry.kind === 'folder') yield* folderEntries(root, path, list);
+    else yield { path, kind: entry.kind };
+  }
 }
 
 /**
@@ -82,24 +108,45 @@ export function recordsOfRun(runId: RunId, files: readonly RunFolderFile[]): Art
   const path = `${runDir(runId)}/artifacts.jsonl`;
   const file = files.find((candidate) => candidate.path === path);
   if (file === undefined) return [];
-  const read = parseRecordLines(new TextDecoder().decode(file.bytes), path);
+  const read = readRunRecords(runId, path, new TextDecoder().decode(file.bytes));
+  if (read.status === 'ok') return read.records;
+  throw new BundleError({
+    code: read.status,
+    entry: path,
+    message: `${read.message}; ${RECORDS_REFUSAL[read.status]}`,
+  });
+}
+
+/** What a bundle or an import says of a run whose records are not all its own, readable records. */
+const RECORDS_REFUSAL = {
+  invalid_records: 'a run whose records cannot be read cannot be bundled or imported whole',
+  foreign_record: "a run's records must all belong to it",
+} as const;
+
+/** A run's records, or what keeps them from being its records (`message`: for each caller to word its refusal). */
+export type RunRecordsRead =
+  | { readonly status: 'ok'; readonly records: ArtifactRecord[] }
+  /** A line other than a truncated last one is bad. */
+  | { readonly status: 'invalid_records'; readonly message: string }
+  /** A record belongs to another run. */
+  | { readonly status: 'foreign_record'; readonly message: string };
+
+/**
+ * The records of run `runId` in `text`, its artifacts.jsonl at `path`: a truncated last line (an interrupted
+ * append, which every reader skips) is allowed; any other bad line, or a record of another run, is the problem.
+ */
+export function readRunRecords(runId: RunId, path: string, text: string): RunRecordsRead {
+  const read = parseRecordLines(text, path);
   const problem = read.problems.find((candidate) => candidate.code !== 'truncated_line');
-  if (problem !== undefined) {
-    throw new BundleError({
-      code: 'invalid_records',
-      entry: path,
-      message: `${problem.message}; a run whose records cannot be read cannot be bundled or imported whole`,
-    });
-  }
+  if (problem !== undefined) return { status: 'invalid_records', message: problem.message };
   const foreign = read.records.find((record) => record.runId !== runId);
   if (foreign !== undefined) {
-    throw new BundleError({
-      code: 'foreign_record',
-      entry: path,
-      message: `${path} holds record ${foreign.artifactId} of run ${foreign.runId}, not ${runId}; a run's records must all belong to it`,
-    });
+    return {
+      status: 'foreign_record',
+      message: `${path} holds record ${foreign.artifactId} of run ${foreign.runId}, not ${runId}`,
+    };
   }
-  return [...read.records];
+  return { status: 'ok', records: [...read.records] };
 }
 
 /** Every distinct content hash the records reference, sorted, so a bundle's layout does not depend on record order. */

@@ -13,15 +13,8 @@ import { storeLockSlot } from '../../store/index.js';
 import type { ObjectStore, Project, ProjectStore } from '../../store/index.js';
 import { acquireShortLock } from '../../workspace/index.js';
 import type { ArtifactRecord } from '../artifact-record.js';
-import {
-  appendToIndex,
-  appendToRunIndexes,
-  isVersionRecord,
-  parseRecordLines,
-  readPathVersions,
-} from '../store/index.js';
-import { isRunBookkeeping } from './bundle-manifest.js';
-import { isStoreKey, referencedObjects } from './bundle-sources.js';
+import { appendToIndex, appendToRunIndexes, isVersionRecord, readPathVersions } from '../store/index.js';
+import { readRunRecords, referencedObjects, runFolderEntries } from './bundle-sources.js';
 import { checkRecordPaths } from './check-record-paths.js';
 import { parseTrace } from './read-bundle-archive.js';
 
@@ -185,29 +178,25 @@ async function runKeys(store: ProjectStore, runId: RunId): Promise<string[] | un
   const runs = await store.list(RUNS_DIR);
   if (!runs.some((entry) => entry.name === runId && entry.kind === 'folder')) return undefined;
   const keys: string[] = [];
-  const walk = async (folder: string, top: string): Promise<void> => {
-    for (const entry of await store.list(folder)) {
-      const key = `${folder}/${entry.name}`;
-      if (!isStoreKey(key) || isRunBookkeeping(key.slice(top.length + 1))) continue;
-      if (entry.kind === 'folder') await walk(key, top);
-      else if (entry.kind === 'file') keys.push(key);
-      else {
+  const walk = async (root: string): Promise<void> => {
+    for await (const entry of runFolderEntries(root, (folder) => store.list(folder))) {
+      if (entry.kind === 'file') keys.push(entry.path);
+      else if (entry.kind === 'other') {
         throw new RunCopyError(
           'invalid_records',
           runId,
-          `${key} in ${store.location} is neither a file nor a folder (a symlink or a device); remove it, then copy the run again`,
+          `${entry.path} in ${store.location} is neither a file nor a folder (a symlink or a device); remove it, then copy the run again`,
         );
       }
     }
   };
-  await walk(runDir(runId), runDir(runId));
-  const artifacts = `${CONTRACT_ARTIFACTS_DIR}/${runId}`;
+  await walk(runDir(runId));
   if (
     (await store.list(CONTRACT_ARTIFACTS_DIR)).some(
       (entry) => entry.name === runId && entry.kind === 'folder',
     )
   ) {
-    await walk(artifacts, artifacts);
+    await walk(`${CONTRACT_ARTIFACTS_DIR}/${runId}`);
   }
   return keys.sort();
 }
@@ -246,24 +235,19 @@ async function newLines(
 
 /** The run's records in `text` (its artifacts.jsonl; a cut last line skipped); refuses another run's record. */
 function recordsIn(text: string, key: string, runId: RunId): ArtifactRecord[] {
-  const read = parseRecordLines(text, key);
-  const problem = read.problems.find((candidate) => candidate.code !== 'truncated_line');
-  if (problem !== undefined) {
-    throw new RunCopyError(
-      'invalid_records',
-      runId,
-      `${problem.message}; the run cannot be copied until it is fixed`,
-    );
+  const read = readRunRecords(runId, key, text);
+  switch (read.status) {
+    case 'ok':
+      return read.records;
+    case 'invalid_records':
+      throw new RunCopyError(
+        'invalid_records',
+        runId,
+        `${read.message}; the run cannot be copied until it is fixed`,
+      );
+    case 'foreign_record':
+      throw new RunCopyError('invalid_records', runId, `${read.message}; nothing of the run was copied`);
   }
-  const foreign = read.records.find((record) => record.runId !== runId);
-  if (foreign !== undefined) {
-    throw new RunCopyError(
-      'invalid_records',
-      runId,
-      `${key} holds record ${foreign.artifactId} of run ${foreign.runId}, not ${runId}; nothing of the run was copied`,
-    );
-  }
-  return [...read.records];
 }
 
 /** Pull: every path a new record (or its trace) names must be one a writer may write, as for an import. */

@@ -239,7 +239,11 @@ describe('bundleRun', () => {
     await writeFile(records, `${await readFile(records, 'utf8')}{"artifactId":"art-`);
     await expect(bundleRun(project, RUN, path.join(out, 'a.tar.gz'))).resolves.toMatchObject({ runId: RUN });
     await writeFile(records, `not json\n${await readFile(records, 'utf8')}`);
-    expect((await refusal(bundleRun(project, RUN, path.join(out, 'b.tar.gz')))).code).toBe('invalid_records');
+    expect(await refusal(bundleRun(project, RUN, path.join(out, 'b.tar.gz')))).toMatchObject({
+      code: 'invalid_records',
+      entry: `.agent/runs/${RUN}/artifacts.jsonl`,
+      message: `line 1 of .agent/runs/${RUN}/artifacts.jsonl is not JSON; a run whose records cannot be read cannot be bundled or imported whole`,
+    });
   });
 
   it('refuses with incomplete_bundle, leaving no output and the old file, when the file does not read back whole', async () => {

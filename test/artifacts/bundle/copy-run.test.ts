@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +174,55 @@ describe('pulling from a hostile remote', () => {
       expect(await target.store.list('.agent/runs')).toEqual([]);
     } finally {
       await target.store.close();
+    }
+  });
+});
+
+describe('refusing a source run whose records or files are not all its own', () => {
+  const RECORDS = (id: RunId) => `.agent/runs/${id}/artifacts.jsonl`;
+  it.each([
+    {
+      name: 'an unreadable records line',
+      spoil: async (source: Project) => {
+        const text = (await source.store.readText(RECORDS(runId))) ?? '';
+        await source.store.replace(RECORDS(runId), `not json\n${text}`);
+      },
+      message: () => `line 1 of ${RECORDS(runId)} is not JSON; the run cannot be copied until it is fixed`,
+    },
+    {
+      name: 'a record of another run',
+      spoil: async (source: Project) => {
+        const text = (await source.store.readText(RECORDS(runId))) ?? '';
+        await source.store.replace(RECORDS(runId), text.replace(`"runId":"${runId}"`, '"runId":"run-other"'));
+      },
+      message: () =>
+        new RegExp(
+          `^${RECORDS(runId)} holds record \\S+ of run run-other, not ${runId}; nothing of the run was copied$`,
+        ),
+    },
+    {
+      name: 'a symlink in the run folder',
+      spoil: async (source: Project) => {
+        await symlink('/etc/passwd', path.join(source.dir, '.agent/runs', runId, 'manifests', 'secret.json'));
+      },
+      message: () =>
+        new RegExp(
+          `^\\.agent/runs/${runId}/manifests/secret\\.json in .+ is neither a file nor a folder \\(a symlink or a device\\); remove it, then copy the run again$`,
+        ),
+    },
+  ])('refuses $name as invalid_records, writing none of the run', async ({ spoil, message }) => {
+    const source = openProject(await tempProject());
+    const target = openProject(await tempProject(), { store: createMemoryStore() });
+    try {
+      await copyRun(local, source, runId, { direction: 'pull' });
+      await spoil(source);
+      const refused = copyRun(source, target, runId, { direction: 'push' });
+      await expect(refused).rejects.toBeInstanceOf(RunCopyError);
+      await expect(refused).rejects.toMatchObject({ code: 'invalid_records', runId });
+      await expect(refused).rejects.toThrow(message());
+      expect(await target.store.list('.agent/runs')).toEqual([]);
+    } finally {
+      await source.store.close();
     }
   });
 });
