@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { replayRun } from '../../src/artifacts/lineage/index.js';
+import { noRemoteMessage } from '../../src/cli/no-remote-error.js';
 import { listPending, markPending } from '../../src/fleet/index.js';
 import { parseRunId } from '../../src/project/index.js';
 import { CATALOG_SCHEMA_VERSION } from '../../src/remote/index.js';
@@ -283,8 +284,7 @@ describeWithPostgres('the fleet commands', (postgres) => {
       expect(result.code).toBe(2);
       const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
       expect(error.code).toBe('no_remote');
-      expect(error.message).toContain('add a remote: section to artifact-ingest.config.yaml');
-      expect(error.message).toContain('docs/remote.md');
+      expect(error.message).toBe(noRemoteMessage(args.join(' ').replace(/ a-run$/, ''), dir));
     },
   );
 
