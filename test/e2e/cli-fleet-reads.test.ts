@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { copyRun } from '../../src/artifacts/bundle/index.js';
+import { noRemoteMessage } from '../../src/cli/no-remote-error.js';
 import { parseRunId, PROJECT_CONFIG_FILE } from '../../src/project/index.js';
 import type { RunId } from '../../src/project/index.js';
 import type { RemoteStoreSettings } from '../../src/remote/index.js';
@@ -321,15 +322,19 @@ describeWithPostgres('fleet reads through the CLI', (postgres) => {
     ['show', ['show', 'r1', '--remote']],
     ['checkout', ['checkout', '--remote', '--step', '1', '--to', 'out']],
     ['export openlineage', ['export', 'openlineage', 'r1', '--remote']],
-  ])('%s --remote with no remote configured exits 2 saying how to configure one', async (_name, args) => {
+  ])('%s --remote with no remote configured exits 2 saying how to configure one', async (name, args) => {
     const dir = await folder('unconfigured');
     const result = await runCli(args, { cwd: dir });
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toContain(`--remote reads the runs from a remote, and ${dir} has none configured`);
-    expect(result.stderr).toContain('add a remote: section (project, catalog, objects)');
-    expect(result.stderr).toContain('ARTIFACT_INGEST_REMOTE_CATALOG');
-    expect(result.stderr).toContain('docs/remote.md');
+    expect(result.stderr).toContain(noRemoteMessage(`${name} --remote`, dir));
     expect(await readdir(dir)).toEqual([]);
+    // The same code as push, pull and remote without a remote (one message, docs/remote.md); export has no --json.
+    if (name === 'export openlineage') return;
+    const asJson = await runCli([...args, '--json'], { cwd: dir });
+    expect(asJson.code).toBe(2);
+    expect(json(asJson)).toEqual({
+      error: { code: 'no_remote', message: noRemoteMessage(`${name} --remote`, dir) },
+    });
   });
 
   it('refuses a run the remote does not have, as a local read refuses an unknown run', async () => {

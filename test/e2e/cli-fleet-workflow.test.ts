@@ -9,8 +9,8 @@ import { readEvents, tempProject } from '../helpers/temp-project.js';
 import { describeWithPostgres } from '../helpers/use-postgres.js';
 import { catalogSettings, freshCatalog, remoteStoreOf } from '../remote/remote-test-stores.js';
 
-// Local first for the workflow engine (spec storage.md Part 2): each `workflow advance` (the function the MCP tool
-// calls too) and each `submit` pushes the run to a configured remote, fail-open.
+// Local first for the workflow engine (spec storage.md Part 2): each `workflow start` and `workflow advance` (the
+// functions the MCP tools call too) and each `submit` pushes the run to a configured remote, fail-open.
 
 const PASSWORD = 'Zq-unseen-wf-4410';
 const opened: ProjectStore[] = [];
@@ -36,6 +36,40 @@ async function startFeatureDev(dir: string, runId: string, env: Record<string, s
 }
 
 describeWithPostgres('a workflow run with a remote', (postgres) => {
+  it('pushes the run when it starts: the remote holds its first state and events, the outbox is empty', async () => {
+    const catalog = await freshCatalog(postgres);
+    const dir = await tempProject();
+    await startFeatureDev(dir, 'wf-0', remoteEnv(catalog, 'wf/start'));
+    const local = openProject(dir);
+    expect(await listPending(local)).toEqual([]);
+    const store = remoteStoreOf(catalogSettings(catalog, 'wf/start'));
+    opened.push(store);
+    const stateKey = '.agent/runs/wf-0/state.json';
+    expect(JSON.parse((await store.readText(stateKey)) ?? '{}')).toMatchObject({
+      run_id: 'wf-0',
+      status: 'running',
+      step: 'scope',
+      revision: 0,
+    });
+    expect(await store.readText(stateKey)).toBe(await local.store.readText(stateKey));
+    const events = (await store.readText('.agent/runs/wf-0/events.jsonl')) ?? '';
+    expect(events).toBe(await local.store.readText('.agent/runs/wf-0/events.jsonl'));
+    expect(events).toContain('workflow.started');
+  });
+
+  it('starts with the remote down: exit 0, the run in the outbox with one warning', async () => {
+    const catalog = await freshCatalog(postgres);
+    const down = new URL(catalog);
+    down.port = String(await closedPort());
+    const dir = await tempProject();
+    await startFeatureDev(dir, 'wf-00', remoteEnv(down.toString(), 'wf/start-down'));
+    expect(await listPending(openProject(dir))).toEqual(['wf-00']);
+    const warnings = (await readEvents(dir, 'wf-00')).filter(
+      (event) => event['event'] === 'remote.push_failed',
+    );
+    expect(warnings).toHaveLength(1);
+  });
+
   it('pushes the run at each step end: the remote holds the advanced state, the outbox is empty', async () => {
     const catalog = await freshCatalog(postgres);
     const dir = await tempProject();
@@ -74,7 +108,8 @@ describeWithPostgres('a workflow run with a remote', (postgres) => {
     const warnings = (await readEvents(dir, 'wf-2')).filter(
       (event) => event['event'] === 'remote.push_failed',
     );
-    expect(warnings).toHaveLength(1);
+    // One per push that failed: the start's and the advance's.
+    expect(warnings).toHaveLength(2);
     expect(JSON.stringify(warnings)).not.toContain(PASSWORD);
 
     const pushed = await runCli(['push', '--project', dir], { env: remoteEnv(catalog, 'wf/down') });

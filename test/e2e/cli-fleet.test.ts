@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { replayRun } from '../../src/artifacts/lineage/index.js';
+import { noRemoteMessage } from '../../src/cli/no-remote-error.js';
 import { listPending, markPending } from '../../src/fleet/index.js';
 import { parseRunId } from '../../src/project/index.js';
 import { CATALOG_SCHEMA_VERSION } from '../../src/remote/index.js';
@@ -105,6 +107,26 @@ describeWithPostgres('the fleet commands', (postgres) => {
     const there = await runCli(['replay', 'team-bg', '--json', '--project', pulledDir]);
     expect(there.code, there.stderr).toBe(0);
     expect(JSON.parse(there.stdout)).toEqual(JSON.parse(here.stdout));
+  });
+
+  it('demo pushes its run to the remote the environment configures, as any graph run does', async () => {
+    const catalog = withPassword(await freshCatalog(postgres));
+    const cwd = await tempProject();
+    const env = remoteEnv(catalog, 'fleet/demo');
+    const demo = await runCli(['demo', '--dir', 'demo', '--json'], { cwd, env });
+    expect(demo.code, demo.stderr).toBe(0);
+    expectNoPassword(demo);
+    const dir = path.join(cwd, 'demo');
+    const local = openProject(dir);
+    const [runId] = await listRecordedRuns(local);
+    expect(runId).toMatch(/^team-/);
+    expect(await listPending(local)).toEqual([]);
+    const remote = remoteProject(dir, catalog, 'fleet/demo');
+    expect(await listRecordedRuns(remote)).toEqual([runId]);
+    expect(await replayRun(remote, parseRunId(runId ?? ''))).toEqual(
+      await replayRun(local, parseRunId(runId ?? '')),
+    );
+    await local.store.close();
   });
 
   it('push sends what the outbox holds after the remote was down, and clears the outbox', async () => {
@@ -262,8 +284,7 @@ describeWithPostgres('the fleet commands', (postgres) => {
       expect(result.code).toBe(2);
       const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
       expect(error.code).toBe('no_remote');
-      expect(error.message).toContain('add a remote: section to artifact-ingest.config.yaml');
-      expect(error.message).toContain('docs/remote.md');
+      expect(error.message).toBe(noRemoteMessage(args.join(' ').replace(/ a-run$/, ''), dir));
     },
   );
 

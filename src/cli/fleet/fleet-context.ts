@@ -24,7 +24,7 @@ export async function fleetContext(
 ): Promise<FleetContext> {
   const projectDir = await resolveProject(project, command, io.cwd);
   const settings = resolveRemoteSettings(await loadProjectConfig(projectDir), io.env);
-  if (settings === undefined) throw new NoRemoteError(command);
+  if (settings === undefined) throw new NoRemoteError(command, projectDir);
   return { projectDir, settings };
 }
 

@@ -2,6 +2,7 @@ import { projectDirOf } from '../../store/index.js';
 import type { ProjectRef } from '../../store/index.js';
 import { randomBytes } from 'node:crypto';
 import { closestMatch, ConfigError } from '../../config/index.js';
+import { pushRunNow } from '../../fleet/index.js';
 import { parseRunId } from '../../project/index.js';
 import { resolveRunHost } from '../../runs/index.js';
 import type { RunId } from '../../project/index.js';
@@ -93,6 +94,11 @@ export async function startWorkflow(
         ].map(revisionEventOf),
     },
   );
+  // Local first: the run's first state and events are on disk; the remote gets them now, or the outbox keeps the run
+  // for `artifact-ingest push`. Fail-open: this never throws.
+  if (deps.remote !== undefined) {
+    await pushRunNow({ project: projectDir, remote: deps.remote, runId: state.run_id });
+  }
   return workflowStatusOf(state, definition);
 }
 

@@ -79,8 +79,8 @@ export interface WorkflowEngineDeps {
   /** How long a call waits for another holder of the run's state lock (default 5 s). */
   readonly lockWaitMs?: number;
   /**
-   * The remote (`remote:` of the config, resolved by the host): a step that ends, an abort and a submission push the
-   * run there, fail-open (spec storage.md Part 2, local first). Default: none.
+   * The remote (`remote:` of the config, resolved by the host): a start, a step that ends, an abort and a submission
+   * push the run there, fail-open (spec storage.md Part 2, local first). Default: none.
    */
   readonly remote?: RemoteStoreSettings;
 }
