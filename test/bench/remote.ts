@@ -259,6 +259,8 @@ beside a floor that writes the same rows the push left in the catalog (read back
 files rows, ${String(first.chunks)} chunk rows, ${fmt(first.bytes / 1e6)} MB) with plain multi-row INSERTs of
 ${String(FLOOR_BATCH)} rows (${String(first.floorStatements)} statements) through the same driver into another
 namespace, and PUTs the same ${String(first.objects)} objects one after another through the same S3 client.
+The push stores each new object with one conditional PUT (If-None-Match: *); the server here
+${conditionalMode() === 'ignored' ? 'is s3rver alone, which ignores the condition (S3 checks it inside the PUT)' : "is s3rver behind the tests' proxy, which answers the condition with a HEAD to s3rver first"}.
 Median of ${String(PUSH_ROUNDS)} rounds, each a push then its floor. Required (issue 26): push throughput at
 least half the floor's.
 
@@ -274,11 +276,19 @@ function readSizes(): readonly number[] {
   return at === -1 ? READ_SIZES : (process.argv[at + 1] ?? '').split(',').map(Number);
 }
 
+/** `--s3-conditional enforced|ignored`: how the bench's S3 server answers conditional writes (default ignored). */
+function conditionalMode(): 'enforced' | 'ignored' {
+  const at = process.argv.indexOf('--s3-conditional');
+  return at !== -1 && process.argv[at + 1] === 'enforced' ? 'enforced' : 'ignored';
+}
+
 /** The whole section; one line when there is no PostgreSQL. */
 export async function remoteSection(
   parts: readonly string[] = ['push', 'reads', 'unreachable'],
 ): Promise<string> {
-  const servers = await startFleetServers();
+  // s3rver alone by default: it ignores If-None-Match as S3 makes that check inside the PUT, at no request of its
+  // own; `--s3-conditional enforced` puts the tests' proxy in front, which asks s3rver with a HEAD first.
+  const servers = await startFleetServers({ conditionalWrites: conditionalMode() });
   if (typeof servers === 'string') {
     const line = `## Remote (issue 26)\n\nSkipped: ${servers}.\n`;
     console.log(line);

@@ -5,7 +5,7 @@ import type { RemoteStoreSettings } from '../../src/remote/index.js';
 import { findPostgresBinaries, startPostgresServer } from './postgres-server.js';
 import type { PostgresServer } from './postgres-server.js';
 import { startS3Server } from './s3-server.js';
-import type { S3Server } from './s3-server.js';
+import type { ConditionalWrites, S3Server } from './s3-server.js';
 
 /**
  * The remote's two servers for the bench and the stress run (outside vitest): a PostgreSQL started here from
@@ -24,7 +24,9 @@ export interface FleetServers {
 }
 
 /** Starts both servers, or says in one line why there is no PostgreSQL. */
-export async function startFleetServers(): Promise<FleetServers | string> {
+export async function startFleetServers(
+  options: { readonly conditionalWrites?: ConditionalWrites } = {},
+): Promise<FleetServers | string> {
   const binaries = await findPostgresBinaries();
   if (binaries === undefined) return 'no initdb/pg_ctl found (apt-get install postgresql)';
   let postgres: PostgresServer;
@@ -33,7 +35,7 @@ export async function startFleetServers(): Promise<FleetServers | string> {
   } catch (error) {
     return `PostgreSQL did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
   }
-  const s3 = await startS3Server();
+  const s3 = await startS3Server(options);
   const bucket = 'fleet';
   await s3.createBucket(bucket);
   process.env['AWS_ACCESS_KEY_ID'] = s3.credentials.accessKeyId;
