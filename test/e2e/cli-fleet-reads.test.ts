@@ -290,7 +290,9 @@ describeWithPostgres('fleet reads through the CLI', (postgres) => {
       const atOpen = await runCli(['runs', '--remote', '--json'], { cwd: dir });
       expect(atOpen.code, atOpen.stderr).toBe(1);
       expect(json(atOpen)).toMatchObject({ error: { code: 'remote_failed' } });
-      expect(atOpen.stderr).toContain('refused the work: permission denied for table artifact_ingest_objects');
+      expect(atOpen.stderr).toContain(
+        'refused the work: permission denied for table artifact_ingest_objects',
+      );
       expect(atOpen.stderr).toContain("check the role's privileges");
       await admin.query(`GRANT SELECT ON artifact_ingest_objects TO ${role}`);
       const result = await runCli(['runs', '--remote', '--json'], { cwd: dir });

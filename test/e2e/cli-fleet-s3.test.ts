@@ -43,6 +43,16 @@ async function folder(name: string, config: string): Promise<string> {
   return dir;
 }
 
+/** The demo run in folder `name`, then `config` as its config and `remote init` (the catalog's schema made). */
+async function demoWithRemote(name: string, config: string): Promise<{ dir: string; runId: string }> {
+  const dir = path.join(root, name);
+  const demo = await runCli(['demo', '--dir', dir, '--json'], { cwd: root });
+  expect(demo.code, demo.stderr).toBe(0);
+  await writeFile(path.join(dir, PROJECT_CONFIG_FILE), config);
+  expect((await runCli(['remote', 'init'], { cwd: dir })).code).toBe(0);
+  return { dir, runId: (JSON.parse(demo.stdout) as { run_id: string }).run_id };
+}
+
 describeWithPostgres('the fleet commands with objects in S3', (postgres) => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'ai-fleet-s3-'));
@@ -59,13 +69,7 @@ describeWithPostgres('the fleet commands with objects in S3', (postgres) => {
 
   it('push puts the contents in the bucket; a folder with only the config checks out and verifies the run', async () => {
     const catalog = await postgres.createDatabase();
-    const ran = path.join(root, 'ran');
-    const demo = await runCli(['demo', '--dir', ran, '--json'], { cwd: root });
-    expect(demo.code, demo.stderr).toBe(0);
-    const runId = (JSON.parse(demo.stdout) as { run_id: string }).run_id;
-    await writeFile(path.join(ran, PROJECT_CONFIG_FILE), s3Config(catalog, 'fleet-objects'));
-
-    expect((await runCli(['remote', 'init'], { cwd: ran })).code).toBe(0);
+    const { dir: ran, runId } = await demoWithRemote('ran', s3Config(catalog, 'fleet-objects'));
     const status = await runCli(['remote', 'status', '--json'], { cwd: ran });
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({
@@ -108,12 +112,7 @@ describeWithPostgres('the fleet commands with objects in S3', (postgres) => {
 
   it('a bucket that is not there: push exits 2 naming it (bucket_missing), keeps the outbox; status says so', async () => {
     const catalog = await postgres.createDatabase();
-    const dir = path.join(root, 'no-bucket');
-    const demo = await runCli(['demo', '--dir', dir, '--json'], { cwd: root });
-    expect(demo.code, demo.stderr).toBe(0);
-    const runId = (JSON.parse(demo.stdout) as { run_id: string }).run_id;
-    await writeFile(path.join(dir, PROJECT_CONFIG_FILE), s3Config(catalog, 'never-made'));
-    expect((await runCli(['remote', 'init'], { cwd: dir })).code).toBe(0);
+    const { dir, runId } = await demoWithRemote('no-bucket', s3Config(catalog, 'never-made'));
     await markPending(openProject(dir), parseRunId(runId));
 
     const pushed = await runCli(['push', runId, '--json'], { cwd: dir });

@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +21,7 @@ import { closedPort } from '../helpers/stub-http-server.js';
 import { fileBlock, readEvents, tempProject } from '../helpers/temp-project.js';
 import { describeWithPostgres } from '../helpers/use-postgres.js';
 import { freshCatalog, withS3Credentials } from '../remote/remote-test-stores.js';
-import { structuredOf } from './mcp-test-client.js';
+import { callTool as call } from './mcp-test-client.js';
 
 // Local first through the MCP server (spec storage.md Part 2): the built `artifact-ingest mcp`, as an assistant starts
 // it, in a project whose artifact-ingest.config.yaml names a remote. Every tool that writes a run pushes it (start,
@@ -84,14 +83,6 @@ async function spawnServer(projectDir: string, env: Record<string, string>): Pro
   await client.connect(transport);
   clients.push(client);
   return client;
-}
-
-async function call(
-  client: Client,
-  name: string,
-  args: Record<string, unknown> = {},
-): Promise<Record<string, unknown>> {
-  return structuredOf((await client.callTool({ name, arguments: args })) as CallToolResult);
 }
 
 /** The remote the project's config names, opened as every fleet read opens it. */

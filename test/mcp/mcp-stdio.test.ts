@@ -14,7 +14,7 @@ import {
 import { CLI } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { atScale } from '../helpers/test-scale.js';
-import { structuredOf, textOf } from './mcp-test-client.js';
+import { callTool as call, structuredOf, textOf } from './mcp-test-client.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -37,14 +37,6 @@ async function spawnServer(
   await client.connect(transport);
   clients.push(client);
   return { client, transport };
-}
-
-async function call(
-  client: Client,
-  name: string,
-  args: Record<string, unknown> = {},
-): Promise<Record<string, unknown>> {
-  return structuredOf((await client.callTool({ name, arguments: args })) as CallToolResult);
 }
 
 describe('artifact-ingest mcp over stdio', () => {

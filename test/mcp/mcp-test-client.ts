@@ -66,3 +66,12 @@ export function structuredOf(result: CallToolResult): Record<string, unknown> {
     throw new Error('the text is not the same JSON as structuredContent');
   return structured;
 }
+
+/** Calls tool `name` with `args` and returns its structured content ({@link structuredOf}: a failed call throws). */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  return structuredOf((await client.callTool({ name, arguments: args })) as CallToolResult);
+}
