@@ -94,7 +94,8 @@ export function s3Objects(options: S3ObjectsOptions): ObjectBackend {
   const location = `s3://${options.bucket}${options.prefix === '' ? '' : `/${options.prefix}`}`;
   const where = options.endpoint === undefined ? 'AWS S3' : options.endpoint;
   const failed = (what: string, error: unknown): RemoteError => {
-    const said = `${(error as Error).name}: ${(error as Error).message}`;
+    // The server's words, then its code: `AccessKeyId: The ...` would read as a secret assignment and be redacted.
+    const said = `${(error as Error).message} (${(error as Error).name})`;
     const failure = s3FailureOf(error);
     if (failure === 'no_bucket') {
       return new RemoteError({

@@ -133,7 +133,9 @@ describeWithPostgres('the fleet commands with objects in S3', (postgres) => {
       usable: false,
     });
     const statusText = await runCli(['remote', 'status'], { cwd: dir });
-    expect(statusText.stdout + statusText.stderr).toContain('the bucket never-made does not exist');
+    expect(statusText.stdout).toContain(
+      'objects  s3://never-made/artifact-ingest: not usable: bucket_missing: the bucket never-made does not exist',
+    );
     // Reads refuse the same way, and the outbox still holds the run for the push after the bucket is made.
     const runs = await runCli(['runs', '--remote', '--json'], { cwd: dir });
     expect(runs.code).toBe(2);

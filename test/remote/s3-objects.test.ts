@@ -170,6 +170,10 @@ describeWithPostgres('the S3 object backend', (postgres) => {
         message: expect.stringContaining('check the credentials') as unknown,
       });
       const error = await opened.catch((caught: unknown) => caught);
+      // The server's words, then its code (`AccessKeyId: The ...` would read as a secret assignment to the CLI).
+      expect((error as Error).message).toContain(
+        'you provided does not exist in our records. (InvalidAccessKeyId)',
+      );
       expect(JSON.stringify({ message: (error as Error).message })).not.toContain(secret);
       const status = await remoteStatus(openProject(root), settings);
       expect(status.objects).toMatchObject({ reachable: false, problem: { code: 'remote_failed' } });

@@ -1,6 +1,6 @@
 import { closestMatch } from '../../config/index.js';
 import { initRemote, remoteStatus } from '../../fleet/index.js';
-import type { RemoteStatus } from '../../fleet/index.js';
+import type { RemoteProblem, RemoteStatus } from '../../fleet/index.js';
 import { catalogLocation } from '../../remote/index.js';
 import { openProject } from '../../store/index.js';
 import type { CliIo } from '../cli-io.js';
@@ -124,10 +124,15 @@ function statusText(status: RemoteStatus): string {
         : `, schema ${String(catalog.schemaVersion)} (current)`;
   const lines = [
     `remote project ${status.project}`,
-    `catalog  ${catalog.location}: ${catalog.reachable ? `reachable${schema}` : `unreachable: ${catalog.problem.code}: ${catalog.problem.message}`}`,
-    `objects  ${objects.location}: ${objects.reachable ? 'reachable' : `unreachable: ${objects.problem.code}: ${objects.problem.message}`}`,
+    `catalog  ${catalog.location}: ${catalog.reachable ? `reachable${schema}` : notUsable(catalog.problem)}`,
+    `objects  ${objects.location}: ${objects.reachable ? 'reachable' : notUsable(objects.problem)}`,
     `runs     ${status.runs === undefined ? 'unknown (the catalog cannot list them)' : `${String(status.runs)} in this namespace`}`,
     `pending  ${status.pending.length === 0 ? 'none: the outbox is empty' : `${String(status.pending.length)} in .agent/outbox/: ${status.pending.join(', ')} ('artifact-ingest push' sends them)`}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** A part that cannot be used: `unreachable: ...` when it did not answer, else `not usable: ...` with its code. */
+function notUsable(problem: RemoteProblem): string {
+  return `${problem.code === 'unreachable' ? 'unreachable' : 'not usable'}: ${problem.code}: ${problem.message}`;
 }
