@@ -20,6 +20,7 @@ const tiers = [
   ['contracts'],
   ['runs'],
   ['fleet'],
+  ['git'],
   ['runtime', 'workflow'],
   ['report'],
   ['mcp', 'cli'],

@@ -56,12 +56,14 @@ export {
   LineageError,
   logPath,
   openVersionDiffer,
+  readCheckoutFiles,
   readRunTimeline,
   replayRun,
   verifyArtifacts,
 } from './lineage/index.js';
 export type {
   Checkout,
+  CheckoutContents,
   CheckoutCut,
   CheckoutOptions,
   LineageErrorCode,

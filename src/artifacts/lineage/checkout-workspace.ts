@@ -80,15 +80,68 @@ export function checkoutWorkspace(project: ProjectRef, options: CheckoutOptions)
   return usingProject(project, (opened) => checkout(opened, options));
 }
 
+/** The files a checkout would write, read and verified, without writing anything: {@link readCheckoutFiles}. */
+export interface CheckoutContents {
+  readonly cut: CheckoutCut;
+  /** Sorted by path; each record's `path` is project-relative (`workspace/...`), its bytes verified by hash. */
+  readonly contents: readonly (readonly [ArtifactRecord, Uint8Array])[];
+  readonly problems: readonly RecordLineProblem[];
+}
+
+/**
+ * What `checkoutWorkspace` with the same step or time would write, read from the object store and verified,
+ * writing nothing: the one selection a checkout and `export git` share.
+ */
+export function readCheckoutFiles(
+  project: ProjectRef,
+  options: Omit<CheckoutOptions, 'to'>,
+): Promise<CheckoutContents> {
+  return usingProject(project, (opened) => select(opened, options));
+}
+
 async function checkout(project: Project, options: CheckoutOptions): Promise<Checkout> {
-  const { step, at } = options;
-  // Parsed once here: an id that is no id names no run either.
-  if (options.runId !== undefined && !isRunId(options.runId)) throw new UnknownRunError(options.runId);
-  const runId: RunId | undefined = options.runId;
-  if ((step === undefined) === (at === undefined))
-    throw new Error('checkoutWorkspace needs exactly one of step and at');
+  checkSelection(options);
   const to = path.resolve(options.to);
   await checkCheckoutTarget(project.dir, to);
+  const { cut, contents, problems } = await select(project, options);
+  const root = await openConfinedRoot(to, { create: true });
+  try {
+    for (const [record, bytes] of contents) {
+      const relative = record.path.slice(WORKSPACE_PREFIX.length);
+      // A checkout is a copy that can be rebuilt at any time, so it skips the per-file fsync.
+      const outcome = await root.write(relative, bytes, { durability: 'none' });
+      if (outcome.status === 'refused')
+        throw new Error(`cannot check out ${record.path} into ${to}: ${outcome.message}`);
+    }
+  } finally {
+    await root.close();
+  }
+  return {
+    to,
+    cut,
+    files: contents.map(([record, bytes]) => ({
+      path: record.path.slice(WORKSPACE_PREFIX.length),
+      artifactId: record.artifactId,
+      runId: record.runId,
+      taskId: record.taskId,
+      contentHash: record.contentHash,
+      bytes: bytes.byteLength,
+    })),
+    problems,
+  };
+}
+
+/** Parsed once here: an id that is no id names no run either; exactly one of step and at. */
+function checkSelection(options: Omit<CheckoutOptions, 'to'>): RunId | undefined {
+  if (options.runId !== undefined && !isRunId(options.runId)) throw new UnknownRunError(options.runId);
+  if ((options.step === undefined) === (options.at === undefined))
+    throw new Error('checkoutWorkspace needs exactly one of step and at');
+  return options.runId;
+}
+
+async function select(project: Project, options: Omit<CheckoutOptions, 'to'>): Promise<CheckoutContents> {
+  const { step, at } = options;
+  const runId = checkSelection(options);
   const records = openCheckoutRecords(project, { useIndexes: options.useIndexes ?? true });
   const selection =
     at !== undefined
@@ -107,32 +160,7 @@ async function checkout(project: Project, options: CheckoutOptions): Promise<Che
     }
   }
   const contents = await readContents(project, winners);
-
-  const root = await openConfinedRoot(to, { create: true });
-  try {
-    for (const [record, bytes] of contents) {
-      const relative = record.path.slice(WORKSPACE_PREFIX.length);
-      // A checkout is a copy that can be rebuilt at any time, so it skips the per-file fsync.
-      const outcome = await root.write(relative, bytes, { durability: 'none' });
-      if (outcome.status === 'refused')
-        throw new Error(`cannot check out ${record.path} into ${to}: ${outcome.message}`);
-    }
-  } finally {
-    await root.close();
-  }
-  return {
-    to,
-    cut: selection.cut,
-    files: contents.map(([record, bytes]) => ({
-      path: record.path.slice(WORKSPACE_PREFIX.length),
-      artifactId: record.artifactId,
-      runId: record.runId,
-      taskId: record.taskId,
-      contentHash: record.contentHash,
-      bytes: bytes.byteLength,
-    })),
-    problems: await records.problems(),
-  };
+  return { cut: selection.cut, contents, problems: await records.problems() };
 }
 
 /** The records a cut includes: the selected run's (in file order) and every other run's. */

@@ -31,5 +31,11 @@ export type {
   VersionDifferOptions,
   VersionToDiff,
 } from './diff-versions.js';
-export { checkoutWorkspace } from './checkout-workspace.js';
-export type { CheckoutOptions, Checkout, CheckoutCut, CheckedOutFile } from './checkout-workspace.js';
+export { checkoutWorkspace, readCheckoutFiles } from './checkout-workspace.js';
+export type {
+  CheckoutOptions,
+  Checkout,
+  CheckoutContents,
+  CheckoutCut,
+  CheckedOutFile,
+} from './checkout-workspace.js';

@@ -14,6 +14,7 @@ import { packageVersion } from '../package-version.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { progressLine } from '../render/index.js';
 import { usingCommandProject } from '../using-command-project.js';
+import { exportGitCommand } from './export-git-command.js';
 import { resolveRunId } from '../resolve-run-id.js';
 import { LINEAGE_API_KEY_ENV } from '../secret-env.js';
 import { UsageError } from '../usage-error.js';
@@ -40,6 +41,7 @@ Export a run's records in a format other tools read. Read-only: the run is not c
 
 Formats:
   openlineage RUN_ID   OpenLineage RunEvents (NDJSON on stdout, or POSTed to a Marquez-compatible server)
+  git RUN_ID           one git commit per node on swarm/ branches (docs/git.md)
 
 With --remote, the run is read from the remote the config names (docs/remote.md) instead of .agent/.
 
@@ -72,7 +74,7 @@ Exit codes: 0 every event printed or accepted; 1 an event was not accepted (the 
 2 usage error (unknown run, a bad URL or namespace).
 `;
 
-const FORMATS = ['openlineage'] as const;
+const FORMATS = ['openlineage', 'git'] as const;
 
 /** Runs `artifact-ingest export <format>`; returns the exit code. */
 export async function exportCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -84,6 +86,7 @@ export async function exportCommand(args: readonly string[], io: CliIo): Promise
     io.stdout.write(EXPORT_HELP);
     return 0;
   }
+  if (format === 'git') return exportGitCommand([...args.slice(0, at), ...args.slice(at + 1)], io);
   if (format !== 'openlineage') {
     const suggestion = closestMatch(format, [...FORMATS]);
     throw new UsageError(

@@ -1,0 +1,11 @@
+export { exportRunToGit } from './export-run-to-git.js';
+export type { ExportedCommit, ExportRunToGitOptions, GitExport } from './export-run-to-git.js';
+export { GitError } from './git-error.js';
+export type { GitErrorCode } from './git-error.js';
+export { openGitRepo } from './open-git-repo.js';
+export type { GitRepo, OpenGitRepoOptions } from './open-git-repo.js';
+export { readRunCommits } from './read-run-commits.js';
+export type { RunCommit } from './read-run-commits.js';
+export { checkGitVersion, MIN_GIT_VERSION } from './run-git.js';
+export { runRefName, SWARM_REF_PREFIX, taskRefName } from './swarm-ref-names.js';
+export type { SwarmRefUpdate } from './update-swarm-refs.js';
