@@ -1,0 +1,2 @@
+export { readRunCommits } from '../../src/git/index.js';
+export { refComponent as refComponentForTest } from '../../src/git/swarm-ref-names.js';
