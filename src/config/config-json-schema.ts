@@ -13,6 +13,7 @@ const SECTION_DESCRIPTIONS = {
   contracts: 'Reserved for artifact contracts; takes no keys yet.',
   remote:
     'The remote that keeps the lineage of many machines: a PostgreSQL catalog and an object store. Credentials come only from the environment (PGPASSWORD, AWS_ACCESS_KEY_ID, ...), never from this file.',
+  git: "Export each run to git as it ends (export: true), into the project's work tree or repo: (docs/git.md).",
 } as const;
 
 // What the loader's rules check beyond the types, as far as a JSON Schema can say it; the loader stays the judge.

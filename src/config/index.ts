@@ -24,7 +24,7 @@ export {
   projectConfigFileSchema,
   projectConfigSchema,
 } from './project-config.js';
-export type { IngestSettings, ProjectConfig } from './project-config.js';
+export type { GitSettings, IngestSettings, ProjectConfig } from './project-config.js';
 export { loadProjectConfig, parseProjectConfig } from './load-project-config.js';
 export type {
   RemoteChecksums,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import * as z from 'zod';
 import type { AgentConfig } from './agent-config.js';
 import {
@@ -31,6 +32,14 @@ export interface IngestSettings {
   readonly limits: IngestLimits;
 }
 
+/** The `git:` section: export each run to git as it ends (docs/git.md). */
+export interface GitSettings {
+  /** True: a run that ends is exported with `export git`, fail-open (a failure is a WARNING event). */
+  readonly export: boolean;
+  /** The repository to export into, resolved against the project; undefined: the project's work tree. */
+  readonly repo: string | undefined;
+}
+
 /**
  * The project's settings: the one config file, read once per command and passed down, defaults filled in
  * (docs/configuration.md).
@@ -46,6 +55,7 @@ export interface ProjectConfig {
   readonly contracts: Readonly<Record<string, never>>;
   /** The `remote:` section as the file writes it, or undefined; `resolveRemoteSettings` applies the environment. */
   readonly remote: RemoteSettings | undefined;
+  readonly git: GitSettings;
 }
 
 /** The configuration of a project without a config file. */
@@ -65,6 +75,7 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = Object.freeze({
   workflow: Object.freeze({}),
   contracts: Object.freeze({}),
   remote: undefined,
+  git: Object.freeze({ export: false, repo: undefined }),
 });
 
 const enabledSchema = z.unknown().transform((value, context): boolean => {
@@ -116,6 +127,22 @@ const ingestShape = {
   limits: mappingSchema('limits', limitsShape),
 };
 
+const gitShape = {
+  export: z
+    .boolean({
+      error: (issue) =>
+        `expected true or false, got ${describeValue(issue.input)}; write "export: true" to export each run to git as it ends`,
+    })
+    .optional(),
+  repo: z
+    .string({
+      error: (issue) =>
+        `expected a folder, got ${describeValue(issue.input)}; write "repo: ../runs.git" (a git repository, or a folder to create a bare one in)`,
+    })
+    .min(1, { error: 'expected a folder, got an empty string; write "repo: ../runs.git" or leave repo out' })
+    .optional(),
+};
+
 const fileShape = {
   ingest: mappingSchema('ingest', ingestShape),
   agents: agentsSectionSchema,
@@ -124,6 +151,7 @@ const fileShape = {
   workflow: mappingSchema('workflow', {}),
   contracts: mappingSchema('contracts', {}),
   remote: remoteSectionSchema,
+  git: mappingSchema('git', gitShape),
 };
 
 /** A strict mapping that may also be left empty (`ingest:` with nothing under it reads as null). */
@@ -152,6 +180,7 @@ export const PROJECT_CONFIG_KEYS: Readonly<Record<string, AllowedKeys>> = Object
   workflow: [],
   contracts: [],
   ...REMOTE_CONFIG_KEYS,
+  git: Object.keys(gitShape),
 });
 
 /** Zod schema of the config file as written (snake_case keys, all optional): what its JSON Schema describes. */
@@ -191,6 +220,10 @@ export function projectConfigSchema(projectDir: string) {
       workflow: {},
       contracts: {},
       remote: toRemoteSettings(file.remote),
+      git: {
+        export: file.git?.export ?? false,
+        repo: file.git?.repo === undefined ? undefined : path.resolve(projectDir, file.git.repo),
+      },
     };
   });
 }

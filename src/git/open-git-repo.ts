@@ -60,7 +60,8 @@ async function probe(
   exact: boolean,
 ): Promise<{ gitDir: string; bare: boolean } | undefined> {
   const real = await realpath(dir).catch(() => undefined);
-  if (real === undefined) return undefined;
+  // A file is no repository, and git cannot even start in it.
+  if (real === undefined || !(await stat(real)).isDirectory()) return undefined;
   // Exactly DIR: git must not walk up to a repository that merely contains it.
   const env: Record<string, string> = exact ? { GIT_CEILING_DIRECTORIES: path.dirname(real) } : {};
   const call = { cwd: real, env, path: gitPath };

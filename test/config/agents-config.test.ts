@@ -173,7 +173,7 @@ describe('parseProjectConfig errors', () => {
       [
         [
           'agent',
-          'unknown key "agent"; did you mean "agents"? Rename it, or remove it (allowed here: ingest, agents, runtime, workflow, contracts, remote)',
+          'unknown key "agent"; did you mean "agents"? Rename it, or remove it (allowed here: ingest, agents, runtime, workflow, contracts, remote, git)',
         ],
       ],
     ],
@@ -320,7 +320,12 @@ describe('parseProjectConfig errors', () => {
     [
       'a top level that is a list',
       '- agents\n',
-      [['', 'expected a mapping of ingest, agents, runtime, workflow, contracts, remote, got a list']],
+      [
+        [
+          '',
+          'expected a mapping of ingest, agents, runtime, workflow, contracts, remote, git, got a list; see docs/configuration.md',
+        ],
+      ],
     ],
   ])('explains %s', (_name, text, expected) => {
     const issues = issuesOf(text);

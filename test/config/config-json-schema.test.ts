@@ -38,8 +38,16 @@ describe('projectConfigJsonSchema', () => {
     expect(published).toEqual(projectConfigJsonSchema());
   });
 
-  it('has the six sections, each described, and no other top-level key', () => {
-    expect(Object.keys(sections)).toEqual(['ingest', 'agents', 'runtime', 'workflow', 'contracts', 'remote']);
+  it('has the seven sections, each described, and no other top-level key', () => {
+    expect(Object.keys(sections)).toEqual([
+      'ingest',
+      'agents',
+      'runtime',
+      'workflow',
+      'contracts',
+      'remote',
+      'git',
+    ]);
     expect(schema.additionalProperties).toBe(false);
     for (const section of Object.values(sections)) expect(section.description).toMatch(/\w/);
   });

@@ -45,6 +45,8 @@ describe('loadProjectConfig', () => {
       runtime: { concurrency: 2, maxRunDocumentBytes: 256 * 1024 * 1024 },
       workflow: {},
       contracts: {},
+      remote: undefined,
+      git: { export: false, repo: undefined },
     });
   });
 

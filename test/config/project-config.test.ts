@@ -34,7 +34,7 @@ describe('projectConfigSchema: one schema for every section', () => {
   });
 
   it('reports a misspelt top-level key, suggesting the section meant', () => {
-    const allowed = '(allowed here: ingest, agents, runtime, workflow, contracts, remote)';
+    const allowed = '(allowed here: ingest, agents, runtime, workflow, contracts, remote, git)';
     expect(messagesOf('agent:\n  planner: {}\nruntme:\n  concurrency: 2\n')).toEqual([
       `unknown key "agent"; did you mean "agents"? Rename it, or remove it ${allowed}`,
       `unknown key "runtme"; did you mean "runtime"? Rename it, or remove it ${allowed}`,
@@ -57,6 +57,7 @@ describe('projectConfigSchema: one schema for every section', () => {
       'workflow',
       'contracts',
       'remote',
+      'git',
     ]);
   });
 });

@@ -159,6 +159,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
       },
       env: io.env,
       ...(remote === undefined ? {} : { remote }),
+      ...(projectConfig.git.export ? { gitExport: { repo: projectConfig.git.repo } } : {}),
       onProgress: progressPrinter(io.stderr),
       signal: controller.signal,
     });

@@ -5,6 +5,7 @@ import type { RunId } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import type { GraphDefinition } from '../graph/index.js';
 import { declareRunTerminal } from './declare-run-terminal.js';
+import { exportAtRunEnd } from './export-at-run-end.js';
 import type { RunBudget } from './run-budget.js';
 import { RunError } from './run-error.js';
 import type { RunStateStore } from './state/index.js';
@@ -27,6 +28,8 @@ export interface FinishedNodeLoop {
   /** `Date.now()` when this invocation started. */
   readonly startedMs: number;
   readonly now: () => Date;
+  /** Export the run to git once it has ended (RunGraphOptions.gitExport). */
+  readonly gitExport?: { readonly repo?: string | undefined };
 }
 
 /**
@@ -82,6 +85,8 @@ export async function endRun(run: FinishedNodeLoop): Promise<RunResult> {
         budgets: budget.state(),
         at: run.now(),
       });
+  if (terminal !== undefined && run.gitExport !== undefined)
+    await exportAtRunEnd(run.project, run.runId, run.events, run.gitExport.repo);
   return {
     runId: run.runId,
     status,

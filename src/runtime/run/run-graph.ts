@@ -333,6 +333,7 @@ async function executeWithin(
       budget,
       startedMs,
       now: environment.now,
+      ...(options.gitExport === undefined ? {} : { gitExport: options.gitExport }),
     });
   } finally {
     await store.close();

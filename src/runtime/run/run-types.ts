@@ -90,6 +90,11 @@ export interface RunGraphOptions {
    * pushed stays in `.agent/outbox/` for `artifact-ingest push` (spec storage.md Part 2).
    */
   readonly remote?: RemoteStoreSettings;
+  /**
+   * Export the run to git as it ends (`git: { export: true }` of the config, docs/git.md): into `repo`, or the
+   * project's work tree; fail-open, a failure is a WARNING `git.export_failed` event and never fails the run.
+   */
+  readonly gitExport?: { readonly repo?: string | undefined };
   /** Clock, for tests. */
   readonly now?: () => Date;
 }
