@@ -1,3 +1,4 @@
+export { exportAtRunEnd } from './export-at-run-end.js';
 export { exportRunToGit } from './export-run-to-git.js';
 export type { ExportedCommit, ExportRunToGitOptions, GitExport } from './export-run-to-git.js';
 export { GitError } from './git-error.js';

@@ -5,7 +5,7 @@ import type { RunId } from '../../project/index.js';
 import type { ConfinedRoot } from '../../workspace/index.js';
 import type { GraphDefinition } from '../graph/index.js';
 import { declareRunTerminal } from './declare-run-terminal.js';
-import { exportAtRunEnd } from './export-at-run-end.js';
+import { exportAtRunEnd } from '../../git/index.js';
 import type { RunBudget } from './run-budget.js';
 import { RunError } from './run-error.js';
 import type { RunStateStore } from './state/index.js';

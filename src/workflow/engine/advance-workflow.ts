@@ -1,5 +1,6 @@
 import type { ProjectRef } from '../../store/index.js';
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
+import { exportAtRunEnd } from '../../git/index.js';
 import type { TerminalState } from '../../contracts/index.js';
 import { pushRunNow } from '../../fleet/index.js';
 import { resolveIngestEnabled } from '../../ingest/index.js';
@@ -235,6 +236,9 @@ export async function advanceWorkflow(
     });
     if (terminal !== undefined) await declareWorkflowTerminal(projectDir, state.run_id, terminal, durability);
     stepWritten = true;
+    // The run has ended: `git: { export: true }` exports it now, fail-open (an event, never a failed advance).
+    if (terminal !== undefined && deps.config?.git.export === true)
+      await exportAtRunEnd(projectDir, state.run_id, events, deps.config.git.repo);
     const report = documentPath === undefined ? {} : { ingest: stepIngestReportOf(documentPath, ingest) };
     if (plan.kind === 'complete') {
       return {

@@ -1,22 +1,25 @@
-import type { EventLog } from '../../events/index.js';
-import { exportRunToGit, GitError } from '../../git/index.js';
-import { describeError } from '../../project/index.js';
-import type { Project } from '../../store/index.js';
+import type { EventLog } from '../events/index.js';
+import { exportRunToGit } from './export-run-to-git.js';
+import { GitError } from './git-error.js';
+import { describeError } from '../project/index.js';
+import { projectDirOf } from '../store/index.js';
+import type { ProjectRef } from '../store/index.js';
 
 /**
  * Exports an ended run to git (`git: { export: true }`), fail-open as the ingest is: the outcome is an event of
  * the run (INFO `git.exported`, or WARNING `git.export_failed` with the error's code), never a failed run.
  */
 export async function exportAtRunEnd(
-  project: Project,
+  project: ProjectRef,
   runId: string,
   events: EventLog,
   repo: string | undefined,
 ): Promise<void> {
   try {
+    const projectDir = projectDirOf(project);
     const done = await exportRunToGit(project, runId, {
-      projectDir: project.dir,
-      cwd: project.dir,
+      projectDir,
+      cwd: projectDir,
       ...(repo === undefined ? {} : { repo }),
     });
     events.write('INFO', 'git.exported', {
