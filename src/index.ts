@@ -103,6 +103,16 @@ export type { CatalogInit, OpenRemoteOptions, RemoteErrorCode } from './remote/i
 
 // fleet: local first, then pushed; the outbox of what is not in the remote yet
 export { listPending, pushRuns } from './fleet/index.js';
+export { exportRunToGit, GitError, MIN_GIT_VERSION, readRunCommits } from './git/index.js';
+export type {
+  ExportedCommit,
+  ExportRunToGitOptions,
+  GitErrorCode,
+  GitExport,
+  GitRepo,
+  RunCommit,
+  SwarmRefUpdate,
+} from './git/index.js';
 export type { PushFailure, PushReport, PushRunsOptions } from './fleet/index.js';
 
 // runs: what a run is, where it ran
