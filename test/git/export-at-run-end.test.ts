@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function completedWorkflow(repo: string): Promise<string> {
+async function completedWorkflow(repo: string, runId = 'wf-git'): Promise<string> {
   const projectDir = await tempProject({ 'workflows/one.yaml': WORKFLOW });
   const config: ProjectConfig = { ...DEFAULT_PROJECT_CONFIG, git: { export: true, repo } };
   let tick = Date.parse('2026-03-01T10:00:00.000Z');
@@ -26,7 +27,7 @@ async function completedWorkflow(repo: string): Promise<string> {
     config,
     now: () => new Date((tick += 1000)),
   };
-  await startWorkflow(projectDir, { workflow: 'one', run_id: 'wf-git' }, deps);
+  await startWorkflow(projectDir, { workflow: 'one', run_id: runId }, deps);
   const done = await advanceWorkflow(
     projectDir,
     { output: `Done.\n\n${fileBlock('ts', 'src/a.ts', 'export const a = 1;')}` },
@@ -57,6 +58,21 @@ describe('exportAtRunEnd in the workflow engine', () => {
     const events = await readEvents(projectDir, 'wf-git');
     const failed = events.find((event) => event['event'] === 'git.export_failed');
     expect(failed).toMatchObject({ level: 'WARNING', code: 'not_a_git_repo' });
+  });
+
+  it('makes a run id git refuses as it is into a valid branch name', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'ai-git-wf-'));
+    dirs.push(root);
+    const bare = path.join(root, 'runs.git');
+    await completedWorkflow(bare, 'wf..x.lock');
+    const refs = execFileSync('git', ['--git-dir', bare, 'for-each-ref', '--format=%(refname)'], {
+      encoding: 'utf8',
+    });
+    expect(refs.trim().split('\n')).toEqual([
+      'refs/heads/swarm/run-wf.-x-lock',
+      'refs/heads/swarm/task-wf.-x-lock-write',
+    ]);
+    expect((await readRunCommits(bare, 'wf..x.lock')).map((commit) => commit.taskId)).toEqual(['write']);
   });
 
   it('reads no commits where there is no repository or no such branch', async () => {

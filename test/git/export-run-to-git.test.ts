@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayRun } from '../../src/artifacts/index.js';
-import { readRunCommits, refComponentForTest } from './git-test-exports.js';
+import { readRunCommits, refComponentForTest, swarmRefNames } from './git-test-exports.js';
 import { runCli } from '../helpers/run-cli.js';
 import { treeDigest } from '../helpers/tree-digest.js';
 import { reaskedWorkflowRun, REASKED_RUN_ID } from '../helpers/reasked-workflow-run.js';
@@ -313,6 +313,17 @@ describe('ref names', () => {
   ])('makes %s a valid ref component: %s', (id, expected) => {
     expect(refComponentForTest(id)).toBe(expected);
     git(root, ['check-ref-format', `refs/heads/swarm/run-${expected}`]);
+  });
+});
+
+describe('swarmRefNames', () => {
+  it('refuses two tasks whose ids map to one branch, naming both', async () => {
+    await expect(swarmRefNames('r1', ['a..b', 'a.-b'], root)).rejects.toMatchObject({
+      code: 'ref_collision',
+      message: expect.stringContaining(
+        'tasks "a..b" and "a.-b" of run r1 would share the branch swarm/task-r1-a.-b',
+      ) as unknown,
+    });
   });
 });
 
