@@ -46,7 +46,22 @@ describe('git: { export: true }', () => {
     );
     await runTeam('auto-ok');
     const commits = await readRunCommits(bare, 'auto-ok');
-    expect(commits.length).toBeGreaterThan(0);
+    // The demo's run left files in the workspace: the root commit holds them, with no Task-Id.
+    expect(commits[0]).toMatchObject({ taskId: null, subject: 'workspace before run auto-ok' });
+    expect(commits.slice(1).map((commit) => commit.taskId)).toEqual(
+      expect.arrayContaining(['plan', 'audit', 'final']),
+    );
+    const parents = execFileSync(
+      'git',
+      ['--git-dir', bare, 'rev-list', '--parents', '--reverse', 'swarm/run-auto-ok'],
+      {
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ').length - 1);
+    expect(parents).toEqual([0, ...commits.slice(1).map(() => 1)]);
     const events = await readEvents(demoDir, 'auto-ok');
     expect(
       events.find((event) => event['event'] === 'git.exported' || event['msg'] === 'git.exported'),
