@@ -143,6 +143,7 @@ export function runReport(overrides: Partial<RunReport> = {}): RunReport {
     },
     limits: reportLimits(),
     problems: [],
+    links: { traceId: '0af7651916cd43dd8448eb211c80319c', liveTraceIds: [], commits: [] },
     ...overrides,
   };
 }

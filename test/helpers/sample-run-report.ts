@@ -97,5 +97,6 @@ export function sampleRunReport(
       replayCommand: 'artifact-ingest replay run-1 --backward',
     },
     problems: [],
+    links: { traceId: '0af7651916cd43dd8448eb211c80319c', liveTraceIds: [], commits: [] },
   };
 }

@@ -6,6 +6,7 @@ import {
   renderPathReportPage,
   renderRunReportPage,
 } from '../../report/index.js';
+import { loadProjectConfig } from '../../config/index.js';
 import { sha256Hex } from '../../project/index.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { usingCommandProject } from '../using-command-project.js';
@@ -68,7 +69,8 @@ export async function reportCommand(args: readonly string[], io: CliIo): Promise
   const rendered = await usingCommandProject('report', values, io, async (project) => {
     if (wanted.kind === 'run') {
       const runId = await resolveRunId(project, wanted.runId);
-      const report = await readRunReport(project, runId);
+      const gitRepo = await configuredGitRepo(project.dir);
+      const report = await readRunReport(project, runId, gitRepo === undefined ? {} : { gitRepo });
       if (values.json === true) return { json: report };
       return { page: await renderRunReportPage(report), defaultName: `${runId}.report.html` };
     }
@@ -87,6 +89,18 @@ export async function reportCommand(args: readonly string[], io: CliIo): Promise
   });
   io.stdout.write(`Wrote ${written.path} (${formatBytes(written.bytes)})\n`);
   return 0;
+}
+
+/**
+ * `git.repo` of the project's config, where `export git` writes the run's commits; undefined (the project folder)
+ * when none is set or the config cannot be read: a broken config does not stop a report, as it never did.
+ */
+async function configuredGitRepo(projectDir: string): Promise<string | undefined> {
+  try {
+    return (await loadProjectConfig(projectDir)).git.repo;
+  } catch {
+    return undefined;
+  }
 }
 
 type WantedReport =

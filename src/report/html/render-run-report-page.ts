@@ -54,6 +54,7 @@ ${
 <h2 id="contracts-heading">Contracts</h2>
 ${renderContracts(report.contracts)}
 </section>
+${renderLinks(report)}
 ${renderLeftOut(report.limits, report.problems)}`;
   return renderPage({
     title: `Run ${report.run.runId} · artifact-ingest report`,
@@ -126,6 +127,40 @@ function renderControls(report: RunReport): SafeHtml {
 <button type="button" id="collapse-all">Collapse all</button>
 <span id="step-count" class="meta" aria-live="polite"></span>
 </div>`;
+}
+
+/** The run's trace ids and its commits on `swarm/run-<run_id>` (docs/traces.md, docs/git.md). */
+function renderLinks(report: RunReport): SafeHtml {
+  const { links, run } = report;
+  const live =
+    links.liveTraceIds.length === 0
+      ? null
+      : markup`<dt>Live trace</dt><dd>${joinHtml(
+          links.liveTraceIds.map((id) => markup`<code id="live-trace-id">${id}</code>`),
+          ', ',
+        )} <span class="meta">(spans recorded as the run ran, under the host's OpenTelemetry SDK)</span></dd>`;
+  const commits =
+    links.commits.length === 0
+      ? markup`<p class="meta">Not exported to git here: <code>artifact-ingest export git ${run.runId}</code> writes it on <code>swarm/run-${run.runId}</code> (docs/git.md).</p>`
+      : markup`<p>Branch <code>swarm/run-${run.runId}</code>, oldest first:</p>
+<ol class="commits">${joinHtml(
+          links.commits.map(
+            (commit) =>
+              markup`<li><code title="${commit.commit}">${commit.commit.slice(0, 12)}</code> ${
+                commit.taskId === null
+                  ? markup`<span class="meta">before the run</span>`
+                  : markup`<code>${commit.taskId}</code>`
+              } ${commit.subject}</li>`,
+          ),
+        )}</ol>`;
+  return markup`<section aria-labelledby="links-heading">
+<h2 id="links-heading">Trace and commits</h2>
+<dl class="facts">
+<dt>Trace id</dt><dd><code id="trace-id">${links.traceId}</code> <span class="meta">(what <code>export otlp ${run.runId}</code> and <code>run --otlp</code> send; search your backend for it)</span></dd>
+${live}
+</dl>
+${commits}
+</section>`;
 }
 
 function renderContracts(contracts: readonly ReportContract[]): SafeHtml {

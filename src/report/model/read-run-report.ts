@@ -13,6 +13,7 @@ import type { StepDraft } from './draft-steps.js';
 import { readIngestEnabled } from './read-ingest-enabled.js';
 import { readIngestOnlyDrafts } from './read-ingest-only-drafts.js';
 import { readReportContracts } from './read-report-contracts.js';
+import { readReportLinks } from './read-report-links.js';
 import { readReportVerify } from './read-report-verify.js';
 import { readRunSource } from './read-run-source.js';
 import { readStepBlocks } from './read-step-blocks.js';
@@ -97,6 +98,7 @@ async function readReport(project: Project, runId: string, options: RunReportOpt
     verify: verify.verify,
     limits: budget.limits(`artifact-ingest replay ${shellWord(id)} --backward`),
     problems: capProblems(problems, caps.maxProblems),
+    links: await readReportLinks(project, id, options.gitRepo ?? project.dir),
   };
 }
 

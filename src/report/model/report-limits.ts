@@ -33,6 +33,8 @@ export type RunReportOptions = Partial<ReportCaps> & {
    * `verify` is then null and `contracts` empty. For readers that use neither, such as the OpenLineage export.
    */
   readonly checks?: boolean;
+  /** The git repository the run's commits are read from (`git.repo` of the config); default the project folder. */
+  readonly gitRepo?: string;
 };
 
 /** The caps of `options` over the defaults; throws a RangeError for a cap that is not a non-negative integer. */

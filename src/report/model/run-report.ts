@@ -16,6 +16,26 @@ export interface RunReport {
   readonly limits: ReportLimits;
   /** Records, traces or files the report could not read; the report shows the rest. */
   readonly problems: readonly ReportProblem[];
+  /** The run's trace ids and git commits (docs/traces.md, docs/git.md). */
+  readonly links: ReportLinks;
+}
+
+/** Where else a run can be seen: an observability backend (its trace ids) and git (its commits). */
+export interface ReportLinks {
+  /** The trace id `export otlp RUN_ID` and `run --otlp` give the run (derived from its id: the same every time). */
+  readonly traceId: string;
+  /** Trace ids live spans recorded when the run started under a registered OpenTelemetry SDK (a resume adds one). */
+  readonly liveTraceIds: readonly string[];
+  /** The commits of `swarm/run-<run_id>` (`export git`), oldest first; none when the run was not exported there. */
+  readonly commits: readonly ReportCommit[];
+}
+
+/** A commit of the run's branch. */
+export interface ReportCommit {
+  readonly commit: string;
+  /** Its Task-Id trailer; null for the commit of the workspace before the run. */
+  readonly taskId: string | null;
+  readonly subject: string;
 }
 
 /** The header of a run: what ran, how it ended, how long it took and what it used. */
