@@ -40,6 +40,7 @@ Export a run's records in a format other tools read. Read-only: the run is not c
 
 Formats:
   openlineage RUN_ID   OpenLineage RunEvents (NDJSON on stdout, or POSTed to a Marquez-compatible server)
+  otlp RUN_ID          an OpenTelemetry trace (OTLP/JSON on stdout, or POSTed to an OTLP receiver or Langfuse)
 
 With --remote, the run is read from the remote the config names (docs/remote.md) instead of .agent/.
 
@@ -72,7 +73,7 @@ Exit codes: 0 every event printed or accepted; 1 an event was not accepted (the 
 2 usage error (unknown run, a bad URL or namespace).
 `;
 
-const FORMATS = ['openlineage'] as const;
+const FORMATS = ['openlineage', 'otlp'] as const;
 
 /** Runs `artifact-ingest export <format>`; returns the exit code. */
 export async function exportCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -83,6 +84,10 @@ export async function exportCommand(args: readonly string[], io: CliIo): Promise
     if (format === undefined) throw new UsageError(`name a format: ${FORMATS.join(', ')}`, 'export');
     io.stdout.write(EXPORT_HELP);
     return 0;
+  }
+  if (format === 'otlp') {
+    const { exportOtlp } = await import('./export-otlp-command.js');
+    return exportOtlp([...args.slice(0, at), ...args.slice(at + 1)], io);
   }
   if (format !== 'openlineage') {
     const suggestion = closestMatch(format, [...FORMATS]);

@@ -105,7 +105,11 @@ async function postOnce(body: string, options: PostOptions): Promise<Attempt> {
     : { ...attempt, message: redactLiteralSecrets(attempt.message, secrets) };
 }
 
-async function postUnredacted(body: string, options: PostOptions, secrets: readonly string[]): Promise<Attempt> {
+async function postUnredacted(
+  body: string,
+  options: PostOptions,
+  secrets: readonly string[],
+): Promise<Attempt> {
   const headers: Record<string, string> = {
     ...options.headers,
     'content-type': options.contentType ?? 'application/json',
