@@ -46,11 +46,14 @@ export function headerValuesOf(value: string | undefined): string[] {
     if (at === -1) return [];
     const raw = pair.slice(at + 1).trim();
     if (raw === '') return [];
+    let decoded = raw;
     try {
-      const decoded = decodeURIComponent(raw);
-      return decoded === raw ? [raw] : [raw, decoded];
+      decoded = decodeURIComponent(raw);
     } catch {
-      return [raw];
+      // Not URL-encoded as the format asks: the value as given is still a secret.
     }
+    // `Authorization=Bearer <token>`: the token alone is a secret too (a server may echo just it).
+    const credential = /^[A-Za-z][A-Za-z0-9-]*\s+(\S+)$/.exec(decoded)?.[1];
+    return [...new Set([raw, decoded, ...(credential === undefined ? [] : [credential])])];
   });
 }

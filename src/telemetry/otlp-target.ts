@@ -63,7 +63,7 @@ export function otlpTarget(request: OtlpTargetRequest, env: Env): OtlpTarget {
   if (request.langfuse === true) return langfuseTarget(env, timing);
   const headers = headersOf(env);
   if (!headers.ok) return headers;
-  const secrets = Object.values(headers.headers);
+  const secrets = Object.values(headers.headers).flatMap(secretsOfHeaderValue);
   if (request.url !== undefined) {
     const base = baseUrl(request.url, '--url');
     if (!base.ok) return base;
@@ -232,6 +232,12 @@ function timeoutOf(env: Env): Parsed<{ readonly timeoutMs?: number }> {
     };
   }
   return { ok: true, timeoutMs: Number(text) };
+}
+
+/** A header value, and its credential alone when it is `<scheme> <credential>` (a server may echo just that). */
+function secretsOfHeaderValue(value: string): string[] {
+  const credential = /^[A-Za-z][A-Za-z0-9-]*\s+(\S+)$/.exec(value)?.[1];
+  return credential === undefined ? [value] : [value, credential];
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

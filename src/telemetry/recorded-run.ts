@@ -40,8 +40,12 @@ export interface RecordedStep {
   /** Blocks of the manifest not listed in `blocks`; absent: 0. */
   readonly blocksOmitted?: number;
   readonly files: readonly RecordedFile[];
-  /** When the ingest of the step's document started and ended (its events), when they say. */
-  readonly ingest?: { readonly startedAt: string; readonly finishedAt: string | null } | null;
+  /** When the ingest of the step's document started and ended, and the document it read (its events say). */
+  readonly ingest?: {
+    readonly startedAt: string;
+    readonly finishedAt: string | null;
+    readonly document?: string | null;
+  } | null;
   /** The agent call's model and token usage, where the agent reported them. */
   readonly agentCall?: AgentCallUsage | null;
 }

@@ -133,7 +133,9 @@ function stepSpans(
       status: agentError === null ? { code: 'unset' } : { code: 'error', message: agentError },
     });
   }
-  if (step.document !== null && (step.blocks.length > 0 || ingestStart !== null)) {
+  // An ingest ran when its manifest judged blocks or its events say so (an `ingest --run-id` step records no
+  // document of its own: the events name it).
+  if (step.blocks.length > 0 || ingestStart !== null) {
     spans.push(ingestSpan(runId, traceId, nodeId, place, step, agentEnd, endTime));
   }
   return spans;
@@ -154,17 +156,18 @@ function ingestSpan(
   const recorded = new Map(step.files.map((file) => [file.path, file]));
   const events = step.blocks.map((block) => fileEvent(block, recorded, endTime));
   const rejected = count('rejected');
+  const document = step.document?.path ?? step.ingest?.document ?? undefined;
   return {
     traceId,
     spanId: spanIdOf(runId, [...place, 'ingest']),
     parentSpanId,
-    name: ingestSpanName(step.document?.path ?? ''),
+    name: ingestSpanName(document ?? step.id),
     kind: 'internal',
     startTime,
     endTime,
     attributes: definedAttributes({
       [ATTR.runId]: runId,
-      [ATTR.document]: step.document?.path,
+      [ATTR.document]: document,
       [ATTR.sha256]: step.document?.sha256,
       [ATTR.blocksFound]: step.blocks.length + (step.blocksOmitted ?? 0),
       [ATTR.blocksWritten]: count('written'),

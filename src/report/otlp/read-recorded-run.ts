@@ -35,30 +35,32 @@ export async function readRecordedRun(project: ProjectRef, runId: string): Promi
   const summaries = await ingestTimes(project, id, '"ingest.summary"');
   const seen = new Map<string, number>();
   const steps = report.steps.map((step): RecordedStep => {
-    if (step.document === null || step.startedAt === null) return step;
+    // Only an execution that wrote a document ingests (an `ingest --run-id` step is its ingest).
+    if (step.startedAt === null || (step.document === null && step.kind !== 'ingest')) return step;
     // The n-th ingest of a node is its n-th execution's that wrote a document (attempts re-ingest).
     const nth = seen.get(step.id) ?? 0;
     seen.set(step.id, nth + 1);
-    const startedAt = started.get(step.id)?.[nth];
-    if (startedAt === undefined) return step;
-    return { ...step, ingest: { startedAt, finishedAt: summaries.get(step.id)?.[nth] ?? null } };
+    const start = started.get(step.id)?.[nth];
+    if (start === undefined) return step;
+    const finishedAt = summaries.get(step.id)?.[nth]?.ts ?? null;
+    return { ...step, ingest: { startedAt: start.ts, finishedAt, document: start.document } };
   });
   return { recorded: { run: report.run, steps }, problems: report.problems };
 }
 
-/** The times of one ingest event, by node or step id, in order. */
+/** The time and document of one ingest event, by node or step id, in order. */
 async function ingestTimes(
   project: ProjectRef,
   runId: ReturnType<typeof parseRunId>,
   marker: string,
-): Promise<Map<string, string[]>> {
-  const times = new Map<string, string[]>();
+): Promise<Map<string, { ts: string; document: string | null }[]>> {
+  const times = new Map<string, { ts: string; document: string | null }[]>();
   const name = marker.slice(1, -1);
   for await (const event of readRunEvents(project, runId, marker)) {
-    const { event: eventName, ts, node_id: nodeId } = event;
-    // A dry run's summary is not an ingest that wrote anything; it still ends the ingest that began.
+    const { event: eventName, ts, node_id: nodeId, doc_path: docPath } = event;
     if (eventName !== name || typeof ts !== 'string' || typeof nodeId !== 'string') continue;
-    times.set(nodeId, [...(times.get(nodeId) ?? []), ts]);
+    const document = typeof docPath === 'string' ? docPath : null;
+    times.set(nodeId, [...(times.get(nodeId) ?? []), { ts, document }]);
   }
   return times;
 }
