@@ -1,5 +1,6 @@
 import { readRunEvents } from '../../events/index.js';
 import { parseRunId } from '../../project/index.js';
+import type { RunId } from '../../project/index.js';
 import type { ProjectRef } from '../../store/index.js';
 import type { RecordedRun, RecordedStep } from '../../telemetry/index.js';
 import { readRunReport } from '../model/index.js';
@@ -31,8 +32,7 @@ export interface RecordedRunRead {
 export async function readRecordedRun(project: ProjectRef, runId: string): Promise<RecordedRunRead> {
   const report = await readRunReport(project, runId, TRACE_REPORT_OPTIONS);
   const id = parseRunId(report.run.runId, 'run id');
-  const started = await ingestTimes(project, id, '"ingest.started"');
-  const summaries = await ingestTimes(project, id, '"ingest.summary"');
+  const ingests = await ingestsOf(project, id);
   const seen = new Map<string, number>();
   const steps = report.steps.map((step): RecordedStep => {
     // Only an execution that wrote a document ingests (an `ingest --run-id` step is its ingest).
@@ -40,27 +40,40 @@ export async function readRecordedRun(project: ProjectRef, runId: string): Promi
     // The n-th ingest of a node is its n-th execution's that wrote a document (attempts re-ingest).
     const nth = seen.get(step.id) ?? 0;
     seen.set(step.id, nth + 1);
-    const start = started.get(step.id)?.[nth];
-    if (start === undefined) return step;
-    const finishedAt = summaries.get(step.id)?.[nth]?.ts ?? null;
-    return { ...step, ingest: { startedAt: start.ts, finishedAt, document: start.document } };
+    const ingest = ingests.get(step.id)?.[nth];
+    return ingest === undefined ? step : { ...step, ingest };
   });
   return { recorded: { run: report.run, steps }, problems: report.problems };
 }
 
-/** The time and document of one ingest event, by node or step id, in order. */
-async function ingestTimes(
-  project: ProjectRef,
-  runId: ReturnType<typeof parseRunId>,
-  marker: string,
-): Promise<Map<string, { ts: string; document: string | null }[]>> {
-  const times = new Map<string, { ts: string; document: string | null }[]>();
-  const name = marker.slice(1, -1);
-  for await (const event of readRunEvents(project, runId, marker)) {
-    const { event: eventName, ts, node_id: nodeId, doc_path: docPath } = event;
-    if (eventName !== name || typeof ts !== 'string' || typeof nodeId !== 'string') continue;
+/** One ingest as the events tell it. */
+interface IngestTimes {
+  startedAt: string;
+  finishedAt: string | null;
+  document: string | null;
+}
+
+/**
+ * The ingests of a run by node or step id, in order, from its `ingest.started` and `ingest.summary` events: a
+ * summary ends the ingest its node began, or is one of its own (a document with no file block logs no start).
+ */
+async function ingestsOf(project: ProjectRef, runId: RunId): Promise<Map<string, IngestTimes[]>> {
+  const ingests = new Map<string, IngestTimes[]>();
+  const open = new Map<string, IngestTimes>();
+  for await (const event of readRunEvents(project, runId, '"ingest.')) {
+    const { event: name, ts, node_id: nodeId, doc_path: docPath } = event;
+    if (typeof ts !== 'string' || typeof nodeId !== 'string') continue;
     const document = typeof docPath === 'string' ? docPath : null;
-    times.set(nodeId, [...(times.get(nodeId) ?? []), { ts, document }]);
+    if (name === 'ingest.started') {
+      const ingest: IngestTimes = { startedAt: ts, finishedAt: null, document };
+      open.set(nodeId, ingest);
+      ingests.set(nodeId, [...(ingests.get(nodeId) ?? []), ingest]);
+    } else if (name === 'ingest.summary') {
+      const begun = open.get(nodeId);
+      open.delete(nodeId);
+      if (begun !== undefined) begun.finishedAt = ts;
+      else ingests.set(nodeId, [...(ingests.get(nodeId) ?? []), { startedAt: ts, finishedAt: ts, document }]);
+    }
   }
-  return times;
+  return ingests;
 }
