@@ -435,6 +435,43 @@ describe('artifact-ingest run --otlp / --langfuse', () => {
     });
   });
 
+  it('sends the trace to Langfuse with Basic auth as the run ends, the secret printed nowhere', async () => {
+    const dir = await replayProject();
+    const secret = 'sk-lf-run-4c2e-never-printed';
+    server = await acceptingReceiver();
+    const result = await runCli(
+      [
+        'run',
+        'team',
+        '--project',
+        dir,
+        '--input',
+        'goal=x',
+        '--ingest',
+        '--run-id',
+        'lf-run',
+        '--langfuse',
+        '--json',
+      ],
+      {
+        env: {
+          ...CLEAN_ENV,
+          LANGFUSE_PUBLIC_KEY: 'pk-lf-run',
+          LANGFUSE_SECRET_KEY: secret,
+          LANGFUSE_HOST: server.url,
+        },
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests.map((request) => request.path)).toEqual(['/api/public/otel/v1/traces']);
+    expect(server.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`pk-lf-run:${secret}`).toString('base64')}`,
+    );
+    expect(server.requests[0]?.body).not.toContain(secret);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
+    expectTeamTree(received(server.requests[0]), 'lf-run', false);
+  });
+
   it('refuses --langfuse without its keys before the run starts (exit 2)', async () => {
     const dir = await tempProject();
     const result = await runCli(['run', 'team', '--project', dir, '--langfuse'], { env: CLEAN_ENV });
