@@ -1,6 +1,12 @@
 import { escapeTerminalText, redactLiteralSecrets, redactSecrets } from '../project/index.js';
 import type { CliIo, CliWriter } from './cli-io.js';
-import { passwordOfUrl, SECRET_ENV_NAMES, SECRET_URL_ENV_NAMES } from './secret-env.js';
+import {
+  headerValuesOf,
+  passwordOfUrl,
+  SECRET_ENV_NAMES,
+  SECRET_HEADER_ENV_NAMES,
+  SECRET_URL_ENV_NAMES,
+} from './secret-env.js';
 
 /**
  * The same io, with every text written to stdout and stderr passed through `redactSecrets` first, after the
@@ -16,6 +22,7 @@ export function redactingIo(io: CliIo): CliIo {
       return value === undefined || value === '' ? [] : [value];
     }),
     ...SECRET_URL_ENV_NAMES.flatMap((name) => passwordOfUrl(io.env[name]) ?? []),
+    ...SECRET_HEADER_ENV_NAMES.flatMap((name) => headerValuesOf(io.env[name])),
   ];
   const redact = (text: string): string =>
     escapeTerminalText(redactSecrets(redactLiteralSecrets(text, secrets)));

@@ -8,4 +8,5 @@ export const REMOTE_READ_COMMANDS = [
   'verify',
   'report',
   'export openlineage',
+  'export otlp',
 ] as const;

@@ -60,3 +60,7 @@ export {
   renderRunReportPage,
 } from './html/index.js';
 export type { IsolatedMarkdownRendererOptions, RunReportPageOptions } from './html/index.js';
+export { readRecordedRun, TRACE_REPORT_OPTIONS } from './otlp/index.js';
+export type { RecordedRunRead } from './otlp/index.js';
+export { postWithRetries } from './http/index.js';
+export type { PostErrorCode, PostOptions, PostOutcome, PostRetry } from './http/index.js';

@@ -24,6 +24,26 @@ describe('redactingIo', () => {
     expect(redacting.cwd).toBe('/tmp');
   });
 
+  it('removes LANGFUSE_SECRET_KEY and the values of the OTLP header variables, as given and URL-decoded', () => {
+    const written: string[] = [];
+    const io: CliIo = {
+      stdout: { write: (text: string) => written.push(text) },
+      stderr: { write: (text: string) => written.push(text) },
+      env: {
+        LANGFUSE_SECRET_KEY: 'lf-secret-9911',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=plain-key-5521,authorization=Bearer%20enc-key-7731',
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-other=trace-key-3344',
+      },
+      cwd: '/tmp',
+    };
+    const redacting = redactingIo(io);
+    redacting.stderr.write(
+      'lf-secret-9911 plain-key-5521 Bearer%20enc-key-7731 enc-key-7731 trace-key-3344 x-api-key\n',
+    );
+    expect(written.join('')).not.toMatch(/9911|5521|7731|3344/);
+    expect(written.join('')).toContain('x-api-key');
+  });
+
   it('removes the value of OPENLINEAGE_API_KEY by value, whatever its shape, before the credential patterns', () => {
     const written: string[] = [];
     const io: CliIo = {

@@ -173,6 +173,17 @@ describeWithPostgres('fleet reads through the CLI', (postgres) => {
     expect(first.stdout).toBe(local.stdout);
   });
 
+  it('export otlp --remote prints the trace the machine that ran the run prints', async () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
+    const local = await runCli(['export', 'otlp', runId], { cwd: ran, env });
+    const remote = await runCli(['export', 'otlp', runId, '--remote'], { cwd: fleet, env });
+    expect(local.code, local.stderr).toBe(0);
+    expect(remote.code, remote.stderr).toBe(0);
+    expect(remote.stderr).toBe(local.stderr);
+    expect(remote.stdout).toContain('"parentSpanId"');
+    expect(remote.stdout).toBe(local.stdout);
+  });
+
   it('report RUN_ID --remote writes the page here, through the built CLI', async () => {
     const page = path.join(root, 'fleet-report.html');
     const remote = await spawnCli(['report', runId, '--remote', '-o', page], { cwd: fleet });
@@ -356,7 +367,7 @@ it.each([
   const result = await runCli(args, { cwd: tmpdir() });
   expect(result.code).toBe(2);
   expect(result.stderr).toContain(
-    `artifact-ingest: ${command} does not take --remote; the commands that read a remote are runs, show, log, replay, checkout, verify, report, export openlineage`,
+    `artifact-ingest: ${command} does not take --remote; the commands that read a remote are runs, show, log, replay, checkout, verify, report, export openlineage, export otlp`,
   );
 });
 

@@ -12,6 +12,9 @@ import { resolveProject } from '../resolve-project.js';
 import { resolveRunId } from '../resolve-run-id.js';
 import { UsageError } from '../usage-error.js';
 import type { CliIo } from '../cli-io.js';
+import { otlpTarget } from '../../telemetry/index.js';
+import type { OtlpDestination } from '../../telemetry/index.js';
+import { exportRunTrace } from './export-run-trace.js';
 
 /** Help text of `artifact-ingest run`. */
 export const RUN_HELP = `Usage: artifact-ingest run GRAPH [options]
@@ -37,6 +40,10 @@ Options:
                       stopped and the run ends budget_exceeded (overrides budgets.max_minutes of the graph)
   --max-agent-calls N agent calls of the whole run, fix re-asks included: the run ends budget_exceeded
                       before the call that would go past it (overrides budgets.max_agent_calls)
+  --otlp URL          as the run ends, send its trace to the OTLP/HTTP receiver URL (URL/v1/traces;
+                      OTEL_EXPORTER_OTLP_HEADERS honoured); a failure is a warning, never a failed run
+  --langfuse          as the run ends, send its trace to Langfuse (LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY,
+                      LANGFUSE_HOST; docs/traces.md); a failure is a warning, never a failed run
   --json              print the final run state as JSON, with its terminal state
   -h, --help          show this help
 
@@ -66,6 +73,8 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
     'max-minutes': { type: 'string' },
     'max-agent-calls': { type: 'string' },
     json: { type: 'boolean' },
+    otlp: { type: 'string' },
+    langfuse: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
@@ -76,6 +85,8 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
     throw new UsageError('--ingest and --no-ingest contradict each other; pass one of them', 'run');
   }
   const budgets = parseBudgets(values['max-minutes'], values['max-agent-calls']);
+  // Checked before the run starts, so a bad URL or a missing key costs no agent call.
+  const traceDestination = runTraceDestination(values.otlp, values.langfuse === true, io.env);
   const projectDir = await resolveProject(values.project, 'run', io.cwd);
   const resumeId = values.resume;
   if (resumeId !== undefined && values['run-id'] !== undefined) {
@@ -165,6 +176,9 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
     });
     const { terminal } = result;
     io.stderr.write(renderIngestWarnings(result.state));
+    if (traceDestination !== undefined) {
+      await exportRunTrace(projectDir, result.runId, traceDestination, io.stderr);
+    }
     if (values.json === true) {
       io.stdout.write(`${JSON.stringify({ ...result.state, terminal: terminal ?? null }, null, 2)}\n`);
     } else {
@@ -182,6 +196,19 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
   }
+}
+
+/** Where `--otlp URL` or `--langfuse` sends the run's trace as it ends, or undefined when neither is given. */
+function runTraceDestination(
+  url: string | undefined,
+  langfuse: boolean,
+  env: Readonly<Record<string, string | undefined>>,
+): OtlpDestination | undefined {
+  if (url === undefined && !langfuse) return undefined;
+  if (url !== undefined && langfuse) throw new UsageError('give --otlp or --langfuse, not both', 'run');
+  const target = otlpTarget({ ...(url === undefined ? {} : { url }), langfuse }, env);
+  if (!target.ok) throw new UsageError(target.message.replace(/^--url:/, '--otlp:'), 'run');
+  return target.destination ?? undefined;
 }
 
 /** The state of a graph run to resume; a run made by `artifact-ingest ingest` has none and cannot be resumed. */

@@ -42,6 +42,7 @@ Export a run's records in a format other tools read. Read-only: the run is not c
 Formats:
   openlineage RUN_ID   OpenLineage RunEvents (NDJSON on stdout, or POSTed to a Marquez-compatible server)
   git RUN_ID           one git commit per node on swarm/ branches (docs/git.md)
+  otlp RUN_ID          an OpenTelemetry trace (OTLP/JSON on stdout, or POSTed to an OTLP receiver or Langfuse)
 
 With --remote, the run is read from the remote the config names (docs/remote.md) instead of .agent/.
 
@@ -74,7 +75,7 @@ Exit codes: 0 every event printed or accepted; 1 an event was not accepted (the 
 2 usage error (unknown run, a bad URL or namespace).
 `;
 
-const FORMATS = ['openlineage', 'git'] as const;
+const FORMATS = ['openlineage', 'git', 'otlp'] as const;
 
 /** Runs `artifact-ingest export <format>`; returns the exit code. */
 export async function exportCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -87,6 +88,10 @@ export async function exportCommand(args: readonly string[], io: CliIo): Promise
     return 0;
   }
   if (format === 'git') return exportGitCommand([...args.slice(0, at), ...args.slice(at + 1)], io);
+  if (format === 'otlp') {
+    const { exportOtlp } = await import('./export-otlp-command.js');
+    return exportOtlp([...args.slice(0, at), ...args.slice(at + 1)], io);
+  }
   if (format !== 'openlineage') {
     const suggestion = closestMatch(format, [...FORMATS]);
     throw new UsageError(
