@@ -30,6 +30,12 @@ import { abortWorkflow, advanceWorkflow, startWorkflow } from '../../src/workflo
 import { graphOf, writeReplies } from '../bench/graph-runs.js';
 import { readEvents, tempProject } from '../helpers/temp-project.js';
 import { answerWithFile, depsOf } from '../workflow/engine/fixtures/engine-fixtures.js';
+import {
+  artifactDocument,
+  DEVELOPMENT_RESULT,
+  developGraph,
+  writeReplies as writeContractReplies,
+} from '../runtime/run/fixtures/contract-fixtures.js';
 
 const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -257,6 +263,72 @@ describe('live spans of a graph run', () => {
       [GEN_AI.outputTokens]: 7,
       [ATTR.status]: 'completed',
     });
+  });
+
+  it('gives a contract re-ask its own attempt span, the agent call and ingest of each ask under its attempt', async () => {
+    const { exporter, openSpans } = registerSdk();
+    const projectDir = await tempProject();
+    const dir = await writeContractReplies(projectDir, {
+      'develop.md': artifactDocument('development_result', { ...DEVELOPMENT_RESULT, outcome: 'finished' }),
+      'develop.attempt-2.md': artifactDocument('development_result', DEVELOPMENT_RESULT),
+    });
+    const result = await runGraph({
+      projectDir,
+      graph: developGraph(),
+      inputs: {},
+      agentFor: () => createReplayAgent('builder', { kind: 'replay', dir }),
+      runId: 'fixed',
+      ingest: { enabled: true, durability: 'none' },
+    });
+    expect(result.state.nodes.develop).toMatchObject({ status: 'completed', attempts: 2 });
+    expect([...openSpans.open.values()]).toEqual([]);
+    const spans = exporter.getFinishedSpans();
+    const attempts = spans
+      .filter((span) => span.name === nodeSpanName('develop'))
+      .sort((a, b) => Number(attr(a, ATTR.attempt)) - Number(attr(b, ATTR.attempt)));
+    expect(
+      attempts.map((span) => [attr(span, ATTR.attempt), attr(span, ATTR.status), span.status.code]),
+    ).toEqual([
+      [1, 'fix_needed', SpanStatusCode.ERROR],
+      [2, 'completed', SpanStatusCode.UNSET],
+    ]);
+    for (const attempt of attempts) {
+      const children = spans.filter((span) => parentOf(span) === attempt.spanContext().spanId);
+      expect(children.map((span) => span.name)).toEqual([
+        agentSpanName('builder'),
+        'ingest docs/fixed/develop.md',
+      ]);
+    }
+  });
+
+  it('ends the spans of nodes stopped by an abort', async () => {
+    const { exporter, openSpans } = registerSdk();
+    const projectDir = await tempProject();
+    const controller = new AbortController();
+    const waiting: Agent = {
+      name: 'waiting',
+      kind: 'replay',
+      complete: (request) =>
+        new Promise((_resolve, reject) => {
+          request.signal.addEventListener('abort', () => {
+            reject(new Error('stopped'));
+          });
+          controller.abort(new Error('Ctrl-C'));
+        }),
+    };
+    const result = await runGraph({
+      projectDir,
+      graph: graphOf('fanout', 3),
+      inputs: { goal: 'abort' },
+      agentFor: () => waiting,
+      runId: 'stopped',
+      signal: controller.signal,
+    });
+    expect(result.status).toBe('failed');
+    expect([...openSpans.open.values()]).toEqual([]);
+    const n1 = exporter.getFinishedSpans().find((span) => span.name === nodeSpanName('n1'))!;
+    expect(n1.status.code).toBe(SpanStatusCode.ERROR);
+    expect(n1.status.message).toContain('aborted');
   });
 
   it('with no SDK registered, runs as before and records no trace id', async () => {
