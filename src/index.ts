@@ -162,6 +162,7 @@ export {
 export type {
   Agent,
   AgentRequest,
+  AgentUsage,
   GraphDefinition,
   GraphNode,
   IngestHookOptions,
