@@ -1,7 +1,6 @@
-import { context } from '@opentelemetry/api';
 import { redactSecrets } from '../project/index.js';
 import { ATTR, FILE_EVENT, ingestSpanName } from './span-tree.js';
-import { startSpan } from './live-spans.js';
+import { otel, startSpan } from './live-spans.js';
 import type { LiveSpan } from './live-spans.js';
 
 /** One file an ingest judged, as its {@link FILE_EVENT} span event carries it. */
@@ -50,7 +49,7 @@ export function startIngestSpan(ingest: IngestSpanInput): IngestSpan {
   const span: LiveSpan = startSpan(
     ingestSpanName(document),
     { [ATTR.document]: document, [ATTR.runId]: ingest.runId, [ATTR.nodeId]: ingest.nodeId },
-    context.active(),
+    otel().context.active(),
   );
   return {
     recording: span.recording,

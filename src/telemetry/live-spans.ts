@@ -1,14 +1,7 @@
 import { createRequire } from 'node:module';
-import {
-  context,
-  isSpanContextValid,
-  ROOT_CONTEXT,
-  SpanStatusCode,
-  trace,
-  TraceFlags,
-} from '@opentelemetry/api';
+import type * as OpenTelemetryApi from '@opentelemetry/api';
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
-import { describeError, redactSecrets } from '../project/index.js';
+import { describeError, lazyModule, redactSecrets } from '../project/index.js';
 import {
   agentSpanName,
   ATTR,
@@ -57,6 +50,12 @@ export interface LiveSpan {
   readonly recording: boolean;
 }
 
+/**
+ * The API, loaded on the first span (D76): a command that runs nothing (`runs --help`) never pays for it. The API
+ * keeps its registry on the global object, so this instance sees the SDK the host registered through its own.
+ */
+export const otel = lazyModule<typeof OpenTelemetryApi>('@opentelemetry/api');
+
 let version: string | undefined;
 
 /** The package's version, the instrumentation scope's (`trace.getTracer(name, version)`). */
@@ -68,12 +67,13 @@ function tracerVersion(): string {
 
 function tracer(): Tracer {
   // Asked each time: the global provider is a proxy, so a host that registers its SDK late is still heard.
-  return trace.getTracer(TRACER_NAME, tracerVersion());
+  return otel().trace.getTracer(TRACER_NAME, tracerVersion());
 }
 
 function liveSpanOf(span: Span, parent: Context): LiveSpan {
   let ended = false;
   const spanContext = span.spanContext();
+  const { context, isSpanContextValid, SpanStatusCode, trace } = otel();
   const active = trace.setSpan(parent, span);
   const recording = span.isRecording();
   const end = (done: SpanEnd): void => {
@@ -143,7 +143,7 @@ export function startRunSpan(run: RunSpanInput): LiveSpan {
   return startSpan(
     runSpanName(run.runId),
     { [ATTR.runId]: run.runId, [ATTR.runKind]: 'graph', [ATTR.graph]: run.graph, [ATTR.host]: run.host },
-    ROOT_CONTEXT,
+    otel().ROOT_CONTEXT,
     { root: true },
   );
 }
@@ -175,7 +175,7 @@ export function startNodeSpan(parent: LiveContext, node: NodeSpanInput): LiveSpa
 
 /** The context the runtime is running in now (the run's, inside {@link LiveSpan.within}). */
 export function activeLiveContext(): LiveContext {
-  return context.active();
+  return otel().context.active();
 }
 
 /** What an agent reports about one call, when it knows (an OpenAI-compatible answer's `model` and `usage`). */
@@ -207,7 +207,7 @@ export function startAgentSpan(agent: AgentSpanInput): LiveSpan & {
       [GEN_AI.providerName]: agent.provider,
       [GEN_AI.requestModel]: agent.requestModel,
     },
-    context.active(),
+    otel().context.active(),
   );
   return {
     ...span,
@@ -228,6 +228,7 @@ export function startAgentSpan(agent: AgentSpanInput): LiveSpan & {
  * span is `spanIdOf(runId, ['run'])`, which only that export emits).
  */
 export function workflowRunContext(runId: string): LiveContext {
+  const { ROOT_CONTEXT, trace, TraceFlags } = otel();
   return trace.setSpanContext(ROOT_CONTEXT, {
     traceId: traceIdOfRun(runId),
     spanId: spanIdOf(runId, ['run']),

@@ -57,13 +57,13 @@ class OpenSpans implements SpanProcessor {
 }
 
 /** A real SDK registered as a host application would: an in-memory exporter and a leak counter. */
-function registerSdk(): { exporter: InMemorySpanExporter; openSpans: OpenSpans } {
+function registerSdk(withContextManager = true): { exporter: InMemorySpanExporter; openSpans: OpenSpans } {
   const exporter = new InMemorySpanExporter();
   const openSpans = new OpenSpans();
   const provider = new BasicTracerProvider({
     spanProcessors: [new SimpleSpanProcessor(exporter), openSpans],
   });
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  if (withContextManager) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);
   return { exporter, openSpans };
 }
@@ -329,6 +329,28 @@ describe('live spans of a graph run', () => {
     const n1 = exporter.getFinishedSpans().find((span) => span.name === nodeSpanName('n1'))!;
     expect(n1.status.code).toBe(SpanStatusCode.ERROR);
     expect(n1.status.message).toContain('aborted');
+  });
+
+  it('parents node spans on the run span even when the host registered no context manager', async () => {
+    const { exporter, openSpans } = registerSdk(false);
+    const projectDir = await tempProject();
+    const replies = path.join(projectDir, 'replies');
+    await writeReplies(replies, 3);
+    const agent = createReplayAgent('replay', { kind: 'replay', dir: replies });
+    await runGraph({
+      projectDir,
+      graph: graphOf('fanout', 3),
+      inputs: { goal: 'no context manager' },
+      agentFor: () => agent,
+      runId: 'nocm',
+    });
+    expect([...openSpans.open.values()]).toEqual([]);
+    const spans = exporter.getFinishedSpans();
+    const root = spans.find((span) => span.name === runSpanName('nocm'))!;
+    expect(root.parentSpanContext).toBeUndefined();
+    const nodes = spans.filter((span) => span.name.startsWith('node '));
+    expect(nodes).toHaveLength(3);
+    for (const node of nodes) expect(parentOf(node)).toBe(root.spanContext().spanId);
   });
 
   it('with no SDK registered, runs as before and records no trace id', async () => {

@@ -37,7 +37,7 @@ import type { RunId } from '../../project/index.js';
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import { resolveRunHost } from '../../runs/index.js';
 import { startRunSpan } from '../../telemetry/index.js';
-import type { SpanEnd } from '../../telemetry/index.js';
+import type { LiveContext, SpanEnd } from '../../telemetry/index.js';
 
 /** What a run starts from, once its options are checked. */
 interface RunStart {
@@ -222,6 +222,7 @@ async function execute(
         budget,
         startedMs,
         traceId: runSpan.traceId,
+        traceContext: runSpan.context,
       }),
     );
     runSpan.end(runSpanEndOf(result));
@@ -254,6 +255,8 @@ async function executeWithin(
     readonly startedMs: number;
     /** The live trace id, when an OpenTelemetry SDK records the run's spans: `run.started` names it. */
     readonly traceId: string | undefined;
+    /** The run span's context: the parent of every node's span. */
+    readonly traceContext: LiveContext;
   },
 ): Promise<RunResult> {
   const { graph } = options;
@@ -337,6 +340,7 @@ async function executeWithin(
         ),
       }),
       controller,
+      traceContext: invocation.traceContext,
     });
 
     const counts = store.counts();

@@ -17,7 +17,7 @@ import type { NodeState } from '../../runs/index.js';
 import { scheduleNodes } from './schedule-nodes.js';
 import type { RunId } from '../../project/index.js';
 import { activeLiveContext, startNodeAttemptSpans } from '../../telemetry/index.js';
-import type { NodeAttemptSpans } from '../../telemetry/index.js';
+import type { LiveContext, NodeAttemptSpans } from '../../telemetry/index.js';
 
 /** Everything the node loop of one run needs. */
 export interface RunNodesOptions {
@@ -43,6 +43,8 @@ export interface RunNodesOptions {
   readonly outputLimit: RunOutputLimit;
   /** The run's controller: aborted by the caller's signal, a fatal error, or max_minutes running out. */
   readonly controller: AbortController;
+  /** The run span's context, every node span's parent (default: the active context). */
+  readonly traceContext?: LiveContext;
 }
 
 /** How the node loop ended. */
@@ -94,7 +96,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
   };
 
   // Passed explicitly to every node's span: nodes run concurrently, each in its own attempt's context.
-  const runContext = activeLiveContext();
+  const runContext = run.traceContext ?? activeLiveContext();
   const runOne = async (node: GraphNode): Promise<void> => {
     const spans = startNodeAttemptSpans(runContext, {
       runId: run.runId,
