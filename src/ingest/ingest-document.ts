@@ -351,10 +351,6 @@ function rootsOf(
   return { roots: ownRoots, ownRoots };
 }
 
-/**
- * The project a caller named, its folder resolved: a folder path opens its files store for this ingest alone
- * (`ownStore`: closed when the ingest ends); a `Project`'s store is its owner's.
- */
 /** The document's project-relative path for the span's name, or the path as given when it is not in the project. */
 function spanDocumentOf(options: IngestOptions): string {
   const { projectDir } = options;
@@ -389,6 +385,10 @@ function ingestSpanEndOf(result: IngestResult): IngestSpanEnd {
   };
 }
 
+/**
+ * The project a caller named, its folder resolved: a folder path opens its files store for this ingest alone
+ * (`ownStore`: closed when the ingest ends); a `Project`'s store is its owner's.
+ */
 function projectOfOptions(ref: ProjectRef): { project: Project; ownStore: boolean } {
   return typeof ref === 'string'
     ? { project: openProject(path.resolve(ref)), ownStore: true }

@@ -241,7 +241,11 @@ function runSpanEndOf(result: RunResult): SpanEnd {
   const unfinished = Object.entries(result.state.nodes)
     .filter(([, node]) => node.status !== 'completed')
     .map(([id, node]) => `${id} (${node.status})`);
-  return { status: result.status, error: `nodes not completed: ${unfinished.join(', ')}` };
+  const more = unfinished.length > 10 ? ` and ${String(unfinished.length - 10)} more` : '';
+  return {
+    status: result.status,
+    error: `nodes not completed: ${unfinished.slice(0, 10).join(', ')}${more}`,
+  };
 }
 
 async function executeWithin(
