@@ -12,6 +12,8 @@ import tseslint from 'typescript-eslint';
 const tiers = [
   ['project'],
   ['config'],
+  // The run's span tree, its live spans (through @opentelemetry/api) and its OTLP encoding: below every user.
+  ['telemetry'],
   ['fence', 'workspace'],
   ['store'],
   ['remote'],

@@ -172,6 +172,7 @@ export {
 export type {
   Agent,
   AgentRequest,
+  AgentUsage,
   GraphDefinition,
   GraphNode,
   IngestHookOptions,

@@ -12,6 +12,8 @@ import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.j
 import { describeError, parseNodeId, parseRunId, redactSecrets, runEventsPath } from '../project/index.js';
 import { openProject } from '../store/index.js';
 import type { Project, ProjectRef } from '../store/index.js';
+import { startIngestSpan } from '../telemetry/index.js';
+import type { IngestSpanEnd } from '../telemetry/index.js';
 import { findSecretInPath } from '../workspace/index.js';
 import type { NodeId, RunId } from '../project/index.js';
 import type { IngestProblem, ReportProblem } from './ingest-problem.js';
@@ -117,8 +119,27 @@ export async function ingestDocument(options: IngestOptions): Promise<IngestMani
   return result.manifest;
 }
 
-/** Ingests one document, never throwing for anything but misuse (bad ids, a document outside the project). */
+/**
+ * Ingests one document, never throwing for anything but misuse (bad ids, a document outside the project), in a
+ * live span (a no-op unless the host registered an OpenTelemetry SDK) with its counts and one event per file.
+ */
 export async function runIngest(options: IngestOptions): Promise<IngestResult> {
+  const span = startIngestSpan({
+    document: spanDocumentOf(options),
+    runId: options.runId,
+    nodeId: options.nodeId,
+  });
+  try {
+    const result = await ingestOnce(options);
+    span.end(ingestSpanEndOf(result));
+    return result;
+  } catch (error) {
+    span.fail(error);
+    throw error;
+  }
+}
+
+async function ingestOnce(options: IngestOptions): Promise<IngestResult> {
   const { project, ownStore } = projectOfOptions(options.projectDir);
   const projectDir = path.resolve(project.dir);
   const docPath = projectRelative(projectDir, options.docPath);
@@ -328,6 +349,40 @@ function rootsOf(
   if (options.roots !== undefined) return { roots: options.roots };
   const ownRoots = openIngestRoots(projectDir, { dryRun });
   return { roots: ownRoots, ownRoots };
+}
+
+/** The document's project-relative path for the span's name, or the path as given when it is not in the project. */
+function spanDocumentOf(options: IngestOptions): string {
+  const { projectDir } = options;
+  try {
+    return projectRelative(
+      path.resolve(typeof projectDir === 'string' ? projectDir : projectDir.dir),
+      options.docPath,
+    );
+  } catch {
+    return options.docPath;
+  }
+}
+
+/** What the ingest span keeps of a result: the counts, each file (built only when recorded), the first problem. */
+function ingestSpanEndOf(result: IngestResult): IngestSpanEnd {
+  const { summary } = result.manifest;
+  const problem = result.problems[0];
+  return {
+    found: summary.total_blocks,
+    written: summary.written,
+    skipped: summary.skipped,
+    rejected: summary.rejected,
+    files: () =>
+      result.blocks.map((block) => ({
+        path: block.workspacePath === '' ? block.declaredFile : block.workspacePath,
+        sha256: block.sha256,
+        bytes: block.bytes,
+        status: block.code === 'unchanged' ? 'unchanged' : block.status,
+        ...(block.code === null || block.code === 'unchanged' ? {} : { reason: block.code }),
+      })),
+    ...(problem === undefined ? {} : { problem: `${problem.code}: ${problem.message}` }),
+  };
 }
 
 /**

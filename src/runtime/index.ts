@@ -26,7 +26,14 @@ export {
   parseRetryAfter,
   retryDelayMs,
 } from './agents/index.js';
-export type { Agent, AgentConfig, AgentKind, AgentRequest, RetryDelayOptions } from './agents/index.js';
+export type {
+  Agent,
+  AgentConfig,
+  AgentKind,
+  AgentRequest,
+  AgentUsage,
+  RetryDelayOptions,
+} from './agents/index.js';
 export {
   ingestDocument,
   runIngest,

@@ -41,3 +41,24 @@ export {
   type OtlpTargetErrorCode,
   type OtlpTargetRequest,
 } from './otlp-target.js';
+export {
+  activeLiveContext,
+  startAgentSpan,
+  startNodeSpan,
+  startRunSpan,
+  startStepSpan,
+  workflowRunContext,
+} from './live-spans.js';
+export type {
+  AgentSpanInput,
+  LiveContext,
+  LiveSpan,
+  NodeSpanInput,
+  RunSpanInput,
+  SpanEnd,
+  StepSpanInput,
+} from './live-spans.js';
+export { startNodeAttemptSpans } from './node-attempt-spans.js';
+export type { NodeAttemptSpans } from './node-attempt-spans.js';
+export { startIngestSpan } from './ingest-span.js';
+export type { IngestedFileEvent, IngestSpan, IngestSpanEnd, IngestSpanInput } from './ingest-span.js';

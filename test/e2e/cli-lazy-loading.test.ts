@@ -6,14 +6,14 @@ import { writeModuleLoadHooks } from '../helpers/module-load-hooks.js';
 import { CLI, runProgram } from '../helpers/run-cli.js';
 
 /**
- * A command loads only what it uses: the dependencies used on one path (yaml, pino, node-tar, fast-glob and
- * micromark's parser) load on first use (D76). Each case runs the real CLI in a child process that reports every
+ * A command loads only what it uses: the dependencies used on one path (yaml, pino, node-tar, fast-glob,
+ * micromark's parser and the OpenTelemetry API of the live spans) load on first use (D76). Each case runs the real CLI in a child process that reports every
  * package it loaded, through both loaders: ESM imports (a module hook) and CommonJS requires (Module._load).
  */
 let dir: string;
 let preload: string;
 
-const LAZY = ['yaml', 'pino', 'tar', 'fast-glob', 'micromark'] as const;
+const LAZY = ['yaml', 'pino', 'tar', 'fast-glob', 'micromark', '@opentelemetry/api'] as const;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'ai-lazy-'));

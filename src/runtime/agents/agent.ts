@@ -10,6 +10,15 @@ export interface AgentRequest {
   readonly attempt?: number;
   /** Aborted when the run is stopped; agents must stop promptly and reject. */
   readonly signal: AbortSignal;
+  /** Told what the call used, by an agent that knows (the openai agent: the answer's model and token usage). */
+  readonly onUsage?: (usage: AgentUsage) => void;
+}
+
+/** What one agent call used, as far as the agent knows it (GenAI `gen_ai.response.model`, `gen_ai.usage.*`). */
+export interface AgentUsage {
+  readonly responseModel?: string;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
 }
 
 /** Something that turns a prompt into a reply (the node's document). */
@@ -17,6 +26,8 @@ export interface Agent {
   /** The configured name (`planner`, `builder` ...). */
   readonly name: string;
   readonly kind: AgentKind;
+  /** The model it asks, when it names one (the openai agent's `model`). */
+  readonly model?: string;
   /** Resolves with the reply text, or rejects with an {@link AgentError} that says what went wrong. */
   complete(request: AgentRequest): Promise<string>;
 }

@@ -1,4 +1,11 @@
-export { AgentError, type Agent, type AgentConfig, type AgentKind, type AgentRequest } from './agent.js';
+export {
+  AgentError,
+  type Agent,
+  type AgentConfig,
+  type AgentKind,
+  type AgentRequest,
+  type AgentUsage,
+} from './agent.js';
 export { createAgent } from './create-agent.js';
 export { createCommandAgent, type CommandAgentConfig, type CommandAgentOptions } from './command-agent.js';
 export { createOpenAiAgent, type OpenAiAgentConfig, type OpenAiAgentOptions } from './openai-agent.js';

@@ -1,7 +1,7 @@
 import { describeError, redactLiteralSecrets } from '../../project/index.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { redactSecrets } from '../../events/index.js';
-import { AgentError, type Agent, type AgentConfig, type AgentRequest } from './agent.js';
+import { AgentError, type Agent, type AgentConfig, type AgentRequest, type AgentUsage } from './agent.js';
 import { parseRetryAfter, retryDelayMs } from './retry-delay.js';
 
 /** The `openai` agent's configuration. */
@@ -48,7 +48,7 @@ export function createOpenAiAgent(
     },
     sleep: options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal })),
   };
-  return { name, kind: 'openai', complete: (request) => complete(client, request) };
+  return { name, kind: 'openai', model: config.model, complete: (request) => complete(client, request) };
 }
 
 interface OpenAiClient {
@@ -62,7 +62,7 @@ interface OpenAiClient {
 
 /** One attempt's result: a reply, a failure to report at once, or a failure worth retrying. */
 type Attempt =
-  | { readonly kind: 'reply'; readonly reply: string }
+  | { readonly kind: 'reply'; readonly reply: string; readonly usage: AgentUsage }
   | { readonly kind: 'fatal'; readonly error: AgentError }
   | {
       readonly kind: 'retry';
@@ -108,6 +108,7 @@ async function complete(client: OpenAiClient, request: AgentRequest): Promise<st
     const outcome = await attemptOnce(client, request.signal, key, body);
     switch (outcome.kind) {
       case 'reply':
+        request.onUsage?.(outcome.usage);
         return outcome.reply;
       case 'fatal':
         throw outcome.error;
@@ -217,7 +218,23 @@ function parseReply(client: OpenAiClient, secrets: readonly string[], text: stri
     const detail = `model ${client.config.model} replied with empty content; check the prompt or the model`;
     return { kind: 'fatal', error: fail(client, secrets, 'empty_reply', detail) };
   }
-  return { kind: 'reply', reply: content };
+  return { kind: 'reply', reply: content, usage: usageOf(parsed) };
+}
+
+/** The answer's `model` and `usage.prompt_tokens` / `completion_tokens`, where it has them. */
+function usageOf(parsed: unknown): AgentUsage {
+  if (!isRecord(parsed)) return {};
+  const model = parsed['model'];
+  const usage = isRecord(parsed['usage']) ? parsed['usage'] : {};
+  const count = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  const inputTokens = count(usage['prompt_tokens']);
+  const outputTokens = count(usage['completion_tokens']);
+  return {
+    ...(typeof model === 'string' && model !== '' ? { responseModel: model } : {}),
+    ...(inputTokens === undefined ? {} : { inputTokens }),
+    ...(outputTokens === undefined ? {} : { outputTokens }),
+  };
 }
 
 /** `choices[0].message.content` of a parsed chat completion, or undefined when any step is missing. */

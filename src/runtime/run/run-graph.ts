@@ -36,6 +36,8 @@ import { describeError, parseRunId, runStatePath } from '../../project/index.js'
 import type { RunId } from '../../project/index.js';
 import { DEFAULT_INGEST_LIMITS } from '../../config/index.js';
 import { resolveRunHost } from '../../runs/index.js';
+import { startRunSpan } from '../../telemetry/index.js';
+import type { LiveContext, SpanEnd } from '../../telemetry/index.js';
 
 /** What a run starts from, once its options are checked. */
 interface RunStart {
@@ -211,11 +213,39 @@ async function execute(
       controller.abort(new Error(exceeded.reason));
     },
   });
+  // The run's root span (no parent): its nodes' spans are children of it, a no-op unless an SDK is registered.
+  const runSpan = startRunSpan({ runId: start.runId, graph: options.graph.name, host: start.host });
   try {
-    return await executeWithin(options, environment, start, eventLog, { controller, budget, startedMs });
+    const result = await runSpan.within(() =>
+      executeWithin(options, environment, start, eventLog, {
+        controller,
+        budget,
+        startedMs,
+        traceId: runSpan.traceId,
+        traceContext: runSpan.context,
+      }),
+    );
+    runSpan.end(runSpanEndOf(result));
+    return result;
+  } catch (error) {
+    runSpan.fail(error);
+    throw error;
   } finally {
     budget.dispose();
   }
+}
+
+/** The root span's end: the run's status, and the nodes that did not complete when it failed. */
+function runSpanEndOf(result: RunResult): SpanEnd {
+  if (result.status === 'completed') return { status: result.status };
+  const unfinished = Object.entries(result.state.nodes)
+    .filter(([, node]) => node.status !== 'completed')
+    .map(([id, node]) => `${id} (${node.status})`);
+  const more = unfinished.length > 10 ? ` and ${String(unfinished.length - 10)} more` : '';
+  return {
+    status: result.status,
+    error: `nodes not completed: ${unfinished.slice(0, 10).join(', ')}${more}`,
+  };
 }
 
 async function executeWithin(
@@ -227,6 +257,10 @@ async function executeWithin(
     readonly controller: AbortController;
     readonly budget: RunBudget;
     readonly startedMs: number;
+    /** The live trace id, when an OpenTelemetry SDK records the run's spans: `run.started` names it. */
+    readonly traceId: string | undefined;
+    /** The run span's context: the parent of every node's span. */
+    readonly traceContext: LiveContext;
   },
 ): Promise<RunResult> {
   const { graph } = options;
@@ -267,6 +301,7 @@ async function executeWithin(
       nodes: graph.nodes.length,
       kept: plan.outputs.size,
       budgets: budget.state(),
+      ...(invocation.traceId === undefined ? {} : { trace_id: invocation.traceId }),
     });
     const { tookOver } = environment.lock;
     if (tookOver !== undefined) {
@@ -309,6 +344,7 @@ async function executeWithin(
         ),
       }),
       controller,
+      traceContext: invocation.traceContext,
     });
 
     const counts = store.counts();

@@ -16,6 +16,8 @@ import type { RunGraphOptions, RunProgress } from './run-types.js';
 import type { NodeState } from '../../runs/index.js';
 import { scheduleNodes } from './schedule-nodes.js';
 import type { RunId } from '../../project/index.js';
+import { activeLiveContext, startNodeAttemptSpans } from '../../telemetry/index.js';
+import type { LiveContext, NodeAttemptSpans } from '../../telemetry/index.js';
 
 /** Everything the node loop of one run needs. */
 export interface RunNodesOptions {
@@ -41,6 +43,8 @@ export interface RunNodesOptions {
   readonly outputLimit: RunOutputLimit;
   /** The run's controller: aborted by the caller's signal, a fatal error, or max_minutes running out. */
   readonly controller: AbortController;
+  /** The run span's context, every node span's parent (default: the active context). */
+  readonly traceContext?: LiveContext;
 }
 
 /** How the node loop ended. */
@@ -91,7 +95,23 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
     options.onProgress?.({ ...event, done, total });
   };
 
+  // Passed explicitly to every node's span: nodes run concurrently, each in its own attempt's context.
+  const runContext = run.traceContext ?? activeLiveContext();
   const runOne = async (node: GraphNode): Promise<void> => {
+    const spans = startNodeAttemptSpans(runContext, {
+      runId: run.runId,
+      nodeId: node.id,
+      nodeType: node.type,
+      attempt: store.node(node.id).attempts + 1,
+    });
+    try {
+      await runOneIn(node, spans);
+    } catch (error) {
+      spans.fail(error);
+      throw error;
+    }
+  };
+  const runOneIn = async (node: GraphNode, spans: NodeAttemptSpans): Promise<void> => {
     const agent = run.agents.get(node.id);
     const prepared = prepareNode(context, node, agent);
     let running: NodeState = {
@@ -154,11 +174,14 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
         prompt_sha256: fix.nextPromptSha256,
       };
       startedMs = performance.now();
+      spans.next({ status: 'fix_needed', error: fix.completion.reason }, running.attempts);
       store.setNode(node.id, running);
       await store.commit();
     };
     let outcome: NodeOutcome = prepared.ok
-      ? await performNode(context, prepared, { onFixNeeded })
+      ? await spans.within(() =>
+          performNode(context, prepared, { onFixNeeded, inAttempt: (work) => spans.within(work) }),
+        )
       : { status: 'failed', code: prepared.code, message: prepared.message };
     // An agent stopped because max_minutes ran out failed for the budget, not for a user's Ctrl-C.
     const exceeded = budget.exceeded();
@@ -203,6 +226,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
         nodeId: node.id,
         ...(outcome.ingest === undefined ? {} : { ingest: outcome.ingest }),
       });
+      spans.end({ status: 'completed' });
       return;
     }
     const error = { code: outcome.code, message: outcome.message };
@@ -223,6 +247,7 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
       });
     }
     events.write('ERROR', 'node.failed', { node_id: node.id, ...error, duration_ms: durationMs });
+    spans.end({ status: 'failed', error: `${outcome.code}: ${outcome.message}` });
     progress({ type: 'node.failed', nodeId: node.id, message: outcome.message });
     // A budget stops the run's scheduling: its dependents stay pending, for a resume with a larger budget.
     if (outcome.code !== 'budget_exceeded') await skipDependents(run, node.id);

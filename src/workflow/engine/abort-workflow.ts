@@ -1,3 +1,4 @@
+import { startStepSpan } from '../../telemetry/index.js';
 import { pushRunNow } from '../../fleet/index.js';
 import type { ProjectRef } from '../../store/index.js';
 import { updateWorkflowState } from '../state/index.js';
@@ -58,6 +59,14 @@ export async function abortWorkflow(
       ],
     },
   );
+  // The pass ends here: its live span, in the run's derived trace, says so (an abort is a choice, not an error).
+  startStepSpan({
+    runId: state.run_id,
+    workflow: state.workflow,
+    stepId: state.step,
+    pass: passOf(state) ?? 1,
+    startedAt: state.step_started_at,
+  }).end({ status: 'aborted' });
   if (deps.remote !== undefined) {
     await pushRunNow({ project: projectDir, remote: deps.remote, runId: state.run_id });
   }

@@ -4,6 +4,8 @@ import { exportAtRunEnd } from '../../git/index.js';
 import type { TerminalState } from '../../contracts/index.js';
 import { pushRunNow } from '../../fleet/index.js';
 import { resolveIngestEnabled } from '../../ingest/index.js';
+import { startStepSpan } from '../../telemetry/index.js';
+import type { SpanEnd } from '../../telemetry/index.js';
 import type { WorkflowStep } from '../definition/index.js';
 import { updateWorkflowState } from '../state/index.js';
 import type { WorkflowContractState, WorkflowState } from '../state/index.js';
@@ -106,6 +108,14 @@ export async function advanceWorkflow(
 
   const durability = deps.durability ?? deps.config?.ingest.durability ?? 'fsync';
   const events = await openWorkflowEvents(projectDir, state.run_id);
+  // The pass's live span, in the run's derived trace: a workflow's steps run in separate invocations.
+  const stepSpan = startStepSpan({
+    runId: state.run_id,
+    workflow: state.workflow,
+    stepId: step.id,
+    pass: pass ?? 1,
+    startedAt: state.step_started_at,
+  });
   let stepWritten = false;
   let ingest: StepDocumentIngest | undefined;
   let documentPath: string | undefined;
@@ -171,13 +181,16 @@ export async function advanceWorkflow(
         // and submits its artifacts.
         if (output !== undefined) {
           documentPath = stepDocumentPath(state.run_id, step.id, pass);
-          ingest = await writeStepDocument(projectDir, state, step, documentPath, output, {
-            nodeId,
-            enabled: ingestEnabled,
-            deps,
-            durability,
-            events,
-          });
+          const written = documentPath;
+          ingest = await stepSpan.within(() =>
+            writeStepDocument(projectDir, state, step, written, output, {
+              nodeId,
+              enabled: ingestEnabled,
+              deps,
+              durability,
+              events,
+            }),
+          );
         }
         await submitOutputBlocks(
           projectDir,
@@ -236,6 +249,7 @@ export async function advanceWorkflow(
     });
     if (terminal !== undefined) await declareWorkflowTerminal(projectDir, state.run_id, terminal, durability);
     stepWritten = true;
+    stepSpan.end(stepSpanEndOf(plan));
     // The run has ended: `git: { export: true }` exports it now, fail-open (an event, never a failed advance).
     if (terminal !== undefined && deps.config?.git.export === true)
       await exportAtRunEnd(projectDir, state.run_id, events, deps.config.git.repo);
@@ -251,6 +265,10 @@ export async function advanceWorkflow(
       };
     }
     return { ...workflowStatusOf(written, definition), ...report };
+  } catch (error) {
+    // A refused or failed advance changes nothing; its span says why.
+    stepSpan.fail(error);
+    throw error;
   } finally {
     await events.close().catch(() => undefined);
     // Local first: the step is all on disk (its events flushed); the remote gets it now, or the outbox keeps the
@@ -258,6 +276,19 @@ export async function advanceWorkflow(
     if (stepWritten && deps.remote !== undefined) {
       await pushRunNow({ project: projectDir, remote: deps.remote, runId: state.run_id });
     }
+  }
+}
+
+/** The step span's end: the pass moved on or completed, needs a fix, or failed the run. */
+function stepSpanEndOf(plan: ReturnType<typeof planAdvance>): SpanEnd {
+  switch (plan.kind) {
+    case 'moved':
+    case 'complete':
+      return { status: 'completed' };
+    case 'fix_needed':
+      return { status: 'fix_needed', error: plan.contract.reason ?? 'fix_needed' };
+    case 'failed':
+      return { status: 'failed', error: plan.failure.reason };
   }
 }
 

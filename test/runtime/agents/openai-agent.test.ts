@@ -115,6 +115,30 @@ describe('createOpenAiAgent', () => {
     });
   });
 
+  it("reports the answer's model and token usage to onUsage, and leaves out what the answer lacks", async () => {
+    const stub = await startStub((_request, response, index) => {
+      const body = JSON.parse(completion('ok')) as Record<string, unknown>;
+      json(
+        response,
+        200,
+        JSON.stringify(
+          index === 0
+            ? { ...body, model: 'stub-model-2025', usage: { prompt_tokens: 12, completion_tokens: 3 } }
+            : { ...body, usage: { prompt_tokens: -1, completion_tokens: 'many' } },
+        ),
+      );
+    });
+    const agent = createOpenAiAgent('cloud', openAiConfig(stub.baseURL), fastOptions());
+    expect(agent.model).toBe('stub-model');
+    const usages: unknown[] = [];
+    const onUsage = (usage: unknown): void => {
+      usages.push(usage);
+    };
+    await agent.complete({ ...request(), onUsage });
+    await agent.complete({ ...request(), onUsage });
+    expect(usages).toEqual([{ responseModel: 'stub-model-2025', inputTokens: 12, outputTokens: 3 }, {}]);
+  });
+
   it('leaves temperature out when it is not configured', async () => {
     const stub = await startStub((_request, response) => {
       json(response, 200, completion('ok'));

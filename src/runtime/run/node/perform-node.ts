@@ -28,6 +28,8 @@ export interface FixNeeded {
 export interface NodeHooks {
   /** Before a re-ask: the loop records the finished ask (trace, `node.fix_needed`, state) and starts the next. */
   readonly onFixNeeded: (fix: FixNeeded) => Promise<void>;
+  /** Runs an ask's work (the agent call, its document's ingest) in the current attempt's live span. */
+  readonly inAttempt?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 type Prepared = Extract<PreparedNode, { ok: true }>;
@@ -122,6 +124,7 @@ async function performAgentNode(
   const contract = node.contract;
   const maxFixes = context.budget.maxFixAttempts;
   let prompt = work.prompt;
+  const inAttempt = hooks.inAttempt ?? ((task) => task());
   for (let ask = 1; ; ask += 1) {
     if (!context.budget.takeAgentCall(node.id)) {
       return {
@@ -131,7 +134,8 @@ async function performAgentNode(
       };
     }
     const offset = await eventsOffset(context.project, context.runId);
-    const reply = await askAgent(context, node, work.agent, prompt, ask);
+    const asked = prompt;
+    const reply = await inAttempt(() => askAgent(context, node, work.agent, asked, ask));
     // A stopped run (or max_minutes) never re-asks: the node ends here and a resume asks again.
     if (context.signal.aborted) {
       return reply.status === 'failed'
@@ -146,7 +150,8 @@ async function performAgentNode(
       reply.status === 'failed' ? reply : { status: 'failed', code: 'agent_error', message: '' };
     let documentSubmissions: readonly AttemptSubmission[] = [];
     if (reply.status === 'replied') {
-      const result = await conclude(context, prepared, work.agent.name, reply.text);
+      const { text } = reply;
+      const result = await inAttempt(() => conclude(context, prepared, work.agent.name, text));
       if (result.outcome.status === 'failed') return result.outcome;
       concluded = result.outcome;
       askOutcome = concluded;

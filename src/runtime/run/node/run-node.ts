@@ -3,7 +3,7 @@ import type { EventLog } from '../../../events/index.js';
 import type { IngestRoots } from '../../../ingest/index.js';
 import type { ConfinedRoot } from '../../../workspace/index.js';
 import { AgentError } from '../../agents/index.js';
-import type { Agent } from '../../agents/index.js';
+import type { Agent, AgentUsage } from '../../agents/index.js';
 import type { GraphDefinition, GraphNode } from '../../graph/index.js';
 import { ancestorsOf } from '../../graph/index.js';
 import { renderNodeTemplate, renderOutputPath } from '../../graph/index.js';
@@ -16,6 +16,7 @@ import type { RunGraphOptions } from '../run-types.js';
 import type { NodeContractState, NodeIngestSummary } from '../../../runs/index.js';
 import { describeError, sha256Hex } from '../../../project/index.js';
 import type { RunId } from '../../../project/index.js';
+import { startAgentSpan } from '../../../telemetry/index.js';
 
 /** Stable codes of `error.code` in a node's state and its `node.failed` / `node.skipped` events. */
 export type NodeErrorCode =
@@ -139,16 +140,47 @@ export function prepareNode(
   return { ok: true, node, outputPath: outputPath.text, work: { kind: 'content', content: content.text } };
 }
 
-/** Asks a node's agent once; an agent failure is a failed outcome carrying its code, never a throw. */
+type AgentReply =
+  { readonly status: 'replied'; readonly text: string } | Extract<NodeOutcome, { status: 'failed' }>;
+
+/**
+ * Asks a node's agent once, in a GenAI `invoke_agent` live span under the active one (the node attempt's); an
+ * agent failure is a failed outcome carrying its code, never a throw.
+ */
 export async function askAgent(
   context: NodeRunContext,
   node: GraphNode,
   agent: Agent,
   prompt: string,
   attempt: number,
-): Promise<
-  { readonly status: 'replied'; readonly text: string } | Extract<NodeOutcome, { status: 'failed' }>
-> {
+): Promise<AgentReply> {
+  const span = startAgentSpan({
+    agentId: agent.name,
+    agentName: agent.name,
+    // GenAI's provider is the API spoken: only the openai agent speaks one (replay and command agents are local).
+    ...(agent.kind === 'openai' ? { provider: 'openai' } : {}),
+    ...(agent.model === undefined ? {} : { requestModel: agent.model }),
+  });
+  try {
+    const reply = await span.within(() => askAgentOnce(context, node, agent, prompt, attempt, span.usage));
+    span.end(
+      reply.status === 'replied' ? { status: 'completed' } : { status: 'failed', error: reply.message },
+    );
+    return reply;
+  } catch (error) {
+    span.fail(error);
+    throw error;
+  }
+}
+
+async function askAgentOnce(
+  context: NodeRunContext,
+  node: GraphNode,
+  agent: Agent,
+  prompt: string,
+  attempt: number,
+  onUsage: (usage: AgentUsage) => void,
+): Promise<AgentReply> {
   try {
     const reply: unknown = await agent.complete({
       runId: context.runId,
@@ -156,6 +188,7 @@ export async function askAgent(
       prompt,
       attempt,
       signal: context.signal,
+      onUsage,
     });
     if (typeof reply !== 'string') {
       return {
