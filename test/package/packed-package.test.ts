@@ -50,7 +50,7 @@ const EXPECTED_CHECKS = {
   idPattern: true,
   runId: 'run-1',
   invalidId: 'invalid_id',
-  configSchemaKeys: ['agents', 'contracts', 'ingest', 'remote', 'runtime', 'workflow'],
+  configSchemaKeys: ['agents', 'contracts', 'git', 'ingest', 'remote', 'runtime', 'workflow'],
   mcpServer: 'function',
   mcpTransport: 'function',
   engineCode: 'not_started',
