@@ -1,7 +1,22 @@
 import type { ReplayStep } from '../artifacts/index.js';
 
+/** The blocks of a step's ingest that were not written, from its manifest (`unreadable`: why none are listed). */
+export interface NotWrittenBlocks {
+  readonly blocks: readonly {
+    readonly status: string;
+    readonly declaredFile: string;
+    readonly reason: string;
+  }[];
+  readonly unreadable?: string;
+}
+
 /** The message of a step's commit: subject, what the node wrote, skipped and rejected, then its trailers. */
-export function stepCommitMessage(runId: string, step: ReplayStep, number: number): string {
+export function stepCommitMessage(
+  runId: string,
+  step: ReplayStep,
+  number: number,
+  notWritten: NotWrittenBlocks = { blocks: [] },
+): string {
   const written = step.artifacts.filter((artifact) => artifact.path.startsWith('workspace/'));
   const documents = step.artifacts.filter((artifact) => !artifact.path.startsWith('workspace/'));
   const skipped = step.ingest?.skipped ?? 0;
@@ -22,6 +37,11 @@ export function stepCommitMessage(runId: string, step: ReplayStep, number: numbe
   } else lines.push('Written: none');
   for (const document of documents) lines.push(`Document: ${document.path} (${document.type})`);
   lines.push(`Skipped blocks: ${skipped}`, `Rejected blocks: ${rejected}`);
+  // Each block the ingest did not write, by the path its fence declared and the manifest's reason.
+  for (const block of notWritten.blocks)
+    lines.push(`  ${block.status} ${oneLine(block.declaredFile || '(no file=)')}: ${oneLine(block.reason)}`);
+  if (notWritten.unreadable !== undefined)
+    lines.push(`  (the manifest could not be read: ${notWritten.unreadable}; replay shows the step)`);
   for (const problem of step.ingest?.problems ?? []) lines.push(`  ${oneLine(problem)}`);
   lines.push(
     '',

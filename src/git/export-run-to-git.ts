@@ -3,8 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readCheckoutFiles, replayRun } from '../artifacts/index.js';
+import type { ReplayStep } from '../artifacts/index.js';
+import { readIngestManifest } from '../ingest/index.js';
 import type { ProjectRef } from '../store/index.js';
 import { baseCommitMessage, stepCommitMessage } from './commit-message.js';
+import type { NotWrittenBlocks } from './commit-message.js';
 import { GitError } from './git-error.js';
 import { openGitRepo } from './open-git-repo.js';
 import type { GitRepo } from './open-git-repo.js';
@@ -105,7 +108,7 @@ export async function exportRunToGit(
     for (const [index, step] of steps.entries()) {
       const number = index + 1;
       const made = await makeCommit(git, scratch, number, trees[number] ?? [], blobs, {
-        message: stepCommitMessage(replay.runId, step, number),
+        message: stepCommitMessage(replay.runId, step, number, await notWrittenBlocks(project, step)),
         author: step.agentId,
         time: step.finishedAt,
         ...(parent === undefined ? {} : { parent }),
@@ -246,4 +249,20 @@ function identName(agentId: string): string {
 
 function emailLocal(agentId: string): string {
   return agentId.replace(/[^A-Za-z0-9._+-]/g, '-');
+}
+
+/**
+ * The blocks of the step's ingest that were not written (skipped or refused), from its manifest; none when the
+ * step ingested nothing, and a line saying why when the manifest cannot be read (the commit still gets made).
+ */
+async function notWrittenBlocks(project: ProjectRef, step: ReplayStep): Promise<NotWrittenBlocks> {
+  const manifestPath = step.ingest?.manifest_path;
+  if (manifestPath === undefined) return { blocks: [] };
+  const read = await readIngestManifest(project, manifestPath);
+  if ('problem' in read) return { blocks: [], unreadable: read.problem.code };
+  return {
+    blocks: read.manifest.artifacts
+      .filter((block) => block.status !== 'written')
+      .map((block) => ({ status: block.status, declaredFile: block.declared_file, reason: block.reason })),
+  };
 }

@@ -50,3 +50,5 @@ export type {
   DeadlineWorkerOptions,
   DeadlineWorkerRequest,
 } from './deadline-worker/index.js';
+export { readIngestManifest } from './read-ingest-manifest.js';
+export type { ManifestRead } from './read-ingest-manifest.js';

@@ -132,6 +132,18 @@ describe('export git', () => {
     expect((await readRunCommits(bare, runId)).map((commit) => commit.taskId)).toEqual(
       completed.map((step) => step.taskId),
     );
+
+    // The auditor's commit names each block it did not write, by its declared path and the manifest's reason.
+    const audit = done.commits.find((commit) => commit.task_id === 'audit');
+    const auditBody = git(bare, ['log', '-1', '--format=%B', audit?.commit ?? '']);
+    expect(auditBody).toContain('\nRejected blocks: 5\n');
+    for (const line of [
+      "  rejected ../../.bashrc: traversal: file= path contains a '..' segment",
+      '  rejected /etc/cron.d/backdoor: absolute_path: ',
+      '  rejected .git/hooks/pre-commit: git_dir: ',
+      '  skipped "notes.txt": quoted_path: ',
+    ])
+      expect(auditBody).toContain(line);
   }, 120_000);
 
   it('gives the same commit ids a second time and changes nothing, whatever the repository config says', async () => {
