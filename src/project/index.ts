@@ -70,3 +70,5 @@ export {
 export { lazyModule } from './lazy-module.js';
 export { escapeLineText, escapeTerminalText } from './escape-terminal-text.js';
 export { mapLimit } from './map-limit.js';
+export { parseHttpUrl } from './parse-http-url.js';
+export type { HttpUrl } from './parse-http-url.js';

@@ -1,3 +1,5 @@
+import { parseHttpUrl } from '../project/index.js';
+
 /** OTLP/HTTP's path for traces, appended to a base URL (`--url`, OTEL_EXPORTER_OTLP_ENDPOINT). */
 export const OTLP_TRACES_PATH = '/v1/traces';
 /** Langfuse's OTLP endpoint under its host (Langfuse docs, "OpenTelemetry endpoint"). */
@@ -156,23 +158,12 @@ function baseUrl(text: string, source: string): Parsed<{ readonly url: URL }> {
     code: 'invalid_url',
     message: `${source}: ${message}`,
   });
-  if (!URL.canParse(text)) {
-    return refuse(`'${text}' is not a URL; give the receiver's address, such as http://localhost:4318`);
-  }
-  const url = new URL(text);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return refuse(
-      `the URL must start with http:// or https://, not ${url.protocol}//, such as http://localhost:4318`,
-    );
-  }
-  // Credentials in a URL end up in logs and proxies; fetch also refuses them.
-  if (url.username !== '' || url.password !== '') {
-    return refuse(
-      `the URL must not carry a user or password; send credentials as a header in ${OTLP_ENV.headers} instead`,
-    );
-  }
-  url.hash = '';
-  return { ok: true, url };
+  const parsed = parseHttpUrl(
+    text,
+    'http://localhost:4318',
+    `credentials as a header in ${OTLP_ENV.headers}`,
+  );
+  return parsed.ok ? parsed : refuse(parsed.message);
 }
 
 /** The URL with `suffix` appended to its path (a trailing slash dropped first), its query kept. */
