@@ -36,6 +36,8 @@ afterEach(async () => {
 
 /** What the chat-completions stand-in answers to its n-th request (0-based). */
 interface ChatAnswer {
+  /** An HTTP status other than 200: the answer is a refusal. */
+  readonly status?: number;
   readonly content: string;
   readonly model?: string;
   readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
@@ -46,7 +48,7 @@ async function chatServer(answers: readonly ChatAnswer[]): Promise<StubServer> {
   const server = await startStubServer((_, n, response: ServerResponse) => {
     const answer = answers[n];
     if (answer === undefined) throw new Error(`the chat server got an unplanned request ${String(n + 1)}`);
-    response.writeHead(200, { 'content-type': 'application/json' });
+    response.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
     response.end(
       JSON.stringify({
         id: `chatcmpl-${String(n + 1)}`,
@@ -248,6 +250,40 @@ describe('readRecordedRun: agent usage', () => {
       ['stub-model-a', 20],
       ['stub-model-b', 40],
     ]);
+  });
+
+  it("matches a resumed node's call by the node's attempt, not the ask within it", async () => {
+    const server = await chatServer([
+      { status: 400, content: 'refused' },
+      { content: '# Part 1\n', model: 'stub-model-r', usage: { prompt_tokens: 5, completion_tokens: 6 } },
+    ]);
+    const projectDir = await tempProject();
+    scratch.push(projectDir);
+    const run = (resume: boolean) =>
+      runGraph({
+        projectDir,
+        graph: graphOf('chain', 1),
+        inputs: { goal: 'usage' },
+        agentFor: () => openAiAgent('cloud', server),
+        runId: 'resumed',
+        resume,
+      });
+    expect((await run(false)).status).toBe('failed');
+    const resumed = await run(true);
+    expect(resumed.status).toBe('completed');
+    expect(resumed.state.nodes.n1).toMatchObject({ status: 'completed', attempts: 2 });
+
+    const usages = (await readEvents(projectDir, 'resumed')).filter(
+      (event) => event['event'] === 'agent.usage',
+    );
+    expect(usages.map((event) => [event['attempt'], event['model']])).toEqual([[2, 'stub-model-r']]);
+    const { recorded } = await readRecordedRun(projectDir, 'resumed');
+    expect(recorded.steps.map((step) => [step.attempt, step.agentCall?.responseModel])).toEqual([
+      [1, undefined],
+      [2, 'stub-model-r'],
+    ]);
+    const spans = runSpansOf(recorded).filter((span) => span.name === agentSpanName('cloud'));
+    expect(spans.map((span) => span.attributes[GEN_AI.inputTokens])).toEqual([undefined, 5]);
   });
 
   it('writes no agent.usage for an answer that names no model and counts no tokens', async () => {
