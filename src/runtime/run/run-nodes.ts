@@ -5,7 +5,7 @@ import type { ConfinedRoot } from '../../workspace/index.js';
 import type { Agent } from '../agents/index.js';
 import type { GraphNode } from '../graph/index.js';
 import { descendantsOf } from '../graph/index.js';
-import { nodeTraceOf, performNode, prepareNode } from './node/index.js';
+import { nodeTraceOf, performNode, prepareNode, writeAgentUsage } from './node/index.js';
 import type { FixNeeded, NodeOutcome, NodeRunContext } from './node/index.js';
 import type { RunBudget } from './run-budget.js';
 import type { RunOutputLimit } from './run-output-limit.js';
@@ -180,7 +180,14 @@ export async function runNodes(run: RunNodesOptions): Promise<RunNodesOutcome> {
     };
     let outcome: NodeOutcome = prepared.ok
       ? await spans.within(() =>
-          performNode(context, prepared, { onFixNeeded, inAttempt: (work) => spans.within(work) }),
+          performNode(context, prepared, {
+            onFixNeeded,
+            inAttempt: (work) => spans.within(work),
+            onAgentUsage: (usage) => {
+              if (agent === undefined) return;
+              writeAgentUsage(events, { nodeId: node.id, attempt: running.attempts, agent }, usage);
+            },
+          }),
         )
       : { status: 'failed', code: prepared.code, message: prepared.message };
     // An agent stopped because max_minutes ran out failed for the budget, not for a user's Ctrl-C.

@@ -7,6 +7,7 @@ import { eventsOffset, readAttemptSubmissions } from './read-attempt-submissions
 import { runCommandNode } from './run-command-node.js';
 import { askAgent } from './run-node.js';
 import type { NodeOutcome, NodeRunContext, PreparedNode } from './run-node.js';
+import type { AgentUsage } from '../../agents/index.js';
 import { MAX_STATE_FIELD_ERRORS } from '../../../runs/index.js';
 import type { NodeContractState } from '../../../runs/index.js';
 import { submitDocumentBlocks } from './submit-document-blocks.js';
@@ -30,6 +31,8 @@ export interface NodeHooks {
   readonly onFixNeeded: (fix: FixNeeded) => Promise<void>;
   /** Runs an ask's work (the agent call, its document's ingest) in the current attempt's live span. */
   readonly inAttempt?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** An agent call reported what it used (its model, its token counts): the loop records it. */
+  readonly onAgentUsage?: (usage: AgentUsage) => void;
 }
 
 type Prepared = Extract<PreparedNode, { ok: true }>;
@@ -135,7 +138,7 @@ async function performAgentNode(
     }
     const offset = await eventsOffset(context.project, context.runId);
     const asked = prompt;
-    const reply = await inAttempt(() => askAgent(context, node, work.agent, asked, ask));
+    const reply = await inAttempt(() => askAgent(context, node, work.agent, asked, ask, hooks.onAgentUsage));
     // A stopped run (or max_minutes) never re-asks: the node ends here and a resume asks again.
     if (context.signal.aborted) {
       return reply.status === 'failed'

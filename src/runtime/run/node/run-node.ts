@@ -144,8 +144,9 @@ type AgentReply =
   { readonly status: 'replied'; readonly text: string } | Extract<NodeOutcome, { status: 'failed' }>;
 
 /**
- * Asks a node's agent once, in a GenAI `invoke_agent` live span under the active one (the node attempt's); an
- * agent failure is a failed outcome carrying its code, never a throw.
+ * Asks a node's agent once, in a GenAI `invoke_agent` live span under the active one (the node attempt's); what
+ * the agent reports of its call goes on the span and to `onUsage`. An agent failure is a failed outcome carrying
+ * its code, never a throw.
  */
 export async function askAgent(
   context: NodeRunContext,
@@ -153,6 +154,7 @@ export async function askAgent(
   agent: Agent,
   prompt: string,
   attempt: number,
+  onUsage?: (usage: AgentUsage) => void,
 ): Promise<AgentReply> {
   const span = startAgentSpan({
     agentId: agent.name,
@@ -162,7 +164,11 @@ export async function askAgent(
     ...(agent.model === undefined ? {} : { requestModel: agent.model }),
   });
   try {
-    const reply = await span.within(() => askAgentOnce(context, node, agent, prompt, attempt, span.usage));
+    const usage = (reported: AgentUsage): void => {
+      span.usage(reported);
+      onUsage?.(reported);
+    };
+    const reply = await span.within(() => askAgentOnce(context, node, agent, prompt, attempt, usage));
     span.end(
       reply.status === 'replied' ? { status: 'completed' } : { status: 'failed', error: reply.message },
     );
