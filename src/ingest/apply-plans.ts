@@ -7,6 +7,8 @@ import { warningsOfPath } from './block-warning.js';
 import type { IngestRoots } from './ingest-roots.js';
 import type { ReportProblem } from './ingest-problem.js';
 import type { BlockPlan } from './plan-blocks.js';
+import { applyEdit } from './apply-edit.js';
+import type { EditContext } from './apply-edit.js';
 import { statusOfReason } from './reason-code.js';
 import type { ReasonCode } from './reason-code.js';
 
@@ -49,6 +51,8 @@ export interface ApplyOptions {
  */
 export const WRITE_CONCURRENCY = 4;
 
+const patchEncoder = new TextEncoder();
+
 /** Writes every cleared plan through the confined writer; returns every plan's outcome and the bytes now on disk. */
 export async function applyPlans(
   plans: readonly BlockPlan[],
@@ -60,12 +64,13 @@ export async function applyPlans(
     : { workspace: null, missing: false };
   // One batch per document: a folder is walked once and, under fsync, synced once after its last rename.
   const batch = workspace?.writeBatch() ?? null;
+  const edits: EditContext = { workspace, placed: new Map() };
   const applied: AppliedPlan[] = [];
   let next = 0;
   const lane = async (): Promise<void> => {
     for (let index = next++; index < plans.length; index = next++) {
       const plan = plans[index];
-      if (plan !== undefined) applied[index] = await applyPlan(plan, batch, missing, options);
+      if (plan !== undefined) applied[index] = await applyPlan(plan, batch, missing, options, edits);
     }
   };
   const lanes = Array.from({ length: writesAreIndependent(plans) ? WRITE_CONCURRENCY : 1 }, lane);
@@ -93,6 +98,8 @@ function writesAreIndependent(plans: readonly BlockPlan[]): boolean {
   const folders = new Set<string>();
   for (const plan of plans) {
     if (plan.kind !== 'write') continue;
+    // An edit block applies to what the blocks before it left: document order decides its outcome.
+    if (plan.edit === true) return false;
     const key = pathCollisionKey(plan.path);
     files.add(key);
     for (let slash = key.indexOf('/'); slash !== -1; slash = key.indexOf('/', slash + 1)) {
@@ -138,6 +145,8 @@ interface AppliedPlan {
   readonly content?: IngestedContent;
   /** An I/O problem of this write, reported once every write has settled, in document order. */
   readonly problem?: string;
+  /** On a dry run, the bytes that would be at the path (no content is reported), for the edit blocks after it. */
+  readonly placed?: Uint8Array;
 }
 
 async function openWorkspace(
@@ -159,14 +168,61 @@ async function applyPlan(
   workspace: WriteBatch | null,
   workspaceMissing: boolean,
   options: ApplyOptions,
+  edits: EditContext,
 ): Promise<AppliedPlan> {
   if (plan.kind === 'decided') return { block: outcome(plan, plan.path, plan.code, plan.message) };
-  if (workspace === null) {
+  if (workspace === null && !workspaceMissing) {
     return {
-      block: workspaceMissing
-        ? wouldWrite(plan)
-        : outcome(plan, plan.path, 'io_error', 'workspace/ could not be opened; see the ingest.error event'),
+      block: outcome(
+        plan,
+        plan.path,
+        'io_error',
+        'workspace/ could not be opened; see the ingest.error event',
+      ),
     };
+  }
+  if (plan.edit !== true)
+    return trackPlaced(await writePlan(plan, workspace, workspaceMissing, options), edits);
+  let edited;
+  try {
+    edited = await applyEdit(plan, edits);
+  } catch (error) {
+    return {
+      block: outcome(plan, plan.path, 'io_error', describeError(error)),
+      problem: `reading workspace/${plan.path}: ${describeError(error)}`,
+    };
+  }
+  if (!edited.ok) return { block: outcome(plan, plan.path, edited.code, edited.message) };
+  return trackPlaced(await writePlan(edited.plan, workspace, workspaceMissing, options), edits);
+}
+
+/** Keeps the bytes a plan left at its path, for the edit blocks after it. */
+function trackPlaced(applied: AppliedPlan, edits: EditContext): AppliedPlan {
+  const { block } = applied;
+  if (block.status === 'written' || block.code === 'unchanged') {
+    const bytes = applied.content?.bytes ?? applied.placed;
+    if (bytes !== undefined) edits.placed.set(block.workspacePath, bytes);
+  }
+  return applied;
+}
+
+async function writePlan(
+  plan: BlockPlan & { kind: 'write' },
+  workspace: WriteBatch | null,
+  workspaceMissing: boolean,
+  options: ApplyOptions,
+): Promise<AppliedPlan> {
+  if (workspace === null) {
+    return workspaceMissing
+      ? { block: wouldWrite(plan), placed: plan.bytes }
+      : {
+          block: outcome(
+            plan,
+            plan.path,
+            'io_error',
+            'workspace/ could not be opened; see the ingest.error event',
+          ),
+        };
   }
   try {
     const written = await workspace.write(plan.path, plan.bytes, {
@@ -178,11 +234,13 @@ async function applyPlan(
       case 'written':
         return { block: outcome(plan, plan.path, null, ''), content: contentOf(plan, 'written', null) };
       case 'would_write':
-        return { block: wouldWrite(plan) };
+        return { block: wouldWrite(plan), placed: plan.bytes };
       case 'unchanged': {
         const block = outcome(plan, plan.path, 'unchanged', 'the file already holds exactly these bytes');
         // A dry run places nothing, so it reports no contents even where the bytes already match.
-        return options.dryRun ? { block } : { block, content: contentOf(plan, 'skipped', 'unchanged') };
+        return options.dryRun
+          ? { block, placed: plan.bytes }
+          : { block, content: contentOf(plan, 'skipped', 'unchanged') };
       }
       case 'refused':
         return { block: outcome(plan, null, written.code, written.message) };
@@ -200,7 +258,9 @@ function contentOf(
   status: IngestedContent['status'],
   code: IngestedContent['code'],
 ): IngestedContent {
-  return { workspacePath: `workspace/${plan.path}`, lang: plan.block.lang, bytes: plan.bytes, status, code };
+  // A patched file is recorded in its own language (from its extension), not as `diff`.
+  const lang = plan.edit === true ? '' : plan.block.lang;
+  return { workspacePath: `workspace/${plan.path}`, lang, bytes: plan.bytes, status, code };
 }
 
 function wouldWrite(plan: BlockPlan & { kind: 'write' }): BlockOutcome {
@@ -225,6 +285,9 @@ function outcome(
     workspacePath: normalizedPath === null ? '' : `workspace/${normalizedPath}`,
     bytes: plan.bytes.byteLength,
     sha256: sha256Hex(plan.bytes),
+    ...(plan.kind === 'write' && plan.edit === true
+      ? { patchSha256: sha256Hex(patchEncoder.encode(plan.block.content)) }
+      : {}),
     status: code === null ? 'written' : statusOfReason(code),
     code,
     message: redactSecrets(message),

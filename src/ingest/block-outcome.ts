@@ -17,6 +17,8 @@ export interface BlockOutcome {
   readonly workspacePath: string;
   readonly bytes: number;
   readonly sha256: string;
+  /** On an edit block (lang diff/patch naming a file to patch): the SHA-256 of its patch text; `bytes` and `sha256` are then the patched file's. */
+  readonly patchSha256?: string;
   readonly status: ArtifactStatus;
   readonly code: ReasonCode | null;
   /** Why, in words ('' when `code` is null); secrets already redacted. */
@@ -47,8 +49,11 @@ export function manifestArtifactOf(outcome: BlockOutcome): ManifestArtifact {
     status: outcome.status,
     reason: outcome.code === null ? '' : `${outcome.code}: ${outcome.message}`,
   };
-  // Only an entry with a warning has the key: every other entry stays as manifest v1 has always written it.
-  return outcome.warnings === undefined ? entry : { ...entry, warnings: outcome.warnings.map(warningText) };
+  // Only an entry with a patch or a warning has the key: every other entry stays as manifest v1 has always written it.
+  const patched = outcome.patchSha256 === undefined ? entry : { ...entry, patch_sha256: outcome.patchSha256 };
+  return outcome.warnings === undefined
+    ? patched
+    : { ...patched, warnings: outcome.warnings.map(warningText) };
 }
 
 /**

@@ -21,6 +21,11 @@ export const manifestArtifactSchema = z
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     status: z.enum(['written', 'skipped', 'rejected']),
     reason: z.string(),
+    // Added to v1 as optional (issue 28): on an edit block only, the SHA-256 of its patch text.
+    patch_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
     // Added to v1 as optional (D97): absent unless the entry has a warning, each `code: message`.
     warnings: z.array(z.string()).min(1).optional(),
   })

@@ -2,6 +2,7 @@ import { readArtifactAttribute } from '../fence/index.js';
 import type { FenceBlock } from '../fence/index.js';
 import { checkDeclaredPath, pathCollisionKey } from '../workspace/index.js';
 import type { IngestLimits } from '../config/index.js';
+import { isEditBlock } from './edit-block.js';
 import type { ReasonCode } from './reason-code.js';
 
 /** A candidate block after every rule that needs no filesystem: either decided, or cleared for writing. */
@@ -15,7 +16,14 @@ export type BlockPlan =
       readonly code: ReasonCode;
       readonly message: string;
     }
-  | { readonly kind: 'write'; readonly block: FenceBlock; readonly bytes: Uint8Array; readonly path: string };
+  | {
+      readonly kind: 'write';
+      readonly block: FenceBlock;
+      readonly bytes: Uint8Array;
+      readonly path: string;
+      /** Set on an edit block: `bytes` are a unified diff to apply to the file's current content (docs/grammar.md). */
+      readonly edit?: true;
+    };
 
 const encoder = new TextEncoder();
 
@@ -28,13 +36,15 @@ export function planBlocks(blocks: readonly FenceBlock[], limits: IngestLimits):
   const plans: BlockPlan[] = blocks.map((block) => planOne(block, limits));
 
   // Spec 2 (decided): a later block declaring the same file wins; only blocks that would be written compete,
-  // so a truncated repeat never displaces a complete block.
+  // so a truncated repeat never displaces a complete block. An edit block displaces nothing: it applies, in
+  // document order, to what the blocks before it left (spec integrations.md, "Edit blocks").
   const lastWriterOf = new Map<string, number>();
   plans.forEach((plan, index) => {
-    if (plan.kind === 'write') lastWriterOf.set(plan.path, index);
+    if (plan.kind === 'write' && plan.edit !== true) lastWriterOf.set(plan.path, index);
   });
   plans.forEach((plan, index) => {
-    if (plan.kind === 'write' && lastWriterOf.get(plan.path) !== index) {
+    const last = plan.kind === 'write' ? lastWriterOf.get(plan.path) : undefined;
+    if (plan.kind === 'write' && last !== undefined && last > index) {
       plans[index] = decide(
         plan,
         plan.path,
@@ -53,8 +63,9 @@ export function planBlocks(blocks: readonly FenceBlock[], limits: IngestLimits):
     byKey.set(key, [...(byKey.get(key) ?? []), index]);
   });
   for (const indexes of byKey.values()) {
-    if (indexes.length < 2) continue;
     const paths = indexes.map((index) => (plans[index] as { path: string }).path);
+    // Blocks of one same path (a file and the edit blocks after it) are no collision.
+    if (new Set(paths).size < 2) continue;
     for (const index of indexes) {
       const plan = plans[index];
       if (plan?.kind !== 'write') continue;
@@ -115,7 +126,9 @@ function planOne(block: FenceBlock, limits: IngestLimits): BlockPlan {
   if (verdict === null) return decided('missing_file', 'no file= path');
   if (!verdict.ok)
     return { kind: 'decided', block, bytes, path: null, code: verdict.code, message: verdict.message };
-  return { kind: 'write', block, bytes, path: verdict.path };
+  return isEditBlock(block.lang, block.declaredFile)
+    ? { kind: 'write', block, bytes, path: verdict.path, edit: true }
+    : { kind: 'write', block, bytes, path: verdict.path };
 }
 
 function decide(

@@ -10,7 +10,8 @@ export type IngestPolicyCode =
   | 'too_many_blocks'
   | 'case_collision'
   | 'io_error'
-  | 'contract_block';
+  | 'contract_block'
+  | 'patch_does_not_apply';
 
 /** Every reason code a manifest entry can start with: a closed set, documented in docs/reason-codes.md. */
 export type ReasonCode = FenceFormatCode | PathRuleCode | FilesystemRefusalCode | IngestPolicyCode;
@@ -62,6 +63,7 @@ export function statusOfReason(code: ReasonCode): ArtifactStatus {
     case 'not_a_directory':
     case 'is_a_directory':
     case 'not_a_regular_file':
+    case 'patch_does_not_apply':
       return 'rejected';
   }
 }
@@ -103,4 +105,5 @@ export const REASON_CODES: readonly ReasonCode[] = [
   'not_a_directory',
   'is_a_directory',
   'not_a_regular_file',
+  'patch_does_not_apply',
 ];

@@ -326,6 +326,44 @@ describe('artifact-ingest ingest', () => {
   });
 });
 
+describe('artifact-ingest ingest of edit blocks', () => {
+  it('applies a patch as a new version of the file, and refuses one that does not apply under --strict', async () => {
+    const first = fileBlock('ts', 'src/a.ts', 'const a = 1;\nconst b = 2;\n');
+    const patch =
+      '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n';
+    const projectDir = await tempProject({
+      'docs/write.md': first,
+      'docs/edit.md': fileBlock('diff', 'src/a.ts', patch),
+      'docs/stale.md': fileBlock('diff', 'src/a.ts', patch),
+    });
+    const ingest = (doc: string, ...flags: string[]) =>
+      runCli(['ingest', doc, '--project', projectDir, '--run-id', 'r1', ...flags]);
+
+    expect((await ingest('docs/write.md')).code).toBe(0);
+    expect((await ingest('docs/edit.md')).code).toBe(0);
+    expect(await readFile(path.join(projectDir, 'workspace/src/a.ts'), 'utf8')).toBe(
+      'const a = 1;\nconst b = 3;\n',
+    );
+    const { records } = await readArtifactRecords(projectDir, 'r1');
+    expect(records.map((record) => [record.taskId, record.metadata.language])).toEqual([
+      ['write', 'ts'],
+      ['edit', 'typescript'],
+    ]);
+    expect(records[1]?.metadata.previous).toBe(records[0]?.artifactId);
+
+    // The same patch again no longer matches the file: rejected, naming the hunk, the file untouched.
+    const stale = await ingest('docs/stale.md', '--strict', '--json');
+    expect(stale.code).toBe(1);
+    const manifest = ingestManifestSchema.parse(JSON.parse(stale.stdout));
+    expect(manifest.artifacts[0]?.reason).toMatch(
+      /^patch_does_not_apply: hunk 1 \(@@ -1,2 \+1,2 @@\) does not match src\/a\.ts at line 1;/,
+    );
+    expect(await readFile(path.join(projectDir, 'workspace/src/a.ts'), 'utf8')).toBe(
+      'const a = 1;\nconst b = 3;\n',
+    );
+  });
+});
+
 describe('artifact-ingest ingest of a hostile document', () => {
   /** Ingests the hostile reply through the CLI under max_parse_ms 500, with the config's `parser` line, if any. */
   async function ingestHostile(parserLine: string) {
