@@ -134,20 +134,21 @@ const docSlow = `# slow\n\n${fileBlock('ts', 'src/slow.ts', 'export const slow =
 describe('artifact-ingest watch', () => {
   it('ingests each document a Python runtime writes through a temp file and os.replace exactly once per version', async () => {
     const projectDir = await tempProject({ 'docs/.keep': '' });
-    const watcher = startWatch(['--run-id', 'host-1', '--json', '--quiet-ms', '400'], projectDir);
+    const watcher = startWatch(['--run-id', 'host-1', '--json', '--quiet-ms', '700'], projectDir);
     await watcher.started();
     await runPythonWriter(projectDir, [
       ['write', 'a.md', docA1],
       ['write', 'b.md', docB],
       ['write', 'sub/c.md', docC],
-      ['sleep', 1.2],
+      ['sleep', 1.6],
       ['write', 'a.md', docA2],
       // The same bytes renamed into place again: a new file, the same content version.
       ['write', 'b.md', docB],
       // A temp file left half-written for longer than the quiet period, then completed and renamed.
-      ['write', 'half.md', docHalf, 1.0],
+      ['write', 'half.md', docHalf, 1.2],
       // Written in place in two parts, closer together than the quiet period: one version.
-      ['slow', 'slow.md', docSlow, 0.1],
+      ['sleep', 0.6],
+      ['slow', 'slow.md', docSlow, 0.3],
     ]);
     await watcher.waitForLines(6);
     // Two more quiet periods and a rescan: anything ingested twice would show by now.
