@@ -10,6 +10,7 @@ Commands:
   runs                     list the runs of a project
   show RUN_ID              show one run: nodes, documents, manifests
   ingest [PATH|GLOB ...]   extract \`\`\`<lang> file=<path> blocks into workspace/
+  watch [DIR]              ingest each document written under DIR (default docs/) once it settles
   demo                     run the team graph on the embedded demo replies, ingest on
   mcp                      serve workflows over MCP (stdio) to a coding assistant
 
@@ -73,6 +74,10 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   ingest: async () => {
     const { ingestCommand, INGEST_HELP } = await import('./ingest/ingest-command.js');
     return { run: ingestCommand, help: INGEST_HELP };
+  },
+  watch: async () => {
+    const { watchCommand, WATCH_HELP } = await import('./ingest/watch-command.js');
+    return { run: watchCommand, help: WATCH_HELP };
   },
   demo: async () => {
     const { demoCommand, DEMO_HELP } = await import('./run/demo-command.js');

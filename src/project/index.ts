@@ -47,6 +47,7 @@ export {
   submitLockPath,
   terminalStatePath,
   tracePath,
+  watchStatePath,
   workspacePath,
 } from './project-layout.js';
 export { sha256Hex } from './sha256.js';

@@ -97,6 +97,11 @@ export function submitLockPath(runId: RunId): string {
   return `${runDir(runId)}/submit.lock`;
 }
 
+/** `.agent/watch/<run_id>.json`: the sha256 of each document `watch` last ingested into the run. */
+export function watchStatePath(runId: RunId): string {
+  return `${AGENT_DIR}/watch/${runId}.json`;
+}
+
 /** `.agent/runs/<run_id>/terminal.json`: the one terminal state a run ended in (seed 004). */
 export function terminalStatePath(runId: RunId): string {
   return `${runDir(runId)}/terminal.json`;

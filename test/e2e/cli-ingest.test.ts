@@ -174,6 +174,42 @@ describe('artifact-ingest ingest', () => {
     await expect(lstat(path.join(projectDir, '.agent/runs/r2'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('saves a piped document byte for byte under --node-id and --run-id in a real process, and refuses bad --doc-path flags', async () => {
+    const projectDir = await tempProject({ 'docs/answer.md': 'an older answer\n' });
+    // CRLF line ends and no final newline: the saved document is the piped bytes, not a re-encoding of them.
+    const document = `# Answer\r\n\r\n${fileBlock('py', 'app/main.py', 'print(1)').replace(/\n/g, '\r\n')}tail`;
+    const piped = await spawnCli(
+      ['ingest', '-', '--doc-path', 'docs/answer.md', '--run-id', 'piped-1', '--node-id', 'coder', '--json'],
+      { cwd: projectDir, stdin: document },
+    );
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(ingestManifestSchema.parse(JSON.parse(piped.stdout))).toMatchObject({
+      run_id: 'piped-1',
+      node_id: 'coder',
+      summary: { written: 1 },
+    });
+    expect(await readFile(path.join(projectDir, 'docs/answer.md'), 'utf8')).toBe(document);
+    await lstat(path.join(projectDir, '.agent/runs/piped-1/manifests/coder.json'));
+
+    for (const [args, message] of [
+      [
+        ['ingest', '-'],
+        'ingest - needs --doc-path to say where the document read from standard input is saved',
+      ],
+      [['ingest', '-', '--doc-path', 'docs/../../escape.md'], 'contains a ".." segment'],
+      [['ingest', '-', '--doc-path', 'src/answer.md'], 'is not under docs/ or audits/'],
+      [['ingest', '-', '--doc-path', '/tmp/answer.md'], 'is absolute'],
+    ] as const) {
+      const refused = await spawnCli([...args, '--run-id', 'piped-2'], { cwd: projectDir, stdin: document });
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toContain(message);
+    }
+    expect(await readFile(path.join(projectDir, 'docs/answer.md'), 'utf8')).toBe(document);
+    await expect(lstat(path.join(projectDir, 'escape.md'))).rejects.toThrow(/ENOENT/);
+    await expect(lstat(path.join(projectDir, 'src'))).rejects.toThrow(/ENOENT/);
+    await expect(lstat(path.join(projectDir, '.agent/runs/piped-2'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('exits 2 when the project has no documents or is not a directory', async () => {
     const projectDir = await tempProject({});
     expect((await runCli(['ingest', '--project', projectDir])).stderr).toContain(

@@ -14,6 +14,7 @@ import {
   runStatePath,
   runTransitionsPath,
   tracePath,
+  watchStatePath,
   workspacePath,
 } from '../../src/project/project-layout.js';
 
@@ -37,6 +38,7 @@ describe('the project layout (spec ingest.md, "Project layout")', () => {
     [contractArtifactPath(run, 'plan'), '.agent/artifacts/run-1/plan.json'],
     [runDocsDir(run), 'docs/run-1'],
     [workspacePath('src/a.ts'), 'workspace/src/a.ts'],
+    [watchStatePath(run), '.agent/watch/run-1.json'],
   ])('places %s', (actual, expected) => {
     expect(actual).toBe(expected);
   });

@@ -1,0 +1,104 @@
+import path from 'node:path';
+import type FastGlob from 'fast-glob';
+import { lazyModule } from '../../project/index.js';
+import { lstatOrMissing } from '../../workspace/index.js';
+
+/** fast-glob loads only for the scans. */
+const fastGlob = lazyModule<typeof FastGlob>('fast-glob');
+
+/** A document's file as last seen: inode, size and times; any write or rename into place changes it. */
+export type FileSignature = string;
+
+/** The markdown documents under a folder, each handed out once it has settled (no change for `quietMs`). */
+export interface SettleTracker {
+  /** A change was seen at `docPath` (project-relative, `/`-separated): its quiet period starts again. */
+  mark(docPath: string): void;
+  /** Lists the folder and marks every candidate whose file differs from the one last handled. */
+  scan(): Promise<void>;
+  /** The documents that have settled since the last call, each with the signature it settled at. */
+  settled(): Promise<{ docPath: string; signature: FileSignature }[]>;
+  /** `docPath` was handled as it was at `signature`: a scan passes over it until it changes. */
+  handled(docPath: string, signature: FileSignature): void;
+  /** How many documents are waiting to settle. */
+  pending(): number;
+  /** The signature of `docPath` now, or undefined when it is not a regular file. */
+  signatureOf(docPath: string): Promise<FileSignature | undefined>;
+}
+
+/** Whether a project-relative path is a document `watch` ingests: `*.md`, no segment starting with a dot. */
+export function isWatchedDocument(docPath: string): boolean {
+  // Writers stage a document in a temp file (`.a.md.tmp`, `a.md.tmp`) and rename it into place: neither is one.
+  return docPath.endsWith('.md') && !docPath.split('/').some((segment) => segment.startsWith('.'));
+}
+
+/**
+ * Tracks the documents under `dir` (project-relative): a document has settled when its file (inode, size,
+ * mtime, ctime) has not changed for `quietMs`; one found by a scan counts its quiet time from its mtime, so a
+ * restart does not wait for documents written long before it.
+ */
+export function trackSettling(
+  projectDir: string,
+  dir: string,
+  quietMs: number,
+  now: () => number = Date.now,
+): SettleTracker {
+  const waiting = new Map<string, { signature: FileSignature | undefined; since: number }>();
+  const done = new Map<string, FileSignature>();
+
+  const lstat = async (docPath: string) => {
+    const info = await lstatOrMissing(path.join(projectDir, docPath));
+    return info?.isFile() === true ? info : undefined;
+  };
+  const signatureOf = async (docPath: string): Promise<FileSignature | undefined> => {
+    const info = await lstat(docPath);
+    return info === undefined
+      ? undefined
+      : `${String(info.ino)}:${String(info.size)}:${String(info.mtimeMs)}:${String(info.ctimeMs)}`;
+  };
+
+  return {
+    mark: (docPath) => {
+      if (isWatchedDocument(docPath)) waiting.set(docPath, { signature: undefined, since: now() });
+    },
+    scan: async () => {
+      const found = await fastGlob()(`${fastGlob().escapePath(dir)}/**/*.md`, {
+        cwd: projectDir,
+        onlyFiles: true,
+        followSymbolicLinks: false,
+        dot: false,
+      });
+      for (const docPath of found.sort()) {
+        if (!isWatchedDocument(docPath) || waiting.has(docPath)) continue;
+        const info = await lstat(docPath);
+        if (info === undefined) continue;
+        const signature = `${String(info.ino)}:${String(info.size)}:${String(info.mtimeMs)}:${String(info.ctimeMs)}`;
+        if (done.get(docPath) === signature) continue;
+        waiting.set(docPath, { signature, since: Math.min(now(), info.mtimeMs) });
+      }
+    },
+    settled: async () => {
+      const ready: { docPath: string; signature: FileSignature }[] = [];
+      for (const [docPath, entry] of [...waiting]) {
+        const signature = await signatureOf(docPath);
+        // Gone (renamed away, deleted) or no longer a regular file: nothing to ingest until it comes back.
+        if (signature === undefined) {
+          waiting.delete(docPath);
+          continue;
+        }
+        if (signature !== entry.signature) {
+          waiting.set(docPath, { signature, since: now() });
+          continue;
+        }
+        if (now() - entry.since < quietMs) continue;
+        waiting.delete(docPath);
+        if (done.get(docPath) !== signature) ready.push({ docPath, signature });
+      }
+      return ready;
+    },
+    handled: (docPath, signature) => {
+      done.set(docPath, signature);
+    },
+    pending: () => waiting.size,
+    signatureOf,
+  };
+}
