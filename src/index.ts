@@ -143,11 +143,14 @@ export type {
   IngestProblem,
   IsolatedParseOptions,
   IngestResult,
+  IngestStreamEvent,
+  IngestStreamOptions,
   ListedBlock,
   ManifestArtifact,
   OmittedBlocks,
   ReasonCode,
   SourceKind,
+  StreamedBlockEventType,
   WarningCode,
 } from './ingest/index.js';
 
@@ -157,6 +160,7 @@ export {
   AgentError,
   BUILTIN_GRAPH_NAMES,
   createAgent,
+  createIngestStream,
   graphJsonSchema,
   ingestDocument,
   listRuns,

@@ -10,3 +10,5 @@ export type {
 export { parseFences } from './parse-fences.js';
 export { mayHoldCandidate } from './may-hold-candidate.js';
 export { readArtifactAttribute } from './read-artifact-attribute.js';
+export { FenceFeed } from './fence-feed.js';
+export type { OpenedBlock } from './fence-feed.js';

@@ -20,7 +20,7 @@ const valid: FenceVerdict = { valid: true };
  * Whether a fenced block is a candidate: its decoded info string holds `=` (the author attached attributes), or
  * its first word joins a path to the language with `:` (`ts:src/x.ts`, D95), so the author meant a file.
  */
-export function isCandidate(fence: RawFence): boolean {
+export function isCandidate(fence: Pick<RawFence, 'info'>): boolean {
   const { info } = fence;
   return info.includes('=') || (info.includes(':') && readColonPath(info) !== undefined);
 }

@@ -1,7 +1,7 @@
 import { WORKSPACE_DIR } from '../project/index.js';
 
 /** Why an entry carries a warning: its block follows the rules, but likely not where its author meant. */
-export type WarningCode = 'workspace_prefix';
+export type WarningCode = 'workspace_prefix' | 'decided_while_streaming';
 
 /** A warning on one manifest entry: a code from {@link WARNING_CODES} and a message saying what to write instead. */
 export interface BlockWarning {
@@ -10,7 +10,7 @@ export interface BlockWarning {
 }
 
 /** Every warning code, in documentation order (docs/reason-codes.md, "Warnings"; a test proves it lists them). */
-export const WARNING_CODES: readonly WarningCode[] = ['workspace_prefix'];
+export const WARNING_CODES: readonly WarningCode[] = ['workspace_prefix', 'decided_while_streaming'];
 
 const doubledPrefix = `${WORKSPACE_DIR}/`;
 

@@ -52,3 +52,9 @@ export type {
 } from './deadline-worker/index.js';
 export { readIngestManifest } from './read-ingest-manifest.js';
 export type { ManifestRead } from './read-ingest-manifest.js';
+export { createIngestStream } from './create-ingest-stream.js';
+export type {
+  IngestStreamEvent,
+  IngestStreamOptions,
+  StreamedBlockEventType,
+} from './create-ingest-stream.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { memoryEventLog, openRunEventLog } from '../events/index.js';
 import type { EventLevel, EventLog } from '../events/index.js';
-import type { IngestedContent } from './apply-plans.js';
+import type { applyPlans, IngestedContent } from './apply-plans.js';
 import { blockEventFields, candidatesOf, eventLevelOf, manifestArtifactOf } from './block-outcome.js';
 import type { BlockOutcome } from './block-outcome.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
@@ -124,13 +124,30 @@ export async function ingestDocument(options: IngestOptions): Promise<IngestMani
  * live span (a no-op unless the host registered an OpenTelemetry SDK) with its counts and one event per file.
  */
 export async function runIngest(options: IngestOptions): Promise<IngestResult> {
+  return runIngestWith(options, {});
+}
+
+/**
+ * How an ingest that already wrote some of its blocks (the streaming ingest) finishes the document: the plans
+ * are carried out by `applyPlans` (under the same lock and events as always), and `problems` are reported first.
+ */
+export interface IngestCompletion {
+  readonly applyPlans?: typeof applyPlans;
+  readonly problems?: readonly IngestProblem[];
+}
+
+/** {@link runIngest}, its placement and leading problems as `completion` says. */
+export async function runIngestWith(
+  options: IngestOptions,
+  completion: IngestCompletion,
+): Promise<IngestResult> {
   const span = startIngestSpan({
     document: spanDocumentOf(options),
     runId: options.runId,
     nodeId: options.nodeId,
   });
   try {
-    const result = await ingestOnce(options);
+    const result = await ingestOnce(options, completion);
     span.end(ingestSpanEndOf(result));
     return result;
   } catch (error) {
@@ -139,7 +156,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   }
 }
 
-async function ingestOnce(options: IngestOptions): Promise<IngestResult> {
+async function ingestOnce(options: IngestOptions, completion: IngestCompletion): Promise<IngestResult> {
   const { project, ownStore } = projectOfOptions(options.projectDir);
   const projectDir = path.resolve(project.dir);
   const docPath = projectRelative(projectDir, options.docPath);
@@ -167,6 +184,7 @@ async function ingestOnce(options: IngestOptions): Promise<IngestResult> {
     events.write('ERROR', 'ingest.error', { code, message: redacted });
   };
 
+  for (const problem of completion.problems ?? []) report(problem.code, problem.message);
   let blocks: BlockOutcome[] = [];
   let contents: IngestedContent[] = [];
   // A document whose path holds a secret is refused whole: its manifest would be named by the node id derived
@@ -184,6 +202,7 @@ async function ingestOnce(options: IngestOptions): Promise<IngestResult> {
     if (text !== null) {
       const { plans, omitted } = await planText(text, docPath, limits, options.parser, report);
       ({ blocks, contents } = await placeBlocks(plans, {
+        ...(completion.applyPlans === undefined ? {} : { applyPlans: completion.applyPlans }),
         project,
         events,
         apply: { roots, dryRun, durability },

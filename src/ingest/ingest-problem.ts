@@ -8,7 +8,9 @@ export interface IngestProblem {
     | 'secret_in_path'
     | 'io_error'
     | 'schema_error'
-    | 'internal_error';
+    | 'internal_error'
+    /** A streamed document that ended early (its signal aborted, or its source failed): only what was decided counts. */
+    | 'cut_off';
   readonly message: string;
 }
 

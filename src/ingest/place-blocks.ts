@@ -1,6 +1,7 @@
 import type { EventLog } from '../events/index.js';
 import type { Project } from '../store/index.js';
-import { applyPlans } from './apply-plans.js';
+import { applyPlans as applyEveryPlan } from './apply-plans.js';
+import type { applyPlans } from './apply-plans.js';
 import type { AppliedPlans, ApplyOptions, IngestedContent } from './apply-plans.js';
 import { holdWorkspaceLock } from './hold-workspace-lock.js';
 import type { ReportProblem } from './ingest-problem.js';
@@ -20,6 +21,8 @@ export interface PlaceOptions {
   readonly onPlaced?: (contents: readonly IngestedContent[]) => Promise<void>;
   readonly lockWaitMs?: number;
   readonly report: ReportProblem;
+  /** Carries out the plans (default {@link applyPlans}); the streaming ingest's accounts for what it wrote. */
+  readonly applyPlans?: typeof applyPlans;
 }
 
 /**
@@ -29,6 +32,7 @@ export interface PlaceOptions {
  */
 export async function placeBlocks(plans: readonly BlockPlan[], options: PlaceOptions): Promise<AppliedPlans> {
   const { apply, report } = options;
+  const applyPlans = options.applyPlans ?? applyEveryPlan;
   const planned = plans.flatMap((plan) => (plan.kind === 'write' ? [`workspace/${plan.path}`] : []));
   if (apply.dryRun || planned.length === 0) {
     const applied = await applyPlans(plans, apply, report);

@@ -35,6 +35,7 @@ export type {
   RetryDelayOptions,
 } from './agents/index.js';
 export {
+  createIngestStream,
   ingestDocument,
   runIngest,
   runGraph,

@@ -58,6 +58,8 @@ export class BlockScan extends LineCursor {
    */
   paragraphLines = new Int32Array(16);
   paragraphLinesEnd = -1;
+  /** The paragraph's lines read from text that was replaced, joined by `\n`; null when there are none. */
+  paragraphPrefix: string | null = null;
 
   /**
    * The open containers matching has looked at, and at most one more per line: the work that grows with the
@@ -113,6 +115,18 @@ export class BlockScan extends LineCursor {
     if (this.leaf === FENCED) this.finishFence(false, lastLine, false);
     this.leaf = NO_LEAF;
     this.paragraphLinesEnd = -1;
+    this.paragraphPrefix = null;
+  }
+
+  /**
+   * Goes on reading in `text`, the lines that follow those read so far (a document fed a piece at a time): what
+   * the open blocks hold of the old text is put together first, since it is kept as offsets into it.
+   */
+  continueIn(text: string): void {
+    this.fence.replaceText(text, this.leaf === FENCED);
+    if (this.paragraphLinesEnd > 0) this.paragraphPrefix = this.paragraphText();
+    if (this.paragraphLinesEnd !== -1) this.paragraphLinesEnd = 0;
+    this.replaceText(text);
   }
 
   /** Records the open fence as found and leaves no leaf open. */
@@ -182,13 +196,18 @@ export class BlockScan extends LineCursor {
 
   /** CommonMark 4.3: a paragraph of link reference definitions only takes no setext underline. */
   paragraphIsDefinitionsOnly(): boolean {
+    if (this.paragraphLinesEnd === -1) return false;
+    return isDefinitionsOnly(this.paragraphText());
+  }
+
+  /** The open paragraph's lines kept so far, joined by `\n`. */
+  private paragraphText(): string {
     const lines = this.paragraphLines;
     const end = this.paragraphLinesEnd;
-    if (end === -1) return false;
-    let paragraph = '';
+    let paragraph = this.paragraphPrefix ?? '';
     for (let index = 0; index < end; index += 2)
-      paragraph += `${index === 0 ? '' : '\n'}${this.text.slice(lines[index], lines[index + 1])}`;
-    return isDefinitionsOnly(paragraph);
+      paragraph += `${index === 0 && this.paragraphPrefix === null ? '' : '\n'}${this.text.slice(lines[index], lines[index + 1])}`;
+    return paragraph;
   }
 }
 

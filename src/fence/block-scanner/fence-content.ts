@@ -13,7 +13,9 @@ const UNITS_PER_STRING = 8192;
  * strings concatenated per line kept a million small strings alive through a 1 MB block (GC: superlinear).
  */
 export class FenceContent {
-  private readonly text: string;
+  private text: string;
+  /** The content read from text that was replaced ({@link FenceContent.replaceText}), put together already. */
+  private prefix = '';
   fenceChar: '`' | '~' = '`';
   fenceCode = 0;
   fenceLength = 0;
@@ -42,6 +44,19 @@ export class FenceContent {
     this.lastLine = line;
     this.rawInfo = rawInfo;
     this.piecesEnd = 0;
+    this.prefix = '';
+  }
+
+  /** Goes on in `text`: the open block's content so far is put together first, since its pieces point into the old. */
+  replaceText(text: string, open: boolean): void {
+    if (open) this.prefix = this.content();
+    this.piecesEnd = 0;
+    this.text = text;
+  }
+
+  /** The open block's info string as it stands in its opening line, trimmed. */
+  get openingRawInfo(): string {
+    return this.rawInfo;
   }
 
   /** Adds `spaces` spaces, the columns left of a tab only partly used as indentation (CommonMark 2.2). */
@@ -85,6 +100,10 @@ export class FenceContent {
 
   /** The content, from its pieces. */
   private content(): string {
+    return this.prefix === '' ? this.pieceContent() : this.prefix + this.pieceContent();
+  }
+
+  private pieceContent(): string {
     const pieces = this.pieces;
     const end = this.piecesEnd;
     if (end === 0) return '';

@@ -6,7 +6,8 @@ const TAB_STOP = 4;
  * (CommonMark 2.2), with the next non-space character ahead of the cursor; the block scanner's state extends it.
  */
 export class LineCursor {
-  readonly text: string;
+  /** The text being read: the whole document, or (fed a piece at a time) the complete lines not read yet. */
+  text: string;
   /** 1-based number of the current line. */
   lineNumber = 0;
   lineStart = 0;
@@ -32,6 +33,15 @@ export class LineCursor {
 
   constructor(text: string) {
     this.text = text;
+  }
+
+  /** Goes on reading in `text`, the lines that follow those read so far (offsets start again at 0). */
+  protected replaceText(text: string): void {
+    this.text = text;
+    this.nextLf = -2;
+    this.nextCr = -2;
+    this.spaceRunStart = 0;
+    this.nextNonspace = -1;
   }
 
   /** Moves to the line starting at `start`, the cursor at its first column. */

@@ -1,0 +1,127 @@
+import { BlockScan, FENCED, incorporateLine } from './block-scanner/index.js';
+import type { FenceBlock } from './fence-block.js';
+import { decodeString } from 'micromark-util-decode-string';
+import { isCandidate, judgeFence } from './judge-fence.js';
+import { parseInfoString } from './parse-info-string.js';
+import type { RawFence } from './read-fenced-blocks.js';
+
+/** A candidate block whose opening fence line is complete and whose end is not yet known. */
+export interface OpenedBlock {
+  /** The index it will have among the document's candidates. */
+  readonly index: number;
+  readonly lang: string;
+  readonly declaredFile: string;
+}
+
+/**
+ * A document fed in chunks to the same one-pass block scanner {@link scanFences} runs, handing back each
+ * candidate block the moment the line that ends it is complete; the blocks it hands back over the whole feed
+ * are exactly those `scanFences` returns for the whole text. The scanner's state is kept from one chunk to the
+ * next (what open blocks hold of earlier text is put together first), so each line is read once. Only complete
+ * lines are ever read: the last
+ * partial line is held (a line ending in `\r` too, until the next character says whether `\n` follows), so a
+ * surrogate pair or a `\r\n` split across chunks is joined before it is read.
+ */
+export class FenceFeed {
+  /** The partial last line. */
+  private partial = '';
+  private readonly fences: RawFence[] = [];
+  private readonly scan = new BlockScan('', (fence) => this.fences.push(fence));
+  private atDocumentStart = true;
+  private nextIndex = 0;
+  private ended = false;
+  /** The candidate block open after the lines read last, if any. */
+  private open: OpenedBlock | undefined;
+
+  /** The candidate block whose opening fence line was read and whose end was not. */
+  get openBlock(): OpenedBlock | undefined {
+    return this.open;
+  }
+
+  /** UTF-16 units fed and not yet read: the partial last line. */
+  get pendingLength(): number {
+    return this.partial.length;
+  }
+
+  /** Feeds a chunk of the document; returns the candidate blocks that its complete lines ended. */
+  push(chunk: string): FenceBlock[] {
+    if (this.ended) throw new Error('FenceFeed.push after end(): the document is already complete');
+    const text = this.partial + chunk;
+    const complete = completeLinesEnd(text);
+    this.partial = text.slice(complete);
+    if (complete === 0) return [];
+    return this.read(text.slice(0, complete), false);
+  }
+
+  /** Ends the document (its last line may lack an ending); returns every candidate block not yet handed back. */
+  end(): FenceBlock[] {
+    if (this.ended) return [];
+    this.ended = true;
+    const rest = this.partial;
+    this.partial = '';
+    return this.read(rest, true);
+  }
+
+  /** Reads complete lines (at the end, the last line too) with the one scanner, its state kept between calls. */
+  private read(lines: string, atEnd: boolean): FenceBlock[] {
+    const scan = this.scan;
+    scan.continueIn(lines);
+    // micromark (and cmark) skip a leading byte order mark without counting it as a line.
+    let start = this.atDocumentStart && lines.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (lines !== '') this.atDocumentStart = false;
+    while (start < lines.length) {
+      scan.startLine(start);
+      incorporateLine(scan);
+      start = scan.nextLineStart;
+    }
+    if (atEnd && scan.leaf === FENCED)
+      scan.finishFence(false, scan.fence.lastLine, !scan.fence.lastLineTokenless);
+    const found = this.fences.flatMap((fence) => this.judge(fence));
+    this.fences.length = 0;
+    this.open =
+      !atEnd && scan.leaf === FENCED
+        ? this.opened(scan.fence.openingRawInfo, scan.fence.fenceLength)
+        : undefined;
+    return found;
+  }
+
+  /** The open fence as an opened block, when it is a candidate. */
+  private opened(rawInfo: string, fenceLength: number): OpenedBlock | undefined {
+    const info = rawInfo === '' ? '' : decodeString(rawInfo.replaceAll('\0', '\uFFFD'));
+    if (!isCandidate({ info })) return undefined;
+    const { lang, declaredFile } = parseInfoString(info, '`'.repeat(fenceLength));
+    return { index: this.nextIndex, lang, declaredFile };
+  }
+
+  /** The block {@link scanFences} makes of a raw fence, numbered among the document's candidates. */
+  private judge(fence: RawFence): FenceBlock[] {
+    if (!isCandidate(fence)) return [];
+    const { candidate, lang, declaredFile, verdict } = judgeFence(fence);
+    return [
+      {
+        index: this.nextIndex++,
+        candidate,
+        lang,
+        declaredFile,
+        info: fence.info,
+        rawInfo: fence.rawInfo,
+        fenceChar: fence.fenceChar,
+        fenceLength: fence.fenceLength,
+        content: fence.content,
+        closed: fence.closed,
+        startLine: fence.startLine,
+        endLine: fence.endLine,
+        verdict,
+      },
+    ];
+  }
+}
+
+/** Where the complete lines of `text` end: after its last `\n`, or after a `\r` that is not its last character. */
+function completeLinesEnd(text: string): number {
+  const lf = text.lastIndexOf('\n');
+  let cr = text.lastIndexOf('\r');
+  // CommonMark 2.1: `\r\n` is one line ending, so a trailing `\r` ends its line only once the next character is known.
+  if (cr === text.length - 1) cr = cr === 0 ? -1 : text.lastIndexOf('\r', cr - 1);
+  return Math.max(lf, cr) + 1;
+}

@@ -1,0 +1,426 @@
+import path from 'node:path';
+import type { Transformer } from 'node:stream/web';
+import { FenceFeed } from '../fence/index.js';
+import type { FenceBlock } from '../fence/index.js';
+import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
+import type { IngestLimits } from '../config/index.js';
+import { describeError, parseNodeId, parseRunId, redactSecrets } from '../project/index.js';
+import { openProject } from '../store/index.js';
+import type { Project, ProjectRef } from '../store/index.js';
+import { findSecretInPath, quickFs, writeFileAtomically } from '../workspace/index.js';
+import { applyPlans } from './apply-plans.js';
+import type { IngestedContent } from './apply-plans.js';
+import type { BlockOutcome } from './block-outcome.js';
+import { holdWorkspaceLock } from './hold-workspace-lock.js';
+import { runIngestWith } from './ingest-document.js';
+import type { IngestProblem } from './ingest-problem.js';
+import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
+import { openIngestRoots } from './ingest-roots.js';
+import type { SharedIngestRoots } from './ingest-roots.js';
+import { planBlocks } from './plan-blocks.js';
+import type { BlockPlan } from './plan-blocks.js';
+import { hashOfFile, StreamedWrites } from './streamed-writes.js';
+
+/** Options of {@link createIngestStream}: those of `ingestDocument`, plus where the whole text is saved and a signal. */
+export interface IngestStreamOptions {
+  /** The project folder, or a `Project` (its owner closes its store). */
+  readonly projectDir: ProjectRef;
+  /** Where the whole text is saved, byte for byte, once the stream ends (relative to the project, or inside it). */
+  readonly docPath: string;
+  readonly runId: string;
+  readonly nodeId: string;
+  readonly sourceKind?: SourceKind;
+  readonly mode?: IngestMode;
+  readonly durability?: 'fsync' | 'none';
+  /** Unset limits take their defaults, as `ingestDocument`'s. */
+  readonly limits?: Partial<IngestLimits>;
+  /** Aborting ends the stream as cut off: what was decided stays, nothing partial is written. */
+  readonly signal?: AbortSignal;
+  /** Records the files the document placed, once, when it ends (see `IngestOptions.onPlaced`). */
+  readonly onPlaced?: (contents: readonly IngestedContent[]) => Promise<void>;
+  /** Clock, for reproducible manifests in tests. */
+  readonly now?: () => Date;
+}
+
+/** How a block was decided the moment its closing fence line was complete. */
+export type StreamedBlockEventType = 'block.written' | 'block.unchanged' | 'block.skipped' | 'block.rejected';
+
+/** One event of a streaming ingest, named by its `type`; `document.done` comes last. */
+export type IngestStreamEvent =
+  | {
+      readonly type: 'block.opened';
+      readonly index: number;
+      readonly lang: string;
+      readonly declaredFile: string;
+    }
+  | { readonly type: StreamedBlockEventType; readonly block: BlockOutcome }
+  /** After the end: a block written while streaming whose file a later block of the document wrote again. */
+  | { readonly type: 'block.superseded'; readonly block: BlockOutcome }
+  | {
+      readonly type: 'document.done';
+      readonly manifest: IngestManifest;
+      /** Project-relative manifest path, or null when none was written. */
+      readonly manifestPath: string | null;
+      readonly problems: readonly IngestProblem[];
+      /** True when the stream was aborted or its source failed: only the text up to its last complete line counts. */
+      readonly cutOff: boolean;
+    };
+
+/**
+ * A `TransformStream` from a document's text, in chunks of any size, to its block events: each block is judged,
+ * and its file written atomically, the moment its closing fence line is complete; at the end the whole text is
+ * saved at `docPath` and ingested as `ingestDocument` would, so the workspace, manifest and records are the same.
+ */
+export function createIngestStream(options: IngestStreamOptions): TransformStream<string, IngestStreamEvent> {
+  const ingest = new StreamingIngest(options);
+  let controllerOf: TransformStreamDefaultController<IngestStreamEvent> | undefined;
+  const onAbort = (): void => {
+    if (controllerOf !== undefined) void ingest.cutOff(controllerOf, abortReason(options.signal));
+  };
+  // `cancel` (the writable side aborted: the source failed) is in the WHATWG spec and Node 20, not yet in TS's types.
+  const transformer: Transformer<string, IngestStreamEvent> & { cancel: (reason: unknown) => Promise<void> } =
+    {
+      start(controller) {
+        controllerOf = controller;
+        if (options.signal?.aborted === true) onAbort();
+        else options.signal?.addEventListener('abort', onAbort, { once: true });
+      },
+      transform: (chunk, controller) => ingest.push(chunk, controller),
+      flush: async (controller) => {
+        options.signal?.removeEventListener('abort', onAbort);
+        await ingest.finish(
+          controller,
+          options.signal?.aborted === true ? abortReason(options.signal) : undefined,
+        );
+      },
+      cancel: async (reason: unknown) => {
+        options.signal?.removeEventListener('abort', onAbort);
+        await ingest.finish(undefined, `the source failed: ${describeError(reason)}`);
+      },
+    };
+  return new TransformStream<string, IngestStreamEvent>(transformer);
+}
+
+const encoder = new TextEncoder();
+
+/** One streaming ingest's state: the fence feed, the text so far, and what it wrote. */
+class StreamingIngest {
+  private readonly feed = new FenceFeed();
+  private readonly writes = new StreamedWrites();
+  private readonly project: Project;
+  private readonly ownStore: boolean;
+  private readonly roots: SharedIngestRoots;
+  private readonly docPath: string;
+  private readonly limits: IngestLimits;
+  /** The text so far (lone surrogates as U+FFFD, as its UTF-8 bytes hold them), and a high surrogate held back. */
+  private readonly chunks: string[] = [];
+  private heldSurrogate = '';
+  private bytes = 0;
+  /** Set once nothing more is decided: why (aborted, past max_document_bytes), and the text length that counts. */
+  private stopped: { readonly problem: IngestProblem; readonly length: number } | undefined;
+  private length = 0;
+  private readonly refusesAll: boolean;
+  private announced = -1;
+  private readonly problems: IngestProblem[] = [];
+  private finished: Promise<void> | undefined;
+  /** The decisions in flight, in order: a block is decided only after the one before it. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: IngestStreamOptions) {
+    // Misuse is refused when the stream is made, with the ingest's own errors.
+    parseRunId(options.runId, 'runId');
+    parseNodeId(options.nodeId, 'nodeId');
+    const { projectDir } = options;
+    this.project = typeof projectDir === 'string' ? openProject(path.resolve(projectDir)) : projectDir;
+    this.ownStore = typeof projectDir === 'string';
+    const dir = path.resolve(this.project.dir);
+    this.docPath = projectRelative(dir, options.docPath);
+    this.roots = openIngestRoots(dir);
+    this.limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(undefined), ...options.limits };
+    // A document whose path holds a secret is refused whole at the end; nothing is written before.
+    this.refusesAll = findSecretInPath(this.docPath) !== undefined;
+  }
+
+  async push(chunk: string, controller: TransformStreamDefaultController<IngestStreamEvent>): Promise<void> {
+    if (this.stopped !== undefined || chunk.length === 0) return;
+    // A pair split across chunks is joined: a trailing high surrogate waits for the next chunk.
+    let text = this.heldSurrogate + chunk;
+    const last = text.charCodeAt(text.length - 1);
+    this.heldSurrogate = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
+    if (this.heldSurrogate !== '') text = text.slice(0, -1);
+    this.accept(wellFormed(text), controller);
+    await this.queue;
+  }
+
+  /** Adds well-formed text: to the document, and to the fence feed while within max_document_bytes. */
+  private accept(text: string, controller: TransformStreamDefaultController<IngestStreamEvent>): void {
+    if (text === '') return;
+    this.bytes += Buffer.byteLength(text, 'utf8');
+    if (this.bytes > this.limits.maxDocumentBytes) {
+      this.stop({
+        code: 'too_large',
+        message: `${this.docPath} passed max_document_bytes (${this.limits.maxDocumentBytes} bytes) while streaming; the blocks decided before stay, the rest was not ingested`,
+      });
+      return;
+    }
+    this.chunks.push(text);
+    this.length += text.length;
+    this.decide(this.feed.push(text), controller);
+  }
+
+  /** Queues the decisions of the blocks the feed ended, and announces the block it holds open. */
+  private decide(
+    blocks: readonly FenceBlock[],
+    controller: TransformStreamDefaultController<IngestStreamEvent>,
+  ): void {
+    const open = this.feed.openBlock;
+    this.queue = this.queue.then(async () => {
+      for (const block of blocks) {
+        this.announce(block, controller);
+        const outcome = await this.decideOne(block);
+        controller.enqueue({ type: eventTypeOf(outcome), block: outcome });
+      }
+      if (open !== undefined && open.index > this.announced) {
+        this.announced = open.index;
+        controller.enqueue({ type: 'block.opened', ...open });
+      }
+    });
+  }
+
+  private announce(block: FenceBlock, controller: TransformStreamDefaultController<IngestStreamEvent>): void {
+    if (block.index <= this.announced) return;
+    this.announced = block.index;
+    controller.enqueue({
+      type: 'block.opened',
+      index: block.index,
+      lang: block.lang,
+      declaredFile: block.declaredFile,
+    });
+  }
+
+  /** A closed block judged by the post-write rules, and written under the workspace lock when cleared. */
+  private async decideOne(block: FenceBlock): Promise<BlockOutcome> {
+    const report = (code: IngestProblem['code'], message: string): void => {
+      this.problems.push({ code, message: redactSecrets(message) });
+    };
+    const apply = {
+      roots: this.roots,
+      dryRun: false,
+      durability: this.options.durability ?? 'fsync',
+    } as const;
+    const [planned] = planBlocks([block], this.limits);
+    if (planned === undefined) throw new Error('planBlocks returned no plan for a block');
+    let plan: BlockPlan = planned;
+    if (block.index >= this.limits.maxBlocks) plan = pastMaxBlocks(plan, this.limits.maxBlocks);
+    else if (this.refusesAll)
+      plan = {
+        ...decidedOf(plan),
+        code: 'secret_in_path',
+        message: 'the document path holds what looks like a credential; nothing is written',
+      };
+    else if (plan.kind === 'write') plan = this.writes.refusal(plan, this.limits.maxTotalBytes) ?? plan;
+    if (plan.kind !== 'write') return (await applyPlans([plan], apply, report)).blocks[0] ?? missing();
+    const cleared = plan;
+    const held = await holdWorkspaceLock(this.project, async () => {
+      // A workspace/ that cannot be opened is the writer's io_error below, not a throw here.
+      const before = this.writes.isNew(cleared.path)
+        ? await this.roots.workspace().then(
+            (workspace) => hashOfFile(workspace, cleared.path),
+            () => null,
+          )
+        : null;
+      const applied = await applyPlans([cleared], apply, report);
+      const outcome = applied.blocks[0] ?? missing();
+      if (outcome.status === 'written' || outcome.code === 'unchanged')
+        this.writes.placed(cleared, outcome, before);
+      return outcome;
+    });
+    if (held.outcome === 'done') return held.value;
+    report('io_error', `workspace/ was not written: ${held.reason}`);
+    return (
+      (await applyPlans([{ ...decidedOf(cleared), code: 'io_error', message: held.reason }], apply, report))
+        .blocks[0] ?? missing()
+    );
+  }
+
+  /** Stops deciding blocks: an abort, a failed source, or the document past max_document_bytes. */
+  private stop(problem: IngestProblem): void {
+    if (this.stopped !== undefined) return;
+    // Only complete lines count: the partial last line (perhaps a closing fence without its ending) is dropped.
+    this.stopped = { problem, length: this.length - this.feed.pendingLength };
+  }
+
+  /** Ends the stream early (the signal aborted): what was decided stays, and the document ends as cut off. */
+  async cutOff(
+    controller: TransformStreamDefaultController<IngestStreamEvent>,
+    reason: string,
+  ): Promise<void> {
+    try {
+      await this.finish(controller, reason);
+      controller.terminate();
+    } catch (error) {
+      controller.error(error);
+    }
+  }
+
+  /** Ends the document once: the whole-document rules, the manifest and the records, as a post-write ingest. */
+  finish(
+    controller: TransformStreamDefaultController<IngestStreamEvent> | undefined,
+    cutOffReason?: string,
+  ): Promise<void> {
+    this.finished ??= this.finishOnce(controller, cutOffReason);
+    return this.finished;
+  }
+
+  private async finishOnce(
+    controller: TransformStreamDefaultController<IngestStreamEvent> | undefined,
+    cutOffReason: string | undefined,
+  ): Promise<void> {
+    if (cutOffReason !== undefined)
+      this.stop({
+        code: 'cut_off',
+        message: `${this.docPath} was cut off (${cutOffReason}); only the blocks decided before count`,
+      });
+    if (this.stopped === undefined) {
+      if (this.heldSurrogate !== '') this.accept('\uFFFD', controller ?? nullController);
+      this.heldSurrogate = '';
+    }
+    if (this.stopped === undefined) this.decide(this.feed.end(), controller ?? nullController);
+    await this.queue;
+    const whole = this.chunks.join('');
+    const text = this.stopped === undefined ? whole : whole.slice(0, this.stopped.length);
+    const content = encoder.encode(text);
+    const problems = [...(this.stopped === undefined ? [] : [this.stopped.problem]), ...this.problems];
+    try {
+      // Nothing partial: a cut-off document is not saved; a whole one is, before it is recorded.
+      if (this.stopped === undefined && !this.refusesAll) await this.saveDocument(content);
+    } catch (error) {
+      problems.push({
+        code: 'io_error',
+        message: redactSecrets(`cannot save ${this.docPath}: ${describeError(error)}`),
+      });
+    }
+    try {
+      const result = await runIngestWith(
+        {
+          projectDir: this.project,
+          docPath: this.docPath,
+          runId: this.options.runId,
+          nodeId: this.options.nodeId,
+          content,
+          text,
+          roots: this.roots,
+          limits: this.limits,
+          ...optional(this.options),
+        },
+        { applyPlans: this.writes.applyPlans, problems },
+      );
+      for (const block of result.blocks) {
+        if (block.code === 'superseded' && this.writes.wrote(block.index))
+          controller?.enqueue({ type: 'block.superseded', block });
+      }
+      controller?.enqueue({
+        type: 'document.done',
+        manifest: result.manifest,
+        manifestPath: result.manifestPath,
+        problems: result.problems,
+        cutOff: this.stopped !== undefined && this.stopped.problem.code === 'cut_off',
+      });
+    } finally {
+      await this.roots.close().catch(() => undefined);
+      if (this.ownStore) await this.project.store.close().catch(() => undefined);
+    }
+  }
+
+  private async saveDocument(content: Uint8Array): Promise<void> {
+    const target = path.join(path.resolve(this.project.dir), ...this.docPath.split('/'));
+    await quickFs.mkdir(path.dirname(target), { recursive: true });
+    await writeFileAtomically(
+      target,
+      async (handle) => {
+        await handle.writeFile(content);
+        return content.byteLength;
+      },
+      { replace: true, durability: this.options.durability ?? 'fsync' },
+    );
+  }
+}
+
+/** Stands in for the stream's controller once its readable side is gone (the source failed): events are dropped. */
+const nullController = {
+  enqueue: () => undefined,
+} as unknown as TransformStreamDefaultController<IngestStreamEvent>;
+
+function abortReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  return reason === undefined ? 'aborted' : `aborted: ${describeError(reason)}`;
+}
+
+function eventTypeOf(outcome: BlockOutcome): StreamedBlockEventType {
+  if (outcome.status === 'written') return 'block.written';
+  if (outcome.status === 'rejected') return 'block.rejected';
+  return outcome.code === 'unchanged' ? 'block.unchanged' : 'block.skipped';
+}
+
+function decidedOf(plan: BlockPlan): BlockPlan & { kind: 'decided' } {
+  return plan.kind === 'decided'
+    ? plan
+    : {
+        kind: 'decided',
+        block: plan.block,
+        bytes: plan.bytes,
+        path: plan.path,
+        code: 'io_error',
+        message: '',
+      };
+}
+
+/** A candidate past max_blocks: counted at the end in the one entry that stands for all of them. */
+function pastMaxBlocks(plan: BlockPlan, maxBlocks: number): BlockPlan {
+  return {
+    ...decidedOf(plan),
+    code: 'too_many_blocks',
+    message: `block is past the first ${String(maxBlocks)} candidate blocks (max_blocks); it is not ingested`,
+  };
+}
+
+function missing(): never {
+  throw new Error('applyPlans returned no outcome for a plan');
+}
+
+/** The text with each lone surrogate as U+FFFD, as its UTF-8 encoding (and so the saved document) holds it. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+function optional(options: IngestStreamOptions): {
+  sourceKind?: SourceKind;
+  mode?: IngestMode;
+  durability?: 'fsync' | 'none';
+  onPlaced?: (contents: readonly IngestedContent[]) => Promise<void>;
+  now?: () => Date;
+} {
+  return {
+    ...(options.sourceKind === undefined ? {} : { sourceKind: options.sourceKind }),
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
+    ...(options.durability === undefined ? {} : { durability: options.durability }),
+    ...(options.onPlaced === undefined ? {} : { onPlaced: options.onPlaced }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  };
+}
+
+/** The document's project-relative path, as `ingestDocument` checks it: a path outside the project is misuse. */
+function projectRelative(projectDir: string, docPath: string): string {
+  const relative = path.relative(projectDir, path.resolve(projectDir, docPath));
+  if (
+    relative === '' ||
+    relative === '..' ||
+    relative.startsWith(`..${path.sep}`) ||
+    path.isAbsolute(relative)
+  ) {
+    throw new RangeError(
+      `document ${docPath} is not inside the project ${projectDir}; pass a docPath inside the project`,
+    );
+  }
+  return relative.split(path.sep).join('/');
+}

@@ -1,0 +1,400 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createIngestStream, runIngest } from '../../src/ingest/index.js';
+import type { IngestedContent, IngestStreamEvent, IngestStreamOptions } from '../../src/ingest/index.js';
+import { createRandom } from '../fence/corpus/generate-document.js';
+import { fileBlock, tempProject } from '../helpers/temp-project.js';
+import { treeDigest } from '../helpers/tree-digest.js';
+
+const ids = { runId: 'run-1', nodeId: 'plan', docPath: 'docs/plan.md', durability: 'none' } as const;
+const fixedClock = (): Date => new Date('2026-11-28T12:00:00.000Z');
+
+/** What an ingest leaves: workspace/ and the saved document, the manifest but its timestamp, and the records' input. */
+interface Ingested {
+  readonly workspace: string;
+  readonly document: string;
+  readonly manifest: unknown;
+  readonly placed: readonly { path: string; status: string; code: string | null; sha: string }[];
+}
+
+const placedOf = (contents: readonly IngestedContent[]): Ingested['placed'] =>
+  contents.map((content) => ({
+    path: content.workspacePath,
+    status: content.status,
+    code: content.code,
+    sha: Buffer.from(content.bytes).toString('base64'),
+  }));
+
+async function snapshot(projectDir: string, placed: Ingested['placed']): Promise<Ingested> {
+  const manifest = JSON.parse(
+    await readFile(path.join(projectDir, '.agent/runs/run-1/manifests/plan.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  delete manifest.ts;
+  return {
+    workspace: await treeDigest(path.join(projectDir, 'workspace')).catch(() => 'no workspace/'),
+    document: await readFile(path.join(projectDir, ids.docPath)).then(
+      (bytes) => bytes.toString('hex'),
+      () => 'no document',
+    ),
+    manifest,
+    placed,
+  };
+}
+
+async function seeded(files: Record<string, string>): Promise<string> {
+  const projectDir = await tempProject();
+  for (const [relative, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(projectDir, relative)), { recursive: true });
+    await writeFile(path.join(projectDir, relative), text);
+  }
+  await mkdir(path.join(projectDir, 'workspace'), { recursive: true });
+  return projectDir;
+}
+
+async function postWrite(text: string, files: Record<string, string> = {}): Promise<Ingested> {
+  const projectDir = await seeded({ ...files, [ids.docPath]: text });
+  let placed: Ingested['placed'] = [];
+  await runIngest({
+    projectDir,
+    ...ids,
+    onPlaced: (contents) => {
+      placed = placedOf(contents);
+      return Promise.resolve();
+    },
+  });
+  return snapshot(projectDir, placed);
+}
+
+/** Streams `text` cut at `cuts` into a fresh project; returns what it left and the events in order. */
+async function streamed(
+  text: string,
+  cuts: readonly number[],
+  files: Record<string, string> = {},
+  extra: Partial<IngestStreamOptions> = {},
+): Promise<{
+  ingested: Ingested;
+  events: IngestStreamEvent[];
+  projectDir: string;
+  manifest: unknown;
+  document: string;
+}> {
+  const projectDir = await seeded(files);
+  let placed: Ingested['placed'] = [];
+  const stream = createIngestStream({
+    projectDir,
+    ...ids,
+    now: fixedClock,
+    onPlaced: (contents) => {
+      placed = placedOf(contents);
+      return Promise.resolve();
+    },
+    ...extra,
+  });
+  const events: IngestStreamEvent[] = [];
+  const reading = (async () => {
+    for await (const event of stream.readable) events.push(event);
+  })();
+  const writer = stream.writable.getWriter();
+  let from = 0;
+  for (const to of [...cuts, text.length]) {
+    await writer.write(text.slice(from, to));
+    from = to;
+  }
+  await writer.close();
+  await reading;
+  const ingested = await snapshot(projectDir, placed);
+  return { ingested, events, projectDir, manifest: ingested.manifest, document: ingested.document };
+}
+
+function randomCuts(length: number, seed: number, maxChunk: number): number[] {
+  const random = createRandom(seed);
+  const cuts: number[] = [];
+  for (
+    let at = 1 + Math.floor(random.next() * maxChunk);
+    at < length;
+    at += 1 + Math.floor(random.next() * maxChunk)
+  )
+    cuts.push(at);
+  return cuts;
+}
+
+const fixturesDir = path.resolve(import.meta.dirname, '../../fixtures/fence');
+const fixtures = readdirSync(fixturesDir).map((name) => ({
+  name,
+  text: readFileSync(path.join(fixturesDir, name, 'input.md'), 'utf8'),
+}));
+
+/** Documents of the property: nested fences, CRLF, unicode, hostile paths, repeated paths, pre-existing files. */
+const documents: { name: string; text: string; files?: Record<string, string> }[] = [
+  {
+    name: 'nested fences and a repeated path',
+    text: `# Plan\n\n${fileBlock('md', 'README.md', '```ts\ninner\n```\n', '````')}\n${fileBlock('ts', 'src/a.ts', 'v1')}\n${fileBlock('ts', 'src/a.ts', 'v2')}\ntext\n`,
+  },
+  {
+    name: 'CRLF and unicode',
+    text: '```ts file=src/é.ts\r\nconst s = "😀 — ü";\r\n```\r\n\r\n> ```py file=q/ü.py\r\n> x = 1\r\n> ```\r\n',
+  },
+  {
+    name: 'hostile paths',
+    text: `${fileBlock('sh', '../escape.sh', 'rm -rf /')}\n${fileBlock('ts', '/abs.ts', 'x')}\n${fileBlock('ts', 'ok/../../x.ts', 'x')}\n${fileBlock('ts', 'fine.ts', 'kept')}\n`,
+  },
+  {
+    name: 'a file already holding the last version',
+    text: `${fileBlock('ts', 'src/a.ts', 'v1')}\n${fileBlock('ts', 'src/a.ts', 'v2')}\n${fileBlock('ts', 'same.ts', 'same')}`,
+    files: { 'workspace/src/a.ts': 'v2\n', 'workspace/same.ts': 'same\n' },
+  },
+  {
+    name: 'an unterminated block at the end',
+    text: `${fileBlock('ts', 'a.ts', 'a')}\n\`\`\`ts file=cut.ts\nhalf`,
+  },
+  ...fixtures,
+];
+
+describe('createIngestStream', () => {
+  it.each(documents)(
+    'leaves what a post-write ingest leaves for $name, however the text is cut',
+    async ({ text, files }) => {
+      const expected = await postWrite(text, files);
+      const chunkings = [
+        [],
+        Array.from({ length: text.length - 1 }, (_, i) => i + 1),
+        randomCuts(text.length, text.length, 17),
+      ];
+      // Every single split point for a small document, every seventh for a larger one.
+      const step = text.length > 200 ? 7 : 1;
+      for (let at = 1; at < text.length; at += step) chunkings.push([at]);
+      for (const cuts of chunkings) {
+        const { ingested } = await streamed(text, cuts, files);
+        expect(ingested, `cut at ${cuts.slice(0, 3).join(',')}…`).toEqual(expected);
+      }
+    },
+    60_000,
+  );
+});
+
+/** Each manifest entry as [declared_file, status, reason code, warning codes]. */
+function entriesOf(manifest: unknown): [string, string, string, string[]][] {
+  const { artifacts } = manifest as {
+    artifacts: { declared_file: string; status: string; reason: string; warnings?: string[] }[];
+  };
+  const codeOf = (text: string): string => text.split(':')[0] ?? '';
+  return artifacts.map((entry) => [
+    entry.declared_file,
+    entry.status,
+    codeOf(entry.reason),
+    (entry.warnings ?? []).map(codeOf),
+  ]);
+}
+
+async function readEventsFile(projectDir: string): Promise<Record<string, unknown>[]> {
+  const text = await readFile(path.join(projectDir, '.agent/runs/run-1/events.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function workspaceFiles(projectDir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const walk = async (relative: string): Promise<void> => {
+    const { readdir } = await import('node:fs/promises');
+    for (const entry of await readdir(path.join(projectDir, 'workspace', relative), {
+      withFileTypes: true,
+    })) {
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) await walk(child);
+      else files[child] = await readFile(path.join(projectDir, 'workspace', child), 'utf8');
+    }
+  };
+  await walk('');
+  return files;
+}
+
+describe('createIngestStream events', () => {
+  it('hands back a block decided, its file on disk, before the next chunk is fed', async () => {
+    const projectDir = await seeded({});
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock });
+    const writer = stream.writable.getWriter();
+    const reader = stream.readable.getReader();
+    const next = async (): Promise<IngestStreamEvent | undefined> => (await reader.read()).value;
+
+    void writer.write('intro\n```ts file=src/a.ts\nconst a');
+    expect(await next()).toEqual({ type: 'block.opened', index: 0, lang: 'ts', declaredFile: 'src/a.ts' });
+    void writer.write(' = 1;\n``');
+    void writer.write('`\n```py file=b.py\n');
+    const written = await next();
+    expect(written).toMatchObject({
+      type: 'block.written',
+      block: { index: 0, workspacePath: 'workspace/src/a.ts' },
+    });
+    // The file is in place when its event arrives, before the next block's opening is announced.
+    expect(await readFile(path.join(projectDir, 'workspace/src/a.ts'), 'utf8')).toBe('const a = 1;\n');
+    expect(await next()).toEqual({ type: 'block.opened', index: 1, lang: 'py', declaredFile: 'b.py' });
+    void writer.write('b = 2\n```\n```ts file=../bad.ts\nx\n```\n```ts file=src/a.ts\nagain\n```\n');
+    void writer.close();
+    const rest: IngestStreamEvent[] = [];
+    for (let event = await next(); event !== undefined; event = await next()) rest.push(event);
+    expect(rest.map((event) => event.type)).toEqual([
+      'block.written',
+      'block.opened',
+      'block.rejected',
+      'block.opened',
+      'block.written',
+      'block.superseded',
+      'document.done',
+    ]);
+    expect(rest[2]).toMatchObject({ block: { code: 'traversal' } });
+    expect(rest[5]).toMatchObject({ block: { index: 0, code: 'superseded' } });
+    const done = rest.at(-1);
+    expect(done).toMatchObject({
+      type: 'document.done',
+      cutOff: false,
+      manifest: { summary: { total_blocks: 4, written: 2 } },
+    });
+    expect(await readFile(path.join(projectDir, ids.docPath), 'utf8')).toContain('again');
+  });
+
+  it('keeps the earlier of two case-colliding files written, marked decided_while_streaming, and rejects the later', async () => {
+    const text = `${fileBlock('ts', 'src/Util.ts', 'one')}\n${fileBlock('ts', 'src/util.ts', 'two')}`;
+    const { events, manifest, projectDir } = await streamed(text, []);
+    expect(events.filter((event) => event.type !== 'block.opened').map((event) => event.type)).toEqual([
+      'block.written',
+      'block.rejected',
+      'document.done',
+    ]);
+    expect(entriesOf(manifest)).toEqual([
+      ['src/Util.ts', 'written', '', ['decided_while_streaming']],
+      ['src/util.ts', 'rejected', 'case_collision', []],
+    ]);
+    expect(manifest).toMatchObject({ summary: { written: 1, rejected: 1 } });
+    expect(await workspaceFiles(projectDir)).toEqual({ 'src/Util.ts': 'one\n' });
+    // A post-write ingest refuses both: the stream could not unwrite the first.
+    expect((await postWrite(text)).manifest).toMatchObject({ summary: { written: 0, rejected: 2 } });
+  });
+
+  it('ingests a lone surrogate as U+FFFD, as the saved document holds it', async () => {
+    const text = `${fileBlock('ts', 'a.ts', 'x\uD800y')}\n${fileBlock('ts', 'b.ts', 'tail \uD83D')}`;
+    const expected = await postWrite(text);
+    for (const cuts of [[], [text.indexOf('\uD800') + 1], [text.length - 1]]) {
+      expect((await streamed(text, cuts)).ingested).toEqual(expected);
+    }
+  });
+});
+
+describe('createIngestStream when cut off', () => {
+  it('keeps what was decided when the signal aborts mid-block, saves no document and writes nothing partial', async () => {
+    const projectDir = await seeded({});
+    const controller = new AbortController();
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock, signal: controller.signal });
+    const writer = stream.writable.getWriter();
+    const events: IngestStreamEvent[] = [];
+    const reading = (async () => {
+      for await (const event of stream.readable) events.push(event);
+    })();
+    await writer.write(`${fileBlock('ts', 'done.ts', 'kept')}\n\`\`\`ts file=half.ts\nfirst line\n\`\`\``);
+    controller.abort(new Error('user pressed stop'));
+    await reading;
+    expect(events.map((event) => event.type)).toEqual([
+      'block.opened',
+      'block.written',
+      'block.opened',
+      'document.done',
+    ]);
+    const done = events.at(-1);
+    if (done?.type !== 'document.done') throw new Error('no document.done event');
+    expect(done.cutOff).toBe(true);
+    expect(done.problems.map((problem) => problem.code)).toEqual(['cut_off']);
+    expect(done.problems[0]?.message).toContain('user pressed stop');
+    expect(entriesOf(done.manifest)).toEqual([
+      ['done.ts', 'written', '', []],
+      ['half.ts', 'skipped', 'unterminated', []],
+    ]);
+    expect(await workspaceFiles(projectDir)).toEqual({ 'done.ts': 'kept\n' });
+    await expect(readFile(path.join(projectDir, ids.docPath))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readEventsFile(projectDir)).toContainEqual(
+      expect.objectContaining({ event: 'ingest.error', code: 'cut_off' }),
+    );
+    await expect(writer.write('more')).rejects.toBeDefined();
+  });
+
+  it('decides nothing when its signal is already aborted', async () => {
+    const projectDir = await seeded({});
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock, signal: AbortSignal.abort() });
+    const events: IngestStreamEvent[] = [];
+    for await (const event of stream.readable) events.push(event);
+    await expect(stream.writable.getWriter().write(fileBlock('ts', 'a.ts', 'a'))).rejects.toBeDefined();
+    expect(events.map((event) => event.type)).toEqual(['document.done']);
+    expect(await workspaceFiles(projectDir)).toEqual({});
+    await expect(readFile(path.join(projectDir, ids.docPath))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('records the document as cut off when its source fails', async () => {
+    const projectDir = await seeded({});
+    const source = new ReadableStream<string>({
+      start(controller) {
+        controller.enqueue(`${fileBlock('ts', 'done.ts', 'kept')}\n\`\`\`ts file=half.ts\nx\n`);
+      },
+      pull(controller) {
+        controller.error(new Error('connection reset'));
+      },
+    });
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock });
+    const events: IngestStreamEvent[] = [];
+    await expect(
+      (async () => {
+        for await (const event of source.pipeThrough(stream)) events.push(event);
+      })(),
+    ).rejects.toThrow('connection reset');
+    expect(events.map((event) => event.type)).toContain('block.written');
+    expect(await workspaceFiles(projectDir)).toEqual({ 'done.ts': 'kept\n' });
+    await expect(readFile(path.join(projectDir, ids.docPath))).rejects.toMatchObject({ code: 'ENOENT' });
+    const manifest = JSON.parse(
+      await readFile(path.join(projectDir, '.agent/runs/run-1/manifests/plan.json'), 'utf8'),
+    ) as unknown;
+    expect(manifest).toMatchObject({ summary: { total_blocks: 2, written: 1, skipped: 1 } });
+    const error = (await readEventsFile(projectDir)).find((event) => event.event === 'ingest.error');
+    expect(error).toMatchObject({ code: 'cut_off' });
+    expect(error?.message).toContain('connection reset');
+  });
+
+  it('stops deciding at max_document_bytes: earlier blocks stay, the rest is not ingested', async () => {
+    const text = `${fileBlock('ts', 'a.ts', 'a')}\n${fileBlock('ts', 'b.ts', 'b'.repeat(200))}`;
+    const { events, manifest, projectDir, document } = await streamed(
+      text,
+      [30, 60],
+      {},
+      { limits: { maxDocumentBytes: 100 } },
+    );
+    expect(document).toBe('no document');
+    expect(events.at(-1)).toMatchObject({ problems: [{ code: 'too_large' }], cutOff: false });
+    // The text counts up to its last complete line before the limit: b.ts is open there.
+    expect(entriesOf(manifest)).toEqual([
+      ['a.ts', 'written', '', []],
+      ['b.ts', 'skipped', 'unterminated', []],
+    ]);
+    expect(await workspaceFiles(projectDir)).toEqual({ 'a.ts': 'a\n' });
+  });
+});
+
+describe('createIngestStream back-pressure', () => {
+  it('takes no more text while its reader does not read', async () => {
+    const projectDir = await seeded({});
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock });
+    const writer = stream.writable.getWriter();
+    const block = (i: number): string => fileBlock('ts', `f${i}.ts`, String(i));
+    const writes = Array.from({ length: 5 }, (_, i) => writer.write(block(i)));
+    let settled = 0;
+    for (const write of writes) void write.then(() => settled++);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Each chunk ends a block: its events wait in the readable queue, and the writes behind them wait too.
+    expect(settled).toBeLessThan(5);
+    expect(await workspaceFiles(projectDir)).not.toHaveProperty('f4.ts');
+    void writer.close();
+    const events: IngestStreamEvent[] = [];
+    for await (const event of stream.readable) events.push(event);
+    expect(settled).toBe(5);
+    expect(events.filter((event) => event.type === 'block.written')).toHaveLength(5);
+  });
+});
