@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: parser throughput (MB/s) beside micromark's own HTML compile and a naive regex on the same
  * inputs, and end-to-end ingest files/s beside a floor that only hashes and writes the same bytes with
- * temp+rename, the parser contenders (parser-contenders.ts), pathological markdown (pathological-markdown.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), recording (recording.ts), lineage queries at 10, 100 and 1,000 runs (lineage-scale.ts), padded bundles (bundle-padding.ts), project snapshots (observe-snapshot.ts), CLI start-up (cli-load.ts), memory per byte of hostile documents (document-memory.ts), graph runs at 50 and 200 nodes (graph-runs.ts), and the remote (remote.ts: push, fleet reads, an unreachable remote; `--remote-only` measures it alone and replaces its section). Everything is measured in one run on one machine, so ratios are what to read. Writes
+ * temp+rename, the parser contenders (parser-contenders.ts), pathological markdown (pathological-markdown.ts), the differential corpus (differential.ts, `--differential N`), the isolated parse (isolated-parse.ts), the artifacts at scale (artifacts-scale.ts), recording (recording.ts), lineage queries at 10, 100 and 1,000 runs (lineage-scale.ts), padded bundles (bundle-padding.ts), project snapshots (observe-snapshot.ts), CLI start-up (cli-load.ts), memory per byte of hostile documents (document-memory.ts), graph runs at 50 and 200 nodes (graph-runs.ts), streaming ingest beside post-write (streaming.ts), and the remote (remote.ts: push, fleet reads, an unreachable remote; `--remote-only` measures it alone and replaces its section). Everything is measured in one run on one machine, so ratios are what to read. Writes
  * docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -30,6 +30,7 @@ import { observeSnapshotSection } from './observe-snapshot.js';
 import { parserContendersSection } from './parser-contenders.js';
 import { pathologicalMarkdownSection } from './pathological-markdown.js';
 import { remoteSection } from './remote.js';
+import { streamingSection } from './streaming.js';
 
 const BENCHMARKS_MD = new URL('../../docs/benchmarks.md', import.meta.url);
 const REMOTE_HEADING = '## Remote (issue 26)';
@@ -288,6 +289,7 @@ const lineage = await lineageScaleSection();
 const observe = await observeSnapshotSection();
 const cliLoad = await cliLoadSection();
 const graphRuns = await graphRunsSection();
+const streaming = await streamingSection();
 const hostile = hostileInputSection();
 const documentMemory = await documentMemorySection();
 const pathological = await pathologicalMarkdownSection();
@@ -392,6 +394,7 @@ ${pathological}
 
 ${bundlePadding}
 ${graphRuns}
+${streaming}
 ${remote}`;
 await writeFile(BENCHMARKS_MD, report);
 console.log('\nwrote docs/benchmarks.md');
