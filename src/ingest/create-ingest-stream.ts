@@ -12,7 +12,7 @@ import { applyPlans } from './apply-plans.js';
 import type { IngestedContent } from './apply-plans.js';
 import type { BlockOutcome } from './block-outcome.js';
 import { holdWorkspaceLock } from './hold-workspace-lock.js';
-import { runIngestWith } from './ingest-document.js';
+import { projectRelative, runIngestWith } from './ingest-document.js';
 import type { IngestProblem } from './ingest-problem.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
 import { openIngestRoots } from './ingest-roots.js';
@@ -134,7 +134,7 @@ class StreamingIngest {
     this.project = typeof projectDir === 'string' ? openProject(path.resolve(projectDir)) : projectDir;
     this.ownStore = typeof projectDir === 'string';
     const dir = path.resolve(this.project.dir);
-    this.docPath = projectRelative(dir, options.docPath);
+    this.docPath = projectRelative(dir, options.docPath, 'pass a docPath inside the project');
     this.roots = openIngestRoots(dir);
     this.limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(undefined), ...options.limits };
     // A document whose path holds a secret is refused whole at the end; nothing is written before.
@@ -407,20 +407,4 @@ function optional(options: IngestStreamOptions): {
     ...(options.onPlaced === undefined ? {} : { onPlaced: options.onPlaced }),
     ...(options.now === undefined ? {} : { now: options.now }),
   };
-}
-
-/** The document's project-relative path, as `ingestDocument` checks it: a path outside the project is misuse. */
-function projectRelative(projectDir: string, docPath: string): string {
-  const relative = path.relative(projectDir, path.resolve(projectDir, docPath));
-  if (
-    relative === '' ||
-    relative === '..' ||
-    relative.startsWith(`..${path.sep}`) ||
-    path.isAbsolute(relative)
-  ) {
-    throw new RangeError(
-      `document ${docPath} is not inside the project ${projectDir}; pass a docPath inside the project`,
-    );
-  }
-  return relative.split(path.sep).join('/');
 }

@@ -430,7 +430,15 @@ async function closeRoots(roots: { close(): Promise<void> }, report: ReportProbl
   }
 }
 
-function projectRelative(projectDir: string, docPath: string): string {
+/**
+ * The document's path relative to the project, `/`-separated; a RangeError ending in `remedy` when it is not
+ * inside the project (misuse by the caller).
+ */
+export function projectRelative(
+  projectDir: string,
+  docPath: string,
+  remedy = 'pass --project or move the document',
+): string {
   const relative = path.relative(projectDir, path.resolve(projectDir, docPath));
   if (
     relative === '' ||
@@ -438,9 +446,7 @@ function projectRelative(projectDir: string, docPath: string): string {
     relative.startsWith(`..${path.sep}`) ||
     path.isAbsolute(relative)
   ) {
-    throw new RangeError(
-      `document ${docPath} is not inside the project ${projectDir}; pass --project or move the document`,
-    );
+    throw new RangeError(`document ${docPath} is not inside the project ${projectDir}; ${remedy}`);
   }
   return relative.split(path.sep).join('/');
 }
