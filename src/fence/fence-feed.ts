@@ -1,7 +1,7 @@
 import { BlockScan, FENCED, incorporateLine } from './block-scanner/index.js';
 import type { FenceBlock } from './fence-block.js';
 import { decodeString } from 'micromark-util-decode-string';
-import { isCandidate, judgeFence } from './judge-fence.js';
+import { fenceBlockOf, isCandidate, judgeFence } from './judge-fence.js';
 import { parseInfoString } from './parse-info-string.js';
 import type { RawFence } from './read-fenced-blocks.js';
 
@@ -96,24 +96,7 @@ export class FenceFeed {
   /** The block {@link scanFences} makes of a raw fence, numbered among the document's candidates. */
   private judge(fence: RawFence): FenceBlock[] {
     if (!isCandidate(fence)) return [];
-    const { candidate, lang, declaredFile, verdict } = judgeFence(fence);
-    return [
-      {
-        index: this.nextIndex++,
-        candidate,
-        lang,
-        declaredFile,
-        info: fence.info,
-        rawInfo: fence.rawInfo,
-        fenceChar: fence.fenceChar,
-        fenceLength: fence.fenceLength,
-        content: fence.content,
-        closed: fence.closed,
-        startLine: fence.startLine,
-        endLine: fence.endLine,
-        verdict,
-      },
-    ];
+    return [fenceBlockOf(fence, judgeFence(fence), this.nextIndex++)];
   }
 }
 

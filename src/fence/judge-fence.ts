@@ -1,6 +1,6 @@
 import { endsInsideOpenFence } from './ends-inside-open-fence.js';
 import type { FenceParser } from '../project/index.js';
-import type { FenceVerdict } from './fence-block.js';
+import type { FenceBlock, FenceVerdict } from './fence-block.js';
 import { parseInfoString } from './parse-info-string.js';
 import { readColonPath } from './read-colon-path.js';
 import type { RawFence } from './read-fenced-blocks.js';
@@ -63,4 +63,24 @@ export function judgeFence(
     });
   }
   return judged(valid);
+}
+
+/** The block a scan reports of `fence` and its judgement, numbered `index` (-1: no candidate). */
+export function fenceBlockOf(fence: RawFence, judgement: FenceJudgement, index: number): FenceBlock {
+  const { candidate, lang, declaredFile, verdict } = judgement;
+  return {
+    index,
+    candidate,
+    lang,
+    declaredFile,
+    info: fence.info,
+    rawInfo: fence.rawInfo,
+    fenceChar: fence.fenceChar,
+    fenceLength: fence.fenceLength,
+    content: fence.content,
+    closed: fence.closed,
+    startLine: fence.startLine,
+    endLine: fence.endLine,
+    verdict,
+  };
 }

@@ -7,7 +7,7 @@ import type {
   ParseFencesOptions,
 } from './fence-block.js';
 import { forEachFence } from './fence-reader.js';
-import { isCandidate, judgeFence } from './judge-fence.js';
+import { fenceBlockOf, isCandidate, judgeFence } from './judge-fence.js';
 import { ParseDeadlineExceeded } from './read-fenced-blocks.js';
 import { readArtifactAttribute } from './read-artifact-attribute.js';
 
@@ -34,7 +34,8 @@ function judgeAll(markdown: string, options: ParseFencesOptions, deadline: numbe
   forEachFence(markdown, parser, deadline, (fence) => {
     // Blocks that are no candidate are dropped unjudged (250,000 bare fence lines: 140 ms -> about 25 ms).
     if (!all && !isCandidate(fence)) return;
-    const { candidate, lang, declaredFile, verdict } = judgeFence(fence, deadline, parser);
+    const judgement = judgeFence(fence, deadline, parser);
+    const { candidate, verdict } = judgement;
     if (candidate && index >= maxCandidates) {
       // Past the limit a candidate is only counted: nothing of it outlives this call (issue 23).
       const kind: OmittedCandidateKind =
@@ -44,21 +45,7 @@ function judgeAll(markdown: string, options: ParseFencesOptions, deadline: numbe
       index += 1;
       return;
     }
-    blocks.push({
-      index: candidate ? index++ : -1,
-      candidate,
-      lang,
-      declaredFile,
-      info: fence.info,
-      rawInfo: fence.rawInfo,
-      fenceChar: fence.fenceChar,
-      fenceLength: fence.fenceLength,
-      content: fence.content,
-      closed: fence.closed,
-      startLine: fence.startLine,
-      endLine: fence.endLine,
-      verdict,
-    });
+    blocks.push(fenceBlockOf(fence, judgement, candidate ? index++ : -1));
   });
   if (omitted === 0) return { blocks, parsed: true };
   const summary: OmittedCandidates = { count: omitted, byKind: Object.fromEntries(omittedByKind) };
