@@ -141,26 +141,20 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
   };
 
   /**
-   * Appends `bytes` to `key` (one statement: the file row's lock orders concurrent appends); `checked`: the write's
-   * checks in the same statement, refused with `write_refused` (a transaction's fill checked its folder instead).
+   * Runs one write of `bytes` under `key`: the common table expressions `ctes` makes (the files row and its chunks;
+   * `guard` keeps the files insert from running when the place checks found something), with `checked` the place
+   * checks before them and their verdict thrown after. Parameters: $1 namespace, $2 key, $3 size, $4 time, $5 bytes.
    */
-  const appendBytes = async (
+  const runWrite = async (
     db: Queryable,
     key: string,
     bytes: Uint8Array,
-    checked = false,
+    checked: boolean,
+    ctes: (guard: string) => string,
   ): Promise<void> => {
     const { rows } = await db.query<{ blocked: string | null; folder: boolean }>(
       `WITH ${checked ? `${WRITE_CHECKS},` : ''}
-       f AS (
-         INSERT INTO artifact_ingest_files (namespace, key, version, size, modified_ms)
-         SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint ${checked ? 'FROM ok WHERE ok.ok' : ''}
-         ON CONFLICT (namespace, key) DO UPDATE
-           SET size = artifact_ingest_files.size + EXCLUDED.size, modified_ms = EXCLUDED.modified_ms
-         RETURNING version, size - $3 AS start),
-       c AS (
-         INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
-         SELECT $1, $2, version, start, $5 FROM f WHERE $3 > 0)
+       ${ctes(checked ? 'FROM ok WHERE ok.ok' : '')}
        SELECT ${checked ? WRITE_VERDICT : 'NULL AS blocked, false AS folder'}`,
       [
         namespace,
@@ -174,18 +168,37 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
     if (checked) checkVerdict(key, rows[0]);
   };
 
-  /** Stores `bytes` as the whole new file under `key`; its old chunks go in the same statement (`checked`: as above). */
-  const replaceBytes = async (
-    db: Queryable,
-    key: string,
-    bytes: Uint8Array,
-    checked = false,
-  ): Promise<void> => {
-    const { rows } = await db.query<{ blocked: string | null; folder: boolean }>(
-      `WITH ${checked ? `${WRITE_CHECKS},` : ''}
-       f AS (
+  /**
+   * Appends `bytes` to `key` (one statement: the file row's lock orders concurrent appends); `checked`: the write's
+   * checks in the same statement, refused with `write_refused` (a transaction's fill checked its folder instead).
+   */
+  const appendBytes = (db: Queryable, key: string, bytes: Uint8Array, checked = false): Promise<void> =>
+    runWrite(
+      db,
+      key,
+      bytes,
+      checked,
+      (guard) => `f AS (
          INSERT INTO artifact_ingest_files (namespace, key, version, size, modified_ms)
-         SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint ${checked ? 'FROM ok WHERE ok.ok' : ''}
+         SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint ${guard}
+         ON CONFLICT (namespace, key) DO UPDATE
+           SET size = artifact_ingest_files.size + EXCLUDED.size, modified_ms = EXCLUDED.modified_ms
+         RETURNING version, size - $3 AS start),
+       c AS (
+         INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
+         SELECT $1, $2, version, start, $5 FROM f WHERE $3 > 0)`,
+    );
+
+  /** Stores `bytes` as the whole new file under `key`; its old chunks go in the same statement (`checked`: as above). */
+  const replaceBytes = (db: Queryable, key: string, bytes: Uint8Array, checked = false): Promise<void> =>
+    runWrite(
+      db,
+      key,
+      bytes,
+      checked,
+      (guard) => `f AS (
+         INSERT INTO artifact_ingest_files (namespace, key, version, size, modified_ms)
+         SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint ${guard}
          ON CONFLICT (namespace, key) DO UPDATE
            SET version = EXCLUDED.version, size = EXCLUDED.size, modified_ms = EXCLUDED.modified_ms
          RETURNING version),
@@ -194,19 +207,8 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
          WHERE c.namespace = $1 AND c.key = $2 AND c.version <> f.version),
        c AS (
          INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
-         SELECT $1, $2, version, 0, $5 FROM f WHERE $3 > 0)
-       SELECT ${checked ? WRITE_VERDICT : 'NULL AS blocked, false AS folder'}`,
-      [
-        namespace,
-        key,
-        bytes.byteLength,
-        Date.now(),
-        Buffer.from(bytes),
-        ...(checked ? checkParams(key) : []),
-      ],
+         SELECT $1, $2, version, 0, $5 FROM f WHERE $3 > 0)`,
     );
-    if (checked) checkVerdict(key, rows[0]);
-  };
 
   /** Removes the file under `key` (only while it is still the file `version`, when given); whether one went. */
   const removeFile = async (db: Queryable, key: string, version?: string): Promise<boolean> => {
