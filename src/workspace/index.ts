@@ -27,6 +27,8 @@ export { createLockFile, isProcessAlive, releaseLockIfOurs, removeStaleLock } fr
 export { acquireShortLock, lockFileSlot, readLiveShortLockOwner } from './locks/index.js';
 export type { LockSlot, ShortLock, ShortLockAttempt, ShortLockOwner } from './locks/index.js';
 export { lstatOrMissing } from './lstat-or-missing.js';
+export { watchFolder } from './watch-folder.js';
+export type { FolderWatch } from './watch-folder.js';
 export { inspectDirectoryChain } from './inspect-directory-chain.js';
 export type { DirectoryChainProblem } from './inspect-directory-chain.js';
 export * as quickFs from './quick-fs.js';

@@ -1,10 +1,9 @@
-import { watch } from 'node:fs';
-import type { FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadProjectConfig } from '../../config/index.js';
 import { AGENT_DIR, describeError, parseRunId, watchStatePath, WORKSPACE_DIR } from '../../project/index.js';
-import { lstatOrMissing } from '../../workspace/index.js';
+import { lstatOrMissing, watchFolder } from '../../workspace/index.js';
+import type { FolderWatch } from '../../workspace/index.js';
 import type { CliIo } from '../cli-io.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { resolveProject } from '../resolve-project.js';
@@ -138,28 +137,24 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
   return 0;
 }
 
-/** `fs.watch` on the folder and below (recursive on Linux since Node 20, macOS, Windows); the rescan covers its gaps. */
+/** File events of the folder and below (see watchFolder); the rescan covers their gaps. */
 function startWatcher(
   projectDir: string,
   dir: string,
   mark: (docPath: string) => void,
   io: CliIo,
-): FSWatcher | undefined {
-  const warn = (error: unknown): void => {
-    io.stderr.write(
-      `artifact-ingest: watch: warning: file events are not available (${describeError(error)}); changes are found by rescanning ${dir}/ every second instead\n`,
-    );
-  };
-  try {
-    const watcher = watch(path.join(projectDir, dir), { recursive: true }, (_event, filename) => {
-      if (filename !== null) mark(`${dir}/${filename.split(path.sep).join('/')}`);
-    });
-    watcher.on('error', warn);
-    return watcher;
-  } catch (error) {
-    warn(error);
-    return undefined;
-  }
+): FolderWatch | undefined {
+  return watchFolder(
+    path.join(projectDir, dir),
+    (relative) => {
+      mark(`${dir}/${relative}`);
+    },
+    (error) => {
+      io.stderr.write(
+        `artifact-ingest: watch: warning: file events are not available (${describeError(error)}); changes are found by rescanning ${dir}/ every second instead\n`,
+      );
+    },
+  );
 }
 
 function parseQuietMs(text: string | undefined): number {
