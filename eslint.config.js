@@ -26,6 +26,8 @@ const tiers = [
   ['runtime', 'workflow'],
   ['report'],
   ['mcp', 'cli'],
+  // The SDK adapters (subpath exports `artifact-ingest/ai-sdk`, `artifact-ingest/langgraph`): nothing imports them.
+  ['ai-sdk', 'langgraph'],
 ];
 // fence is pure: markdown text in, blocks out; it reads no configuration either.
 /** @type {Readonly<Record<string, readonly string[]>>} */
