@@ -53,11 +53,15 @@ export class FenceFeed {
     return this.read(text.slice(0, complete), false);
   }
 
-  /** Ends the document (its last line may lack an ending); returns every candidate block not yet handed back. */
-  end(): FenceBlock[] {
+  /**
+   * Ends the document (its last line may lack an ending); returns every candidate block not yet handed back.
+   * `partial: 'drop'` ends it at its last complete line instead, as a document cut off there (the partial last
+   * line, perhaps a closing fence without its ending, is not read).
+   */
+  end(partial: 'read' | 'drop' = 'read'): FenceBlock[] {
     if (this.ended) return [];
     this.ended = true;
-    const rest = this.partial;
+    const rest = partial === 'read' ? this.partial : '';
     this.partial = '';
     return this.read(rest, true);
   }

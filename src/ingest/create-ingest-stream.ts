@@ -7,11 +7,12 @@ import type { IngestLimits } from '../config/index.js';
 import { describeError, parseNodeId, parseRunId, redactSecrets } from '../project/index.js';
 import { openProject } from '../store/index.js';
 import type { Project, ProjectRef } from '../store/index.js';
-import { findSecretInPath, quickFs, writeFileAtomically } from '../workspace/index.js';
+import { findSecretInPath } from '../workspace/index.js';
+import { DocumentSpool } from './document-spool.js';
 import { applyPlans } from './apply-plans.js';
 import type { IngestedContent } from './apply-plans.js';
 import type { BlockOutcome } from './block-outcome.js';
-import { holdWorkspaceLock } from './hold-workspace-lock.js';
+import { LingeringLock } from './lingering-lock.js';
 import { projectRelative, runIngestWith } from './ingest-document.js';
 import type { IngestProblem } from './ingest-problem.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
@@ -101,7 +102,7 @@ export function createIngestStream(options: IngestStreamOptions): TransformStrea
   return new TransformStream<string, IngestStreamEvent>(transformer);
 }
 
-const encoder = new TextEncoder();
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** One streaming ingest's state: the fence feed, the text so far, and what it wrote. */
 class StreamingIngest {
@@ -112,15 +113,21 @@ class StreamingIngest {
   private readonly roots: SharedIngestRoots;
   private readonly docPath: string;
   private readonly limits: IngestLimits;
-  /** The text so far (lone surrogates as U+FFFD, as its UTF-8 bytes hold them), and a high surrogate held back. */
-  private readonly chunks: string[] = [];
+  /** A high surrogate held back until the next chunk says whether its pair follows. */
   private heldSurrogate = '';
   private bytes = 0;
-  /** Set once nothing more is decided: why (aborted, past max_document_bytes), and the text length that counts. */
-  private stopped: { readonly problem: IngestProblem; readonly length: number } | undefined;
-  private length = 0;
+  /** The document being saved as it streams (made at its first text); the text itself is not kept. */
+  private spool: DocumentSpool | undefined;
+  /** Every candidate block the feed handed back, in order: the end plans the whole document from them. */
+  private readonly blocks: FenceBlock[] = [];
+  /** Set once nothing more is decided: why (aborted, past max_document_bytes). */
+  private stopped: { readonly problem: IngestProblem } | undefined;
   private readonly refusesAll: boolean;
+  /** The workspace lock while blocks are placed: kept over a burst of them, let go before the end. */
+  private readonly lock: LingeringLock;
   private announced = -1;
+  /** The highest index of an open block whose announcement is queued. */
+  private openQueued = -1;
   private readonly problems: IngestProblem[] = [];
   private finished: Promise<void> | undefined;
   /** The decisions in flight, in order: a block is decided only after the one before it. */
@@ -136,6 +143,7 @@ class StreamingIngest {
     const dir = path.resolve(this.project.dir);
     this.docPath = projectRelative(dir, options.docPath, 'pass a docPath inside the project');
     this.roots = openIngestRoots(dir);
+    this.lock = new LingeringLock(this.project);
     this.limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(undefined), ...options.limits };
     // A document whose path holds a secret is refused whole at the end; nothing is written before.
     this.refusesAll = findSecretInPath(this.docPath) !== undefined;
@@ -163,8 +171,11 @@ class StreamingIngest {
       });
       return;
     }
-    this.chunks.push(text);
-    this.length += text.length;
+    // Lone surrogates are U+FFFD already, so each chunk's UTF-8 bytes, one after the other, are the document's.
+    if (!this.refusesAll) {
+      this.spool ??= new DocumentSpool(this.documentFile(), this.options.durability ?? 'fsync');
+      this.spool.write(text);
+    }
     this.decide(this.feed.push(text), controller);
   }
 
@@ -174,6 +185,12 @@ class StreamingIngest {
     controller: TransformStreamDefaultController<IngestStreamEvent>,
   ): void {
     const open = this.feed.openBlock;
+    // Most chunks end no block and open none: nothing is queued for them.
+    if (blocks.length === 0 && (open === undefined || open.index <= this.openQueued)) return;
+    if (open !== undefined) this.openQueued = Math.max(this.openQueued, open.index);
+    // Past max_blocks a candidate is only counted: its content is let go.
+    for (const block of blocks)
+      this.blocks.push(block.index < this.limits.maxBlocks ? block : { ...block, content: '' });
     this.queue = this.queue.then(async () => {
       for (const block of blocks) {
         this.announce(block, controller);
@@ -221,7 +238,8 @@ class StreamingIngest {
     else if (plan.kind === 'write') plan = this.writes.refusal(plan, this.limits.maxTotalBytes) ?? plan;
     if (plan.kind !== 'write') return (await applyPlans([plan], apply, report)).blocks[0] ?? missing();
     const cleared = plan;
-    const held = await holdWorkspaceLock(this.project, async () => {
+    // Records are made once, at the end, under the lock again.
+    const held = await this.lock.run(async () => {
       // A workspace/ that cannot be opened is the writer's io_error below, not a throw here.
       const before = this.writes.isNew(cleared.path)
         ? await this.roots.workspace().then(
@@ -231,8 +249,8 @@ class StreamingIngest {
         : null;
       const applied = await applyPlans([cleared], apply, report);
       const outcome = applied.blocks[0] ?? missing();
-      if (outcome.status === 'written' || outcome.code === 'unchanged')
-        this.writes.placed(cleared, outcome, before);
+      const [content] = applied.contents;
+      if (content !== undefined) this.writes.placed(cleared, outcome, content, before);
       return outcome;
     });
     if (held.outcome === 'done') return held.value;
@@ -245,9 +263,8 @@ class StreamingIngest {
 
   /** Stops deciding blocks: an abort, a failed source, or the document past max_document_bytes. */
   private stop(problem: IngestProblem): void {
-    if (this.stopped !== undefined) return;
-    // Only complete lines count: the partial last line (perhaps a closing fence without its ending) is dropped.
-    this.stopped = { problem, length: this.length - this.feed.pendingLength };
+    // Only complete lines count: the end drops the partial last line (perhaps a closing fence without its ending).
+    this.stopped ??= { problem };
   }
 
   /** Ends the stream early (the signal aborted): what was decided stays, and the document ends as cut off. */
@@ -285,15 +302,17 @@ class StreamingIngest {
       if (this.heldSurrogate !== '') this.accept('\uFFFD', controller ?? nullController);
       this.heldSurrogate = '';
     }
-    if (this.stopped === undefined) this.decide(this.feed.end(), controller ?? nullController);
+    this.decide(this.feed.end(this.stopped === undefined ? 'read' : 'drop'), controller ?? nullController);
     await this.queue;
-    const whole = this.chunks.join('');
-    const text = this.stopped === undefined ? whole : whole.slice(0, this.stopped.length);
-    const content = encoder.encode(text);
+    await this.lock.release();
     const problems = [...(this.stopped === undefined ? [] : [this.stopped.problem]), ...this.problems];
     try {
       // Nothing partial: a cut-off document is not saved; a whole one is, before it is recorded.
-      if (this.stopped === undefined && !this.refusesAll) await this.saveDocument(content);
+      if (this.stopped !== undefined || this.refusesAll) await this.spool?.discard();
+      else {
+        this.spool ??= new DocumentSpool(this.documentFile(), this.options.durability ?? 'fsync');
+        await this.spool.commit();
+      }
     } catch (error) {
       problems.push({
         code: 'io_error',
@@ -307,13 +326,11 @@ class StreamingIngest {
           docPath: this.docPath,
           runId: this.options.runId,
           nodeId: this.options.nodeId,
-          content,
-          text,
           roots: this.roots,
           limits: this.limits,
           ...optional(this.options),
         },
-        { applyPlans: this.writes.applyPlans, problems },
+        { blocks: this.blocks, applyPlans: this.writes.applyPlans, problems },
       );
       for (const block of result.blocks) {
         if (block.code === 'superseded' && this.writes.wrote(block.index))
@@ -327,22 +344,14 @@ class StreamingIngest {
         cutOff: this.stopped !== undefined && this.stopped.problem.code === 'cut_off',
       });
     } finally {
+      await this.lock.release().catch(() => undefined);
       await this.roots.close().catch(() => undefined);
       if (this.ownStore) await this.project.store.close().catch(() => undefined);
     }
   }
 
-  private async saveDocument(content: Uint8Array): Promise<void> {
-    const target = path.join(path.resolve(this.project.dir), ...this.docPath.split('/'));
-    await quickFs.mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomically(
-      target,
-      async (handle) => {
-        await handle.writeFile(content);
-        return content.byteLength;
-      },
-      { replace: true, durability: this.options.durability ?? 'fsync' },
-    );
+  private documentFile(): string {
+    return path.join(path.resolve(this.project.dir), ...this.docPath.split('/'));
   }
 }
 
@@ -390,6 +399,7 @@ function missing(): never {
 
 /** The text with each lone surrogate as U+FFFD, as its UTF-8 encoding (and so the saved document) holds it. */
 function wellFormed(text: string): string {
+  if (!SURROGATE.test(text)) return text;
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 

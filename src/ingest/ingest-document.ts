@@ -6,6 +6,7 @@ import { blockEventFields, candidatesOf, eventLevelOf, manifestArtifactOf } from
 import type { BlockOutcome } from './block-outcome.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
+import type { FenceBlock } from '../fence/index.js';
 import type { FenceParser } from '../project/index.js';
 import { ingestManifestSchema } from './ingest-manifest.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
@@ -128,10 +129,12 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
 }
 
 /**
- * How an ingest that already wrote some of its blocks (the streaming ingest) finishes the document: the plans
- * are carried out by `applyPlans` (under the same lock and events as always), and `problems` are reported first.
+ * How an ingest that already read and wrote some of its blocks (the streaming ingest) finishes the document: its
+ * candidates as the scanner handed them back (`blocks`, instead of the document's text parsed again), the plans
+ * carried out by `applyPlans` (under the same lock and events as always), and `problems` reported first.
  */
 export interface IngestCompletion {
+  readonly blocks?: readonly FenceBlock[];
   readonly applyPlans?: typeof applyPlans;
   readonly problems?: readonly IngestProblem[];
 }
@@ -197,10 +200,12 @@ async function ingestOnce(options: IngestOptions, completion: IngestCompletion):
     );
   }
   try {
-    const text =
-      secret !== undefined ? null : await documentText(options, projectDir, docPath, limits, report);
-    if (text !== null) {
-      const { plans, omitted } = await planText(text, docPath, limits, options.parser, report);
+    const planned =
+      secret !== undefined
+        ? null
+        : await planDocument(options, completion, { projectDir, docPath }, limits, report);
+    if (planned !== null) {
+      const { plans, omitted } = planned;
       ({ blocks, contents } = await placeBlocks(plans, {
         ...(completion.applyPlans === undefined ? {} : { applyPlans: completion.applyPlans }),
         project,
@@ -278,6 +283,22 @@ async function documentText(
     return takeDocumentText(docPath, content, text, limits, report);
   const bytes = content ?? (await readDocument(projectDir, docPath, limits, report));
   return bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
+}
+
+/** The document's plans: of the blocks already read (`completion.blocks`), else of its text, read and parsed. */
+async function planDocument(
+  options: IngestOptions,
+  completion: IngestCompletion,
+  { projectDir, docPath }: { readonly projectDir: string; readonly docPath: string },
+  limits: IngestLimits,
+  report: ReportProblem,
+): Promise<{ plans: BlockPlan[]; omitted: OmittedBlocks | undefined } | null> {
+  if (completion.blocks !== undefined) {
+    const { blocks, omitted } = limitCandidates({ blocks: completion.blocks }, limits.maxBlocks);
+    return { plans: planBlocks(blocks, limits), omitted };
+  }
+  const text = await documentText(options, projectDir, docPath, limits, report);
+  return text === null ? null : planText(text, docPath, limits, options.parser, report);
 }
 
 async function planText(

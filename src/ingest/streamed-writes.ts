@@ -15,7 +15,13 @@ interface StreamedPath {
   /** The last block the stream wrote there: its index, and its outcome. */
   last: BlockOutcome;
   lang: string;
-  bytes: Uint8Array;
+  /** The bytes the document's blocks hold for this path so far (for `max_total_bytes`). */
+  size: number;
+  /**
+   * The blocks placed at this path since the last whole file (that file's block, then the edit blocks after
+   * it), by index: their outcomes and the bytes each left on disk. Earlier ones are superseded and let go.
+   */
+  chain: Map<number, { readonly outcome: BlockOutcome; readonly content: IngestedContent }>;
 }
 
 /**
@@ -53,7 +59,7 @@ export class StreamedWrites {
         `'${plan.path}' differs from ${other} only by case or Unicode normalization; ${other} was already written while streaming, so this block is not: rename one`,
       );
     }
-    const replaced = this.paths.get(plan.path)?.bytes.byteLength ?? 0;
+    const replaced = this.paths.get(plan.path)?.size ?? 0;
     if (this.total - replaced + plan.bytes.byteLength > maxTotalBytes) {
       return decided(
         'too_large',
@@ -68,17 +74,29 @@ export class StreamedWrites {
     return !this.paths.has(path);
   }
 
-  /** Notes a block the stream placed (written, or already there): `before` is the file's hash before the stream. */
-  placed(plan: BlockPlan & { kind: 'write' }, outcome: BlockOutcome, before: string | null): void {
+  /**
+   * Notes a block the stream placed (written, or already there) and the bytes it left on disk: `before` is the
+   * file's hash before the stream.
+   */
+  placed(
+    plan: BlockPlan & { kind: 'write' },
+    outcome: BlockOutcome,
+    content: IngestedContent,
+    before: string | null,
+  ): void {
     const known = this.paths.get(plan.path);
     if (outcome.status === 'written') this.written.add(outcome.index);
-    this.total += plan.bytes.byteLength - (known?.bytes.byteLength ?? 0);
+    this.total += plan.bytes.byteLength - (known?.size ?? 0);
     this.byKey.set(pathCollisionKey(plan.path), plan.path);
+    // A whole file starts the path's chain again: the blocks before it are superseded, as the end will say.
+    const chain = plan.edit === true && known !== undefined ? known.chain : new Map<number, never>();
+    chain.set(outcome.index, { outcome, content });
     this.paths.set(plan.path, {
       before: known === undefined ? before : known.before,
       last: outcome,
       lang: plan.block.lang,
-      bytes: plan.bytes,
+      size: plan.bytes.byteLength,
+      chain,
     });
   }
 
@@ -93,25 +111,90 @@ export class StreamedWrites {
     options: ApplyOptions,
     report: ReportProblem,
   ): Promise<AppliedPlans> => {
-    const applied = await applyPlans(plans, options, report);
+    const placed = this.placedAlready(plans);
+    // Only what the stream has not already placed exactly as the whole document plans it is carried out now.
+    const rest = plans.filter((plan) => !placed.has(plan.block.index));
+    const applied = await applyPlans(rest, options, report);
     const cleared = new Set(plans.flatMap((plan) => (plan.kind === 'write' ? [plan.path] : [])));
     const kept = new Map<number, StreamedPath>();
     for (const streamed of this.paths.values()) {
       if (!cleared.has(streamed.last.workspacePath.slice('workspace/'.length)))
         kept.set(streamed.last.index, streamed);
     }
-    const blocks = applied.blocks.map((outcome, position) => {
-      const plan = plans[position];
+    const appliedContents = applied.contents.values();
+    // What the blocks before each one left at its path, as a post-write ingest judges it (the file before the stream first).
+    const previous = new Map<string, string | null>();
+    const blocks: BlockOutcome[] = [];
+    const contents: IngestedContent[] = [];
+    let next = 0;
+    for (const plan of plans) {
+      if (plan.kind === 'write' && placed.has(plan.block.index)) {
+        const streamed = this.paths.get(plan.path);
+        const link = streamed?.chain.get(plan.block.index);
+        if (streamed === undefined || link === undefined) throw new Error('a placed block lost its record');
+        const before = previous.has(plan.path) ? previous.get(plan.path) : streamed.before;
+        previous.set(plan.path, link.outcome.sha256);
+        const unchanged = before === link.outcome.sha256;
+        blocks.push(unchanged ? asUnchanged(link.outcome) : asWritten(link.outcome));
+        contents.push(
+          unchanged
+            ? { ...link.content, status: 'skipped', code: 'unchanged' }
+            : { ...link.content, status: 'written', code: null },
+        );
+        continue;
+      }
+      const outcome = applied.blocks[next++] ?? missingOutcome();
+      const content =
+        outcome.status === 'written' || outcome.code === 'unchanged'
+          ? appliedContents.next().value
+          : undefined;
       const keptHere = kept.get(outcome.index);
-      if (keptHere !== undefined) return keptWritten(keptHere.last, outcome);
-      if (plan?.kind !== 'write' || outcome.status === 'rejected') return outcome;
-      const streamed = this.paths.get(plan.path);
-      if (streamed === undefined || (outcome.status !== 'written' && outcome.code !== 'unchanged'))
-        return outcome;
-      return streamed.before === outcome.sha256 ? asUnchanged(outcome) : asWritten(outcome);
-    });
-    return { blocks, contents: contentsOf(blocks, plans) };
+      if (keptHere !== undefined) {
+        blocks.push(keptWritten(keptHere.last, outcome));
+        const link = keptHere.chain.get(keptHere.last.index);
+        if (link !== undefined) contents.push({ ...link.content, status: 'written', code: null });
+        continue;
+      }
+      const streamed = plan.kind === 'write' ? this.paths.get(plan.path) : undefined;
+      let judged = outcome;
+      if (plan.kind === 'write' && streamed !== undefined && content !== undefined) {
+        const before = previous.has(plan.path) ? previous.get(plan.path) : streamed.before;
+        previous.set(plan.path, outcome.sha256);
+        judged = before === outcome.sha256 ? asUnchanged(outcome) : asWritten(outcome);
+      }
+      blocks.push(judged);
+      if (content !== undefined)
+        contents.push(
+          judged.status === 'written'
+            ? { ...content, status: 'written', code: null }
+            : { ...content, status: 'skipped', code: 'unchanged' },
+        );
+    }
+    return { blocks, contents };
   };
+
+  /**
+   * The cleared blocks the stream already placed as the whole document plans them: on each path, the longest run
+   * of its cleared blocks, from the first, that the stream placed, when the last of them is the last block the
+   * stream placed there (so the file holds what they leave). They are not carried out again; the blocks after
+   * them on that path (an edit block the stream refused, say) are, against the file they left.
+   */
+  private placedAlready(plans: readonly BlockPlan[]): Set<number> {
+    const planned = new Map<string, number[]>();
+    for (const plan of plans) {
+      if (plan.kind === 'write')
+        planned.set(plan.path, [...(planned.get(plan.path) ?? []), plan.block.index]);
+    }
+    const placed = new Set<number>();
+    for (const [path, indexes] of planned) {
+      const streamed = this.paths.get(path);
+      if (streamed === undefined) continue;
+      const run = indexes.findIndex((index) => !streamed.chain.has(index));
+      const prefix = run === -1 ? indexes : indexes.slice(0, run);
+      if (prefix.at(-1) === streamed.last.index) for (const index of prefix) placed.add(index);
+    }
+    return placed;
+  }
 }
 
 /** Reads the SHA-256 of `path` under the workspace root, or null when there is no regular file there. */
@@ -157,31 +240,6 @@ function asUnchanged(outcome: BlockOutcome): BlockOutcome {
   };
 }
 
-/** The bytes each outcome left on disk, in document order, as {@link applyPlans} lists them. */
-function contentsOf(blocks: readonly BlockOutcome[], plans: readonly BlockPlan[]): IngestedContent[] {
-  return blocks.flatMap((outcome, position): IngestedContent[] => {
-    const plan = plans[position];
-    if (plan === undefined || outcome.workspacePath === '') return [];
-    if (outcome.status === 'written')
-      return [
-        {
-          workspacePath: outcome.workspacePath,
-          lang: outcome.lang,
-          bytes: plan.bytes,
-          status: 'written',
-          code: null,
-        },
-      ];
-    if (outcome.code === 'unchanged')
-      return [
-        {
-          workspacePath: outcome.workspacePath,
-          lang: outcome.lang,
-          bytes: plan.bytes,
-          status: 'skipped',
-          code: 'unchanged',
-        },
-      ];
-    return [];
-  });
+function missingOutcome(): never {
+  throw new Error('applyPlans returned fewer outcomes than plans');
 }

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIngestStream, runIngest } from '../../src/ingest/index.js';
@@ -17,6 +17,8 @@ interface Ingested {
   readonly document: string;
   readonly manifest: unknown;
   readonly placed: readonly { path: string; status: string; code: string | null; sha: string }[];
+  /** The run's events.jsonl, each line but its timestamp. */
+  readonly events: readonly unknown[];
 }
 
 const placedOf = (contents: readonly IngestedContent[]): Ingested['placed'] =>
@@ -32,6 +34,18 @@ async function snapshot(projectDir: string, placed: Ingested['placed']): Promise
     await readFile(path.join(projectDir, '.agent/runs/run-1/manifests/plan.json'), 'utf8'),
   ) as Record<string, unknown>;
   delete manifest.ts;
+  const events = await readFile(path.join(projectDir, '.agent/runs/run-1/events.jsonl'), 'utf8').then(
+    (text) =>
+      text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => {
+          const event = JSON.parse(line) as Record<string, unknown>;
+          delete event.ts;
+          return event;
+        }),
+    () => ['no events.jsonl'],
+  );
   return {
     workspace: await treeDigest(path.join(projectDir, 'workspace')).catch(() => 'no workspace/'),
     document: await readFile(path.join(projectDir, ids.docPath)).then(
@@ -40,6 +54,7 @@ async function snapshot(projectDir: string, placed: Ingested['placed']): Promise
     ),
     manifest,
     placed,
+    events,
   };
 }
 
@@ -144,6 +159,30 @@ const documents: { name: string; text: string; files?: Record<string, string> }[
     name: 'a file already holding the last version',
     text: `${fileBlock('ts', 'src/a.ts', 'v1')}\n${fileBlock('ts', 'src/a.ts', 'v2')}\n${fileBlock('ts', 'same.ts', 'same')}`,
     files: { 'workspace/src/a.ts': 'v2\n', 'workspace/same.ts': 'same\n' },
+  },
+  {
+    name: 'edit blocks: a file then its patch, a new file from /dev/null, a patch of a file on disk, one that fails',
+    text: [
+      fileBlock('ts', 'src/a.ts', 'one\ntwo\nthree'),
+      fileBlock(
+        'diff',
+        'src/a.ts',
+        '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three',
+      ),
+      fileBlock('diff', 'new.ts', '--- /dev/null\n+++ b/new.ts\n@@ -0,0 +1 @@\n+created'),
+      fileBlock('patch', 'old.ts', '--- a/old.ts\n+++ b/old.ts\n@@ -1 +1 @@\n-before\n+after'),
+      fileBlock('diff', 'old.ts', '--- a/old.ts\n+++ b/old.ts\n@@ -1 +1 @@\n-missing\n+never'),
+      fileBlock('diff', 'fix.patch', '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b'),
+    ].join('\n'),
+    files: { 'workspace/old.ts': 'before\n' },
+  },
+  {
+    name: 'a patched file written again by a later whole block',
+    text: [
+      fileBlock('ts', 'a.ts', 'x\ny'),
+      fileBlock('diff', 'a.ts', '--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n-x\n+X\n y'),
+      fileBlock('ts', 'a.ts', 'final'),
+    ].join('\n'),
   },
   {
     name: 'an unterminated block at the end',
@@ -300,11 +339,17 @@ describe('createIngestStream when cut off', () => {
       'block.opened',
       'block.written',
       'block.opened',
+      // The block open at the cut is decided at the end, as a post-write ingest of the text before it decides it.
+      'block.skipped',
       'document.done',
     ]);
     const done = events.at(-1);
     if (done?.type !== 'document.done') throw new Error('no document.done event');
     expect(done.cutOff).toBe(true);
+    // The document was being saved as it streamed: its temp file is gone with it.
+    expect((await readdir(path.join(projectDir, 'docs'))).filter((name) => name.endsWith('.tmp'))).toEqual(
+      [],
+    );
     expect(done.problems.map((problem) => problem.code)).toEqual(['cut_off']);
     expect(done.problems[0]?.message).toContain('user pressed stop');
     expect(entriesOf(done.manifest)).toEqual([
@@ -375,6 +420,66 @@ describe('createIngestStream when cut off', () => {
       ['b.ts', 'skipped', 'unterminated', []],
     ]);
     expect(await workspaceFiles(projectDir)).toEqual({ 'a.ts': 'a\n' });
+  });
+});
+
+describe('createIngestStream saving and locking', () => {
+  it('saves the document as it streams, so its folder holds a temp file until the end places it', async () => {
+    const projectDir = await seeded({});
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock });
+    const reading = (async () => {
+      await stream.readable.pipeTo(new WritableStream());
+    })();
+    const writer = stream.writable.getWriter();
+    await writer.write(fileBlock('ts', 'a.ts', 'a'));
+    const during = await readdir(path.join(projectDir, 'docs'));
+    expect(during).toHaveLength(1);
+    expect(during[0]).toMatch(/\.tmp$/);
+    await writer.write('tail without a newline');
+    await writer.close();
+    await reading;
+    expect(await readdir(path.join(projectDir, 'docs'))).toEqual(['plan.md']);
+    expect(await readFile(path.join(projectDir, ids.docPath), 'utf8')).toBe(
+      `${fileBlock('ts', 'a.ts', 'a')}tail without a newline`,
+    );
+  });
+
+  it('reports a document it cannot save as io_error, and still writes the blocks and the manifest', async () => {
+    // docs/plan.md cannot be made: docs is a file.
+    const { events, projectDir: dir } = await streamed(fileBlock('ts', 'a.ts', 'a'), [5], {
+      docs: 'not a folder',
+    });
+    const done = events.at(-1);
+    if (done?.type !== 'document.done') throw new Error('no document.done event');
+    expect(done.problems.map((problem) => problem.code)).toEqual(['io_error']);
+    expect(done.problems[0]?.message).toContain('cannot save docs/plan.md');
+    expect(entriesOf(done.manifest)).toEqual([['a.ts', 'written', '', []]]);
+    expect(await workspaceFiles(dir)).toEqual({ 'a.ts': 'a\n' });
+  });
+
+  it('lets the workspace lock go while the model pauses: another ingest of the project is not kept waiting', async () => {
+    const projectDir = await seeded({ 'docs/other.md': fileBlock('ts', 'other.ts', 'o') });
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock });
+    const reading = (async () => {
+      await stream.readable.pipeTo(new WritableStream());
+    })();
+    const writer = stream.writable.getWriter();
+    await writer.write(`${fileBlock('ts', 'a.ts', 'a')}\n\`\`\`ts file=b.ts\nhalf`);
+    // The stream is mid-block and waiting for the model; a post-write ingest that may wait only 2 s gets the lock.
+    const other = await runIngest({
+      projectDir,
+      docPath: 'docs/other.md',
+      runId: 'run-1',
+      nodeId: 'other',
+      durability: 'none',
+      lockWaitMs: 2_000,
+    });
+    expect(other.problems).toEqual([]);
+    expect(other.manifest.summary).toMatchObject({ written: 1 });
+    await writer.write('\n```\n');
+    await writer.close();
+    await reading;
+    expect(await workspaceFiles(projectDir)).toEqual({ 'a.ts': 'a\n', 'b.ts': 'half\n', 'other.ts': 'o\n' });
   });
 });
 
