@@ -31,10 +31,14 @@ export function isWatchedDocument(docPath: string): boolean {
   return docPath.endsWith('.md') && !docPath.split('/').some((segment) => segment.startsWith('.'));
 }
 
+/** How close in time a staged file's event and a document's must be for the document to count as renamed into place. */
+export const RENAME_WINDOW_MS = 50;
+
 /**
  * Tracks the documents under `dir` (project-relative): a document has settled when its file (inode, size,
- * mtime, ctime) has not changed for `quietMs`; one found by a scan counts its quiet time from its mtime, so a
- * restart does not wait for documents written long before it.
+ * mtime, ctime) has not changed for `quietMs`, or at once when it was renamed into place (an event for it came
+ * with one for a staged name of the same folder, a temp file, that is gone: the rename's two ends); one found by
+ * a scan counts its quiet time from its mtime, so a restart does not wait for documents written long before it.
  */
 export function trackSettling(
   projectDir: string,
@@ -42,8 +46,20 @@ export function trackSettling(
   quietMs: number,
   now: () => number = Date.now,
 ): SettleTracker {
-  const waiting = new Map<string, { signature: FileSignature | undefined; since: number }>();
+  const waiting = new Map<string, { signature: FileSignature | undefined; since: number; event?: number }>();
   const done = new Map<string, FileSignature>();
+  /** When an event last came for each staged (not watched) name: a temp file being written or renamed away. */
+  const staged = new Map<string, number>();
+
+  /** Whether an event for a staged sibling of `docPath` came close to `at` and that sibling is gone now. */
+  const renamedInto = async (docPath: string, at: number): Promise<boolean> => {
+    const folder = path.posix.dirname(docPath);
+    for (const [name, seen] of staged) {
+      if (path.posix.dirname(name) !== folder || Math.abs(seen - at) > RENAME_WINDOW_MS) continue;
+      if ((await lstatOrMissing(path.join(projectDir, name))) === undefined) return true;
+    }
+    return false;
+  };
 
   const lstat = async (docPath: string) => {
     const info = await lstatOrMissing(path.join(projectDir, docPath));
@@ -58,7 +74,9 @@ export function trackSettling(
 
   return {
     mark: (docPath) => {
-      if (isWatchedDocument(docPath)) waiting.set(docPath, { signature: undefined, since: now() });
+      const at = now();
+      if (isWatchedDocument(docPath)) waiting.set(docPath, { signature: undefined, since: at, event: at });
+      else staged.set(docPath, at);
     },
     scan: async () => {
       const found = await fastGlob()(`${fastGlob().escapePath(dir)}/**/*.md`, {
@@ -78,6 +96,7 @@ export function trackSettling(
     },
     settled: async () => {
       const ready: { docPath: string; signature: FileSignature }[] = [];
+      for (const [name, seen] of staged) if (now() - seen > 10 * RENAME_WINDOW_MS) staged.delete(name);
       for (const [docPath, entry] of [...waiting]) {
         const signature = await signatureOf(docPath);
         // Gone (renamed away, deleted) or no longer a regular file: nothing to ingest until it comes back.
@@ -85,11 +104,16 @@ export function trackSettling(
           waiting.delete(docPath);
           continue;
         }
-        if (signature !== entry.signature) {
+        // Renamed into place: the file is whole already (a rename is atomic), so it need not be quiet first.
+        const renamed =
+          entry.signature === undefined &&
+          entry.event !== undefined &&
+          (await renamedInto(docPath, entry.event));
+        if (signature !== entry.signature && !renamed) {
           waiting.set(docPath, { signature, since: now() });
           continue;
         }
-        if (now() - entry.since < quietMs) continue;
+        if (!renamed && now() - entry.since < quietMs) continue;
         waiting.delete(docPath);
         if (done.get(docPath) !== signature) ready.push({ docPath, signature });
       }

@@ -94,6 +94,8 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
   const stopped = (): boolean => controller.signal.aborted;
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // An event wakes the loop at once: a document renamed into place is ingested without waiting for a tick.
+  let wake = new AbortController();
   const watcher = once
     ? undefined
     : startWatcher(
@@ -101,6 +103,7 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
         dir,
         (docPath) => {
           tracker.mark(docPath);
+          wake.abort();
         },
         io,
       );
@@ -125,7 +128,12 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
         await tracker.scan();
         lastScan = Date.now();
       }
-      await sleep(tickMs, undefined, { signal: controller.signal }).catch(() => undefined);
+      if (!wake.signal.aborted) {
+        await sleep(tickMs, undefined, { signal: AbortSignal.any([controller.signal, wake.signal]) }).catch(
+          () => undefined,
+        );
+      }
+      wake = new AbortController();
     }
   } finally {
     watcher?.close();

@@ -1,4 +1,4 @@
-import { rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isWatchedDocument, trackSettling } from '../../../src/cli/ingest/settle-documents.js';
@@ -40,6 +40,40 @@ describe('isWatchedDocument', () => {
 });
 
 describe('trackSettling', () => {
+  it('settles a document renamed into place at once: the event of its temp file came with its own, and the temp is gone', async () => {
+    const { projectDir, tracker, settledPaths } = await tracked({ 'docs/.a.md.tmp': 'whole' });
+    await rename(path.join(projectDir, 'docs/.a.md.tmp'), path.join(projectDir, 'docs/a.md'));
+    // What fs.watch reports for a rename: both of its ends.
+    tracker.mark('docs/.a.md.tmp');
+    tracker.mark('docs/a.md');
+    expect(await settledPaths()).toEqual(['docs/a.md']);
+  });
+
+  it('waits the quiet period for a document written in place, even with a temp file of the folder still being written', async () => {
+    const { projectDir, tracker, settledPaths, advance } = await tracked({
+      'docs/.b.md.tmp': 'half',
+      'docs/a.md': 'first part',
+    });
+    // The staged file is still there: a write in progress, not the source of a rename.
+    tracker.mark('docs/.b.md.tmp');
+    tracker.mark('docs/a.md');
+    expect(await settledPaths()).toEqual([]);
+    await writeFile(path.join(projectDir, 'docs/a.md'), 'first part, second part');
+    tracker.mark('docs/a.md');
+    advance(QUIET_MS - 1);
+    expect(await settledPaths()).toEqual([]);
+    advance(QUIET_MS);
+    expect(await settledPaths()).toEqual(['docs/a.md']);
+  });
+
+  it('does not take a temp file gone long before for the source of a rename', async () => {
+    const { tracker, settledPaths, advance } = await tracked({ 'docs/a.md': 'written in place' });
+    tracker.mark('docs/.gone.tmp');
+    advance(200);
+    tracker.mark('docs/a.md');
+    expect(await settledPaths()).toEqual([]);
+  });
+
   it('settles a document found by a scan at once when its mtime is older than the quiet period', async () => {
     const { projectDir, tracker, settledPaths } = await tracked({ 'docs/old.md': 'old' });
     const anHourAgo = new Date(Date.now() - 3_600_000);
