@@ -78,6 +78,7 @@ describe('the packed tarball', () => {
         'dist/index.js',
         'dist/index.d.ts',
         'dist/cli/main.js',
+        'dist/langgraph/index.js',
         'docs/architecture.md',
         'docs/config.schema.json',
         'docs/manifest.schema.json',
@@ -170,11 +171,13 @@ describe('are the types wrong', () => {
     );
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as {
-      analysis: { problems: { kind: string; resolutionKind: string }[] };
+      analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] };
     };
-    expect(report.analysis.problems.map((problem) => `${problem.kind} ${problem.resolutionKind}`)).toEqual([
-      'CJSResolvesToESM node16-cjs',
-    ]);
+    expect(
+      report.analysis.problems.map(
+        (problem) => `${problem.entrypoint} ${problem.kind} ${problem.resolutionKind}`,
+      ),
+    ).toEqual(['. CJSResolvesToESM node16-cjs', './langgraph CJSResolvesToESM node16-cjs']);
   });
 });
 
