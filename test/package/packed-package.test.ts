@@ -77,6 +77,8 @@ describe('the packed tarball', () => {
         'package.json',
         'dist/index.js',
         'dist/index.d.ts',
+        'dist/ai-sdk/index.js',
+        'dist/ai-sdk/index.d.ts',
         'dist/cli/main.js',
         'docs/architecture.md',
         'docs/config.schema.json',
@@ -105,6 +107,18 @@ describe('the packed tarball', () => {
       repository: { type: 'git', url: 'git+https://github.com/artifact-ingest/artifact-ingest.git' },
       homepage: 'https://github.com/artifact-ingest/artifact-ingest#readme',
       bugs: 'https://github.com/artifact-ingest/artifact-ingest/issues',
+    });
+    // The AI SDK adapter is a subpath of its own (its types for TypeScript's node10 resolution too), never in ".".
+    expect(manifest).toMatchObject({
+      exports: {
+        './ai-sdk': {
+          types: './dist/ai-sdk/index.d.ts',
+          import: './dist/ai-sdk/index.js',
+          default: './dist/ai-sdk/index.js',
+        },
+      },
+      typesVersions: { '*': { 'ai-sdk': ['./dist/ai-sdk/index.d.ts'] } },
+      peerDependenciesMeta: { ai: { optional: true } },
     });
     expect(await readFile(path.join(packed.packageDir, 'LICENSE'), 'utf8')).toMatch(
       /^MIT License\n\nCopyright \(c\) 2026 the artifact-ingest authors\n/,
@@ -170,11 +184,13 @@ describe('are the types wrong', () => {
     );
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as {
-      analysis: { problems: { kind: string; resolutionKind: string }[] };
+      analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] };
     };
-    expect(report.analysis.problems.map((problem) => `${problem.kind} ${problem.resolutionKind}`)).toEqual([
-      'CJSResolvesToESM node16-cjs',
-    ]);
+    expect(
+      report.analysis.problems.map(
+        (problem) => `${problem.kind} ${problem.entrypoint} ${problem.resolutionKind}`,
+      ),
+    ).toEqual(['CJSResolvesToESM . node16-cjs', 'CJSResolvesToESM ./ai-sdk node16-cjs']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, rmdir, symlink } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -43,6 +43,12 @@ export async function packPackage(): Promise<PackedPackage> {
   const project = path.join(REPO, '.pack-test', path.basename(packDir));
   const packageDir = path.join(project, 'node_modules', 'artifact-ingest');
   await mkdir(packageDir, { recursive: true });
+  // A package.json of its own: without it the repository's is the nearest, and Node resolves `artifact-ingest` from
+  // a script here to the repository itself (package self-reference), never to the unpacked tarball.
+  await writeFile(
+    path.join(project, 'package.json'),
+    `${JSON.stringify({ name: 'packed-package-consumer', private: true }, null, 2)}\n`,
+  );
   await extract({ file: tarball, cwd: packageDir, strip: 1 });
   // What npm install does for a bin: make it executable and link it, so `npx artifact-ingest` finds it.
   await chmod(path.join(packageDir, 'dist', 'cli', 'main.js'), 0o755);
