@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { REPO, runProgram } from './packed-package.js';
@@ -56,6 +56,7 @@ const generatedText = (await generateText({ model, prompt: 'Plan.', onFinish }))
 const generated = await onFinish.done;
 
 process.stdout.write(JSON.stringify({
+  aiVersion: JSON.parse(readFileSync(new URL(import.meta.resolve('ai/package.json')), 'utf8')).version,
   events,
   onDiskAtEachDelta,
   streamed: streamed.manifest.summary,
@@ -72,6 +73,7 @@ process.stdout.write(JSON.stringify({
 
 /** What {@link consumerScript} prints when the adapter works. */
 const EXPECTED = {
+  aiVersion: expect.any(String) as unknown,
   events: ['block.opened', 'block.written', 'block.opened', 'block.rejected', 'document.done'],
   onDiskAtEachDelta: [false, false, true, true, true],
   streamed: { total_blocks: 2, written: 1, skipped: 0, rejected: 1 },
@@ -126,25 +128,24 @@ export async function useAi(packed: PackedPackage, aiDir: string): Promise<void>
   await symlink(aiDir, path.join(packed.project, 'node_modules', 'ai'), 'dir');
 }
 
-/** Runs the user's script in the packed project with `node` and checks what it printed. */
+/** Runs the user's script in the packed project with this `node`, and checks what it printed and which `ai` ran. */
 export async function expectConsumerWorks(
   packed: PackedPackage,
   mockClass: string,
-  node = process.execPath,
+  aiMajor: number,
 ): Promise<void> {
   const script = path.join(packed.project, 'ai-sdk-consumer.mjs');
   await writeFile(script, consumerScript(mockClass));
-  const result = await runProgram(node, [script], { cwd: packed.project });
+  const result = await runProgram(process.execPath, [script], { cwd: packed.project });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
-  expect(JSON.parse(result.stdout)).toEqual(EXPECTED);
+  const printed = JSON.parse(result.stdout) as { aiVersion: string };
+  expect(printed).toEqual(EXPECTED);
+  expect(printed.aiVersion.split('.')[0]).toBe(String(aiMajor));
 }
 
-/** Type-checks the TypeScript user's file in the packed project with the repository's tsc. */
-export async function expectConsumerTypeChecks(
-  packed: PackedPackage,
-  node = process.execPath,
-): Promise<void> {
+/** Type-checks the TypeScript user's file in the packed project with the repository's tsc, against the `ai` in `aiDir`. */
+export async function expectConsumerTypeChecks(packed: PackedPackage, aiDir: string): Promise<void> {
   await writeFile(path.join(packed.project, 'ai-sdk-typed.mts'), TYPED_CONSUMER);
   await writeFile(
     path.join(packed.project, 'tsconfig.json'),
@@ -165,7 +166,14 @@ export async function expectConsumerTypeChecks(
     }),
   );
   const tsc = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = await runProgram(node, [tsc, '-p', 'tsconfig.json'], { cwd: packed.project });
-  expect(result.stdout + result.stderr).toBe('');
+  const result = await runProgram(process.execPath, [tsc, '-p', 'tsconfig.json', '--listFiles'], {
+    cwd: packed.project,
+  });
+  // --listFiles prints absolute paths; anything else is a diagnostic.
+  const printed = result.stdout.split('\n').filter((line) => line !== '');
+  expect(printed.filter((line) => !line.startsWith('/'))).toEqual([]);
+  expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
+  // The published types were checked against the `ai` meant, not another one up the folders.
+  expect(printed).toContain(path.join(await realpath(aiDir), 'dist', 'index.d.ts'));
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeModuleLoadHooks } from '../helpers/module-load-hooks.js';
 import { expectConsumerTypeChecks, expectConsumerWorks } from './ai-sdk-consumer.js';
-import { packPackage, runProgram } from './packed-package.js';
+import { packPackage, REPO, runProgram } from './packed-package.js';
 import type { PackedPackage } from './packed-package.js';
 
 let packed: PackedPackage;
@@ -38,11 +38,11 @@ async function packagesLoadedBy(name: string, source: string): Promise<Set<strin
 
 describe('artifact-ingest/ai-sdk from the packed tarball, with ai 6 (the devDependency)', () => {
   it('streams and generates with the SDK mock model: files written while streaming, the manifests as expected', async () => {
-    await expectConsumerWorks(packed, 'MockLanguageModelV3');
+    await expectConsumerWorks(packed, 'MockLanguageModelV3', 6);
   });
 
   it('type-checks a TypeScript user of streamText, generateText and tools against the published types', async () => {
-    await expectConsumerTypeChecks(packed);
+    await expectConsumerTypeChecks(packed, path.join(REPO, 'node_modules', 'ai'));
   });
 
   it('loads no ai code: neither the main entry nor the adapter imports ai at run time', async () => {
