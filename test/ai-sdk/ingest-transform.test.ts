@@ -332,7 +332,15 @@ describe('ingestTransform with streamText and the SDK mock model', () => {
 
   it('without onError, reports a failed ingest as a process warning', async () => {
     const projectDir = await tempProject();
-    const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+    // Only the adapter's warning: another one (an experimental feature's) may come first.
+    const warned = new Promise<Error>((resolve) => {
+      const listener = (warning: Error & { code?: string }): void => {
+        if (warning.code !== 'ARTIFACT_INGEST_AI_SDK') return;
+        process.off('warning', listener);
+        resolve(warning);
+      };
+      process.on('warning', listener);
+    });
     const transform = ingestTransform(
       adapterOptions(projectDir, {
         now: () => {
