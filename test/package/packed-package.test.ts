@@ -77,6 +77,8 @@ describe('the packed tarball', () => {
         'package.json',
         'dist/index.js',
         'dist/index.d.ts',
+        'dist/ai-sdk/index.js',
+        'dist/ai-sdk/index.d.ts',
         'dist/cli/main.js',
         'dist/langgraph/index.js',
         'docs/architecture.md',
@@ -106,6 +108,18 @@ describe('the packed tarball', () => {
       repository: { type: 'git', url: 'git+https://github.com/artifact-ingest/artifact-ingest.git' },
       homepage: 'https://github.com/artifact-ingest/artifact-ingest#readme',
       bugs: 'https://github.com/artifact-ingest/artifact-ingest/issues',
+    });
+    // The AI SDK adapter is a subpath of its own (its types for TypeScript's node10 resolution too), never in ".".
+    expect(manifest).toMatchObject({
+      exports: {
+        './ai-sdk': {
+          types: './dist/ai-sdk/index.d.ts',
+          import: './dist/ai-sdk/index.js',
+          default: './dist/ai-sdk/index.js',
+        },
+      },
+      typesVersions: { '*': { 'ai-sdk': ['./dist/ai-sdk/index.d.ts'] } },
+      peerDependenciesMeta: { ai: { optional: true } },
     });
     expect(await readFile(path.join(packed.packageDir, 'LICENSE'), 'utf8')).toMatch(
       /^MIT License\n\nCopyright \(c\) 2026 the artifact-ingest authors\n/,
@@ -177,7 +191,11 @@ describe('are the types wrong', () => {
       report.analysis.problems.map(
         (problem) => `${problem.entrypoint} ${problem.kind} ${problem.resolutionKind}`,
       ),
-    ).toEqual(['. CJSResolvesToESM node16-cjs', './langgraph CJSResolvesToESM node16-cjs']);
+    ).toEqual([
+      '. CJSResolvesToESM node16-cjs',
+      './ai-sdk CJSResolvesToESM node16-cjs',
+      './langgraph CJSResolvesToESM node16-cjs',
+    ]);
   });
 });
 
