@@ -32,6 +32,9 @@ export class FenceFeed {
   private ended = false;
   /** The candidate block open after the lines read last, if any. */
   private open: OpenedBlock | undefined;
+  /** The opening line and candidate index `open` was read for. */
+  private openLine = -1;
+  private openIndex = -1;
 
   /** The candidate block whose opening fence line was read and whose end was not. */
   get openBlock(): OpenedBlock | undefined {
@@ -82,10 +85,13 @@ export class FenceFeed {
       scan.finishFence(false, scan.fence.lastLine, !scan.fence.lastLineTokenless);
     const found = this.fences.flatMap((fence) => this.judge(fence));
     this.fences.length = 0;
-    this.open =
-      !atEnd && scan.leaf === FENCED
-        ? this.opened(scan.fence.openingRawInfo, scan.fence.fenceLength)
-        : undefined;
+    if (atEnd || scan.leaf !== FENCED) this.open = undefined;
+    // A fence stays open over many chunks: its opening line is read once, not on every chunk.
+    else if (this.openLine !== scan.fence.startLine || this.openIndex !== this.nextIndex) {
+      this.openLine = scan.fence.startLine;
+      this.openIndex = this.nextIndex;
+      this.open = this.opened(scan.fence.openingRawInfo, scan.fence.fenceLength);
+    }
     return found;
   }
 

@@ -43,6 +43,11 @@ export interface ApplyOptions {
   readonly durability: 'fsync' | 'none';
   /** Temp files older than this (epoch ms) beside a target are a dead writer's (see `ConfinedWriteOptions`). */
   readonly staleTempBefore?: number;
+  /**
+   * A batch of the workspace root to write through, which its caller finishes (a streaming ingest's, kept over a
+   * burst of blocks without durability); by default each call makes one and finishes it.
+   */
+  readonly batch?: WriteBatch;
 }
 
 /**
@@ -63,7 +68,7 @@ export async function applyPlans(
     ? await openWorkspace(options, report)
     : { workspace: null, missing: false };
   // One batch per document: a folder is walked once and, under fsync, synced once after its last rename.
-  const batch = workspace?.writeBatch() ?? null;
+  const batch = workspace === null ? null : (options.batch ?? workspace.writeBatch());
   const edits: EditContext = { workspace, placed: new Map() };
   const applied: AppliedPlan[] = [];
   let next = 0;
@@ -81,7 +86,7 @@ export async function applyPlans(
   applied.forEach((plan) => {
     if (plan.problem !== undefined) report('io_error', plan.problem);
   });
-  if (batch !== null) await finishBatch(batch, applied, report);
+  if (batch !== null && options.batch === undefined) await finishBatch(batch, applied, report);
   for (const ended of settled) if (ended.status === 'rejected') throw ended.reason;
   return {
     blocks: applied.map((plan) => plan.block),

@@ -8,6 +8,7 @@ import { describeError, parseNodeId, parseRunId, redactSecrets } from '../projec
 import { openProject } from '../store/index.js';
 import type { Project, ProjectRef } from '../store/index.js';
 import { findSecretInPath } from '../workspace/index.js';
+import type { WriteBatch } from '../workspace/index.js';
 import { DocumentSpool } from './document-spool.js';
 import { applyPlans } from './apply-plans.js';
 import type { IngestedContent } from './apply-plans.js';
@@ -125,6 +126,11 @@ class StreamingIngest {
   private readonly refusesAll: boolean;
   /** The workspace lock while blocks are placed: kept over a burst of them, let go before the end. */
   private readonly lock: LingeringLock;
+  /**
+   * Without durability, the writes made under one hold of the lock share a batch (each folder walked once),
+   * finished when the lock is let go; with fsync each block's batch is finished (its folder synced) before its event.
+   */
+  private batch: WriteBatch | undefined;
   private announced = -1;
   /** The highest index of an open block whose announcement is queued. */
   private openQueued = -1;
@@ -143,7 +149,7 @@ class StreamingIngest {
     const dir = path.resolve(this.project.dir);
     this.docPath = projectRelative(dir, options.docPath, 'pass a docPath inside the project');
     this.roots = openIngestRoots(dir);
-    this.lock = new LingeringLock(this.project);
+    this.lock = new LingeringLock(this.project, () => this.finishBatch());
     this.limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(undefined), ...options.limits };
     // A document whose path holds a secret is refused whole at the end; nothing is written before.
     this.refusesAll = findSecretInPath(this.docPath) !== undefined;
@@ -247,7 +253,7 @@ class StreamingIngest {
             () => null,
           )
         : null;
-      const applied = await applyPlans([cleared], apply, report);
+      const applied = await applyPlans([cleared], { ...apply, ...(await this.sharedBatch()) }, report);
       const outcome = applied.blocks[0] ?? missing();
       const [content] = applied.contents;
       if (content !== undefined) this.writes.placed(cleared, outcome, content, before);
@@ -348,6 +354,25 @@ class StreamingIngest {
       await this.roots.close().catch(() => undefined);
       if (this.ownStore) await this.project.store.close().catch(() => undefined);
     }
+  }
+
+  /** The batch the writes under this hold of the lock share, when there is no durability to keep per block. */
+  private async sharedBatch(): Promise<{ batch?: WriteBatch }> {
+    if ((this.options.durability ?? 'fsync') !== 'none') return {};
+    if (this.batch === undefined) {
+      const workspace = await this.roots.workspace().catch(() => undefined);
+      // A workspace/ that cannot be opened is applyPlans' io_error, reported there.
+      if (workspace === undefined) return {};
+      this.batch = workspace.writeBatch();
+    }
+    return { batch: this.batch };
+  }
+
+  private async finishBatch(): Promise<void> {
+    const batch = this.batch;
+    this.batch = undefined;
+    // Without durability a finish syncs nothing: it lets the folders it walked go.
+    await batch?.finish();
   }
 
   private documentFile(): string {

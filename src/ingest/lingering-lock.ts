@@ -19,7 +19,11 @@ export class LingeringLock {
     { readonly release: () => void; readonly done: Promise<unknown>; readonly since: number } | undefined;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly project: ProjectRef) {}
+  /** `beforeRelease` runs under the lock each time it is let go (a batch of writes made under it is finished). */
+  constructor(
+    private readonly project: ProjectRef,
+    private readonly beforeRelease: () => Promise<void> = () => Promise.resolve(),
+  ) {}
 
   /** Runs `work` under the lock (taking it unless held); callers run one `work` at a time. */
   async run<T>(work: () => Promise<T>): Promise<HeldWork<T>> {
@@ -43,8 +47,12 @@ export class LingeringLock {
     const held = this.held;
     this.held = undefined;
     if (held === undefined) return;
-    held.release();
-    await held.done;
+    try {
+      await this.beforeRelease();
+    } finally {
+      held.release();
+      await held.done;
+    }
   }
 
   /** Takes the lock and keeps it until `release`; returns why not when it cannot. */
