@@ -105,12 +105,17 @@ export function trackSettling(
           continue;
         }
         // Renamed into place: the file is whole already (a rename is atomic), so it need not be quiet first.
+        // (The file unchanged since its event: the rename's other end may be reported a moment after this one.)
         const renamed =
-          entry.signature === undefined &&
+          (entry.signature === undefined || entry.signature === signature) &&
           entry.event !== undefined &&
-          (await renamedInto(docPath, entry.event));
+          (changedAfterWritten(signature) || (await renamedInto(docPath, entry.event)));
         if (signature !== entry.signature && !renamed) {
-          waiting.set(docPath, { signature, since: now() });
+          waiting.set(docPath, {
+            signature,
+            since: now(),
+            ...(entry.signature === undefined && entry.event !== undefined ? { event: entry.event } : {}),
+          });
           continue;
         }
         if (!renamed && now() - entry.since < quietMs) continue;
@@ -125,4 +130,14 @@ export function trackSettling(
     pending: () => waiting.size,
     signatureOf,
   };
+}
+
+/**
+ * Whether the file's inode changed after its content last did (ctime past mtime): a rename sets ctime alone, each
+ * write sets both, so a document written in place, however slowly, never shows it. A rename in the same clock tick
+ * as the last write does not show it either; the staged file's event may tell instead.
+ */
+function changedAfterWritten(signature: FileSignature): boolean {
+  const [, , mtime, ctime] = signature.split(':');
+  return Number(ctime) > Number(mtime);
 }

@@ -49,6 +49,25 @@ describe('trackSettling', () => {
     expect(await settledPaths()).toEqual(['docs/a.md']);
   });
 
+  it('settles a document at once when its inode changed after its content (ctime past mtime), as a rename leaves it', async () => {
+    const { projectDir, tracker, settledPaths } = await tracked({ 'docs/a.md': 'whole' });
+    // What a rename a moment after the last write leaves (no staged file's event seen): ctime is now, mtime earlier.
+    const written = new Date(Date.now() - 2_000);
+    await utimes(path.join(projectDir, 'docs/a.md'), written, written);
+    tracker.mark('docs/a.md');
+    expect(await settledPaths()).toEqual(['docs/a.md']);
+  });
+
+  it('settles a renamed document when the event of its temp file is reported a moment after its own', async () => {
+    const { projectDir, tracker, settledPaths, advance } = await tracked({ 'docs/.a.md.tmp': 'whole' });
+    await rename(path.join(projectDir, 'docs/.a.md.tmp'), path.join(projectDir, 'docs/a.md'));
+    tracker.mark('docs/a.md');
+    expect(await settledPaths()).toEqual([]);
+    advance(5);
+    tracker.mark('docs/.a.md.tmp');
+    expect(await settledPaths()).toEqual(['docs/a.md']);
+  });
+
   it('waits the quiet period for a document written in place, even with a temp file of the folder still being written', async () => {
     const { projectDir, tracker, settledPaths, advance } = await tracked({
       'docs/.b.md.tmp': 'half',
