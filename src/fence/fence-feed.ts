@@ -23,8 +23,9 @@ export interface OpenedBlock {
  * surrogate pair or a `\r\n` split across chunks is joined before it is read.
  */
 export class FenceFeed {
-  /** The partial last line. */
+  /** The partial last line, and whether it ends in `\r` (a line ending only once the next character is known). */
   private partial = '';
+  private partialEndsInCr = false;
   private readonly fences: RawFence[] = [];
   private readonly scan = new BlockScan('', (fence) => this.fences.push(fence));
   private atDocumentStart = true;
@@ -49,9 +50,16 @@ export class FenceFeed {
   /** Feeds a chunk of the document; returns the candidate blocks that its complete lines ended. */
   push(chunk: string): FenceBlock[] {
     if (this.ended) throw new Error('FenceFeed.push after end(): the document is already complete');
+    // Most chunks of a model's answer end no line: they only lengthen the partial line (unless it ends in `\r`,
+    // which the chunk's first character completes).
+    if (!this.partialEndsInCr && chunk.indexOf('\n') === -1 && chunk.indexOf('\r') === -1) {
+      this.partial += chunk;
+      return [];
+    }
     const text = this.partial + chunk;
     const complete = completeLinesEnd(text);
     this.partial = text.slice(complete);
+    this.partialEndsInCr = this.partial.charCodeAt(this.partial.length - 1) === 0x0d;
     if (complete === 0) return [];
     return this.read(text.slice(0, complete), false);
   }

@@ -136,6 +136,8 @@ class StreamingIngest {
   private openQueued = -1;
   private readonly problems: IngestProblem[] = [];
   private finished: Promise<void> | undefined;
+  /** How many decisions are queued and not done. */
+  private queued = 0;
   /** The decisions in flight, in order: a block is decided only after the one before it. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -163,7 +165,8 @@ class StreamingIngest {
     this.heldSurrogate = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
     if (this.heldSurrogate !== '') text = text.slice(0, -1);
     this.accept(wellFormed(text), controller);
-    await this.queue;
+    // A chunk that ended no block queued nothing: it is taken at once, without waiting a turn.
+    if (this.queued > 0) await this.queue;
   }
 
   /** Adds well-formed text: to the document, and to the fence feed while within max_document_bytes. */
@@ -197,6 +200,7 @@ class StreamingIngest {
     // Past max_blocks a candidate is only counted: its content is let go.
     for (const block of blocks)
       this.blocks.push(block.index < this.limits.maxBlocks ? block : { ...block, content: '' });
+    this.queued += 1;
     this.queue = this.queue.then(async () => {
       for (const block of blocks) {
         this.announce(block, controller);
@@ -207,6 +211,7 @@ class StreamingIngest {
         this.announced = open.index;
         controller.enqueue({ type: 'block.opened', ...open });
       }
+      this.queued -= 1;
     });
   }
 
