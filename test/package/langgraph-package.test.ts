@@ -96,14 +96,18 @@ describe('artifact-ingest/langgraph from the packed tarball', () => {
 
   it('keeps @langchain/* out of the main entry: importing artifact-ingest loads none of it', async () => {
     const hooksDir = await mkdtemp(path.join(tmpdir(), 'ai-hooks-'));
+    let runs = 0;
     const loadedBy = async (entry: string): Promise<string[]> => {
       const register = await writeModuleLoadHooks(hooksDir);
+      // Through a file, not stderr: the hooks run off the main thread (Node 22+), and their stderr can be cut off.
+      const log = path.join(hooksDir, `loaded-${String(runs++)}.log`);
       await writeFile(path.join(packed.project, 'load.mjs'), `await import(${JSON.stringify(entry)});\n`);
       const result = await runProgram(process.execPath, ['--import', register, 'load.mjs'], {
         cwd: packed.project,
+        env: { LOAD_LOG: log },
       });
       expect(result.code).toBe(0);
-      return result.stderr.split('\n').filter((line) => line.startsWith('LOADED '));
+      return (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('LOADED '));
     };
     const langchain = (lines: readonly string[]): string[] =>
       lines.filter((line) => /\/node_modules\/@langchain\/|\/dist\/langgraph\//.test(line));
