@@ -7,7 +7,7 @@
  * `npx tsx test/bench/streaming.ts` (prints the section).
  */
 import { spawn } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -170,7 +170,7 @@ with one block, from the moment the document is in place to the moment its file 
 
 | how the document arrives | median ms | p99 ms |
 |---|---:|---:|
-| renamed into docs/ from a temp file (as seed 001's runtime writes) | ${watched.renamed.map((ms) => ms.toFixed(0)).join(' | ')} |
+| renamed into docs/ from a synced temp file (as seed 001's runtime writes) | ${watched.renamed.map((ms) => ms.toFixed(0)).join(' | ')} |
 | written in place (settles after the quiet period) | ${watched.inPlace.map((ms) => ms.toFixed(0)).join(' | ')} |
 `;
 }
@@ -222,8 +222,12 @@ async function watchLatencies(): Promise<{ renamed: [number, number]; inPlace: [
         const target = path.join(dir, 'docs', `${name}.md`);
         let at: number;
         if (how === 'renamed') {
+          // As seed 001's runtime writes: a temp file, flushed and synced, then renamed over the document.
           const temp = path.join(dir, 'docs', `.${name}.md.tmp`);
-          await writeFile(temp, text);
+          const handle = await open(temp, 'w');
+          await handle.writeFile(text);
+          await handle.sync();
+          await handle.close();
           at = performance.now();
           await rename(temp, target);
         } else {
