@@ -5,9 +5,14 @@ import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ingestOnFinish, ingestTransform } from '../../src/ai-sdk/index.js';
-import type { IngestDone } from '../../src/ai-sdk/index.js';
-import type { IngestStreamEvent } from '../../src/index.js';
-import { adapterOptions, codeOf, ids, leftIn, postWrite } from '../helpers/ai-sdk-ingest.js';
+import {
+  adapterOptions,
+  collectEvents,
+  entriesOf,
+  ids,
+  leftIn,
+  postWrite,
+} from '../helpers/ai-sdk-ingest.js';
 import { generatingModel, streamingModel, textStep } from '../helpers/ai-sdk-mock-model.js';
 import { fileBlock, tempProject } from '../helpers/temp-project.js';
 
@@ -23,18 +28,8 @@ const lookup = {
 describe('ingestOnFinish with generateText and the SDK mock model', () => {
   it('ingests the finished text: what a post-write ingest leaves, reported through onEvent, onDone and done', async () => {
     const projectDir = await tempProject();
-    const events: IngestStreamEvent[] = [];
-    const ended: IngestDone[] = [];
-    const onFinish = ingestOnFinish(
-      adapterOptions(projectDir, {
-        onEvent: (event) => {
-          events.push(event);
-        },
-        onDone: (done) => {
-          ended.push(done);
-        },
-      }),
-    );
+    const { events, ended, callbacks } = collectEvents();
+    const onFinish = ingestOnFinish(adapterOptions(projectDir, callbacks));
     const result = await generateText({
       model: generatingModel([[{ type: 'text', text: answer }]]),
       prompt: 'Write the plan.',
@@ -47,13 +42,7 @@ describe('ingestOnFinish with generateText and the SDK mock model', () => {
     expect(result.text).toBe(answer);
     expect(ended).toEqual([done]);
     expect(await leftIn(projectDir)).toEqual(await postWrite(answer));
-    expect(
-      done?.manifest.artifacts.map((artifact) => [
-        artifact.declared_file,
-        artifact.status,
-        codeOf(artifact.reason),
-      ]),
-    ).toEqual([
+    expect(entriesOf(done)).toEqual([
       ['README.md', 'written', ''],
       ['src/a.ts', 'written', ''],
       ['../escape.sh', 'rejected', 'traversal'],

@@ -6,9 +6,16 @@ import type { StreamTextTransform, TextStreamPart, ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ingestTransform } from '../../src/ai-sdk/index.js';
-import type { IngestDone } from '../../src/ai-sdk/index.js';
 import type { IngestStreamEvent } from '../../src/index.js';
-import { adapterOptions, codeOf, ids, leftIn, manifestFile, postWrite } from '../helpers/ai-sdk-ingest.js';
+import {
+  adapterOptions,
+  collectEvents,
+  entriesOf,
+  ids,
+  leftIn,
+  manifestFile,
+  postWrite,
+} from '../helpers/ai-sdk-ingest.js';
 import { gate, streamingModel, textStep } from '../helpers/ai-sdk-mock-model.js';
 import type { ModelStreamPart } from '../helpers/ai-sdk-mock-model.js';
 import { fileBlock, tempProject } from '../helpers/temp-project.js';
@@ -138,13 +145,7 @@ describe('ingestTransform with streamText and the SDK mock model', () => {
     expect(await readFile(path.join(projectDir, 'workspace/README.md'), 'utf8')).toBe(
       'Use it:\n\n```ts\ninner();\n```\n',
     );
-    expect(
-      done?.manifest.artifacts.map((artifact) => [
-        artifact.declared_file,
-        artifact.status,
-        codeOf(artifact.reason),
-      ]),
-    ).toEqual([
+    expect(entriesOf(done)).toEqual([
       ['README.md', 'written', ''],
       ['src/a.ts', 'written', ''],
       ['../escape.sh', 'rejected', 'traversal'],
@@ -156,18 +157,8 @@ describe('ingestTransform with streamText and the SDK mock model', () => {
 
   it('reports each event through onEvent and the end through onDone and done, the same document.done', async () => {
     const projectDir = await tempProject();
-    const events: IngestStreamEvent[] = [];
-    const ended: IngestDone[] = [];
-    const transform = ingestTransform(
-      adapterOptions(projectDir, {
-        onEvent: (event) => {
-          events.push(event);
-        },
-        onDone: (done) => {
-          ended.push(done);
-        },
-      }),
-    );
+    const { events, ended, callbacks } = collectEvents();
+    const transform = ingestTransform(adapterOptions(projectDir, callbacks));
     await fullStreamOf(streamingModel([textStep(0, deltasOf(answer, 11))]), [transform]);
     const done = await transform.done;
 
@@ -248,13 +239,7 @@ describe('ingestTransform with streamText and the SDK mock model', () => {
     expect(existsSync(path.join(projectDir, 'workspace/src/b.ts'))).toBe(false);
     // Nothing partial: a cut-off document is not saved.
     expect(existsSync(path.join(projectDir, ids.docPath))).toBe(false);
-    expect(
-      done?.manifest.artifacts.map((artifact) => [
-        artifact.declared_file,
-        artifact.status,
-        codeOf(artifact.reason),
-      ]),
-    ).toEqual([
+    expect(entriesOf(done)).toEqual([
       ['src/a.ts', 'written', ''],
       ['src/b.ts', 'skipped', 'unterminated'],
     ]);

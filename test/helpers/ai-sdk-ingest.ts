@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AiSdkIngestOptions } from '../../src/ai-sdk/index.js';
+import type { AiSdkIngestOptions, IngestDone } from '../../src/ai-sdk/index.js';
+import type { IngestStreamEvent } from '../../src/index.js';
 import { ingestDocument } from '../../src/index.js';
 import { tempProject } from './temp-project.js';
 import { treeDigest } from './tree-digest.js';
@@ -52,3 +53,42 @@ export async function postWrite(text: string): Promise<LeftByIngest> {
 
 /** The reason code of a manifest entry's `reason` (`code: message`, or '' for a plain write). */
 export const codeOf = (reason: string): string => reason.split(':')[0]!;
+
+/** A document.done's manifest entries as [declared_file, status, reason code]. */
+export function entriesOf(
+  done:
+    | {
+        readonly manifest: {
+          readonly artifacts: readonly { declared_file: string; status: string; reason: string }[];
+        };
+      }
+    | undefined,
+): [string, string, string][] {
+  return (done?.manifest.artifacts ?? []).map((artifact) => [
+    artifact.declared_file,
+    artifact.status,
+    codeOf(artifact.reason),
+  ]);
+}
+
+/** Callbacks for an adapter that keep each event it reports, and each document.done. */
+export function collectEvents(): {
+  events: IngestStreamEvent[];
+  ended: IngestDone[];
+  callbacks: { onEvent: (event: IngestStreamEvent) => void; onDone: (done: IngestDone) => void };
+} {
+  const events: IngestStreamEvent[] = [];
+  const ended: IngestDone[] = [];
+  return {
+    events,
+    ended,
+    callbacks: {
+      onEvent: (event) => {
+        events.push(event);
+      },
+      onDone: (done) => {
+        ended.push(done);
+      },
+    },
+  };
+}
