@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Transformer } from 'node:stream/web';
 import { FenceFeed } from '../fence/index.js';
-import type { FenceBlock } from '../fence/index.js';
+import type { FenceBlock, OmittedCandidateKind } from '../fence/index.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
 import { describeError, parseNodeId, parseRunId, redactSecrets } from '../project/index.js';
@@ -12,14 +12,15 @@ import type { WriteBatch } from '../workspace/index.js';
 import { DocumentSpool } from './document-spool.js';
 import { applyPlans } from './apply-plans.js';
 import type { IngestedContent } from './apply-plans.js';
-import type { BlockOutcome } from './block-outcome.js';
+import type { BlockOutcome, OmittedBlocks } from './block-outcome.js';
 import { LingeringLock } from './lingering-lock.js';
 import { projectRelative, runIngestWith } from './ingest-document.js';
 import type { IngestProblem } from './ingest-problem.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
 import { openIngestRoots } from './ingest-roots.js';
 import type { SharedIngestRoots } from './ingest-roots.js';
-import { planBlocks } from './plan-blocks.js';
+import { planBlock, settlePlans } from './plan-blocks.js';
+import { limitCandidates, omittedKindOf } from './limit-candidates.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { hashOfFile, StreamedWrites } from './streamed-writes.js';
 
@@ -104,6 +105,8 @@ export function createIngestStream(options: IngestStreamOptions): TransformStrea
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+/** The bytes of a kept plan whose outcome the stream already knows. */
+const NO_BYTES = new Uint8Array(0);
 
 /** One streaming ingest's state: the fence feed, the text so far, and what it wrote. */
 class StreamingIngest {
@@ -119,8 +122,15 @@ class StreamingIngest {
   private bytes = 0;
   /** The document being saved as it streams (made at its first text); the text itself is not kept. */
   private spool: DocumentSpool | undefined;
-  /** Every candidate block the feed handed back, in order: the end plans the whole document from them. */
-  private readonly blocks: FenceBlock[] = [];
+  /**
+   * Each candidate within max_blocks judged alone, in order, for the end's whole-document rules: without the
+   * block's text, and without bytes when its outcome is already known (so memory holds the bytes of the files the
+   * document writes, not its text); the candidates past max_blocks only counted, by kind.
+   */
+  private readonly plans: BlockPlan[] = [];
+  private readonly pastMaxBlocks = new Map<OmittedCandidateKind, number>();
+  /** Where in `plans` the last whole-file plan of each path is. */
+  private readonly lastWriteOf = new Map<string, number>();
   /** Set once nothing more is decided: why (aborted, past max_document_bytes). */
   private stopped: { readonly problem: IngestProblem } | undefined;
   private readonly refusesAll: boolean;
@@ -197,14 +207,12 @@ class StreamingIngest {
     // Most chunks end no block and open none: nothing is queued for them.
     if (blocks.length === 0 && (open === undefined || open.index <= this.openQueued)) return;
     if (open !== undefined) this.openQueued = Math.max(this.openQueued, open.index);
-    // Past max_blocks a candidate is only counted: its content is let go.
-    for (const block of blocks)
-      this.blocks.push(block.index < this.limits.maxBlocks ? block : { ...block, content: '' });
     this.queued += 1;
     this.queue = this.queue.then(async () => {
       for (const block of blocks) {
         this.announce(block, controller);
         const outcome = await this.decideOne(block);
+        this.writes.decided(outcome);
         controller.enqueue({ type: eventTypeOf(outcome), block: outcome });
       }
       if (open !== undefined && open.index > this.announced) {
@@ -226,6 +234,35 @@ class StreamingIngest {
     });
   }
 
+  /**
+   * Keeps a block's own plan for the end: a candidate past max_blocks only counted; its text let go unless it is
+   * an edit block (the end may apply it again); its bytes let go once a later whole file of its path supersedes
+   * it, or when it is decided already (the end takes its outcome from the stream).
+   */
+  private keep(own: BlockPlan): void {
+    const { block } = own;
+    if (block.index >= this.limits.maxBlocks) {
+      const kind = omittedKindOf(block);
+      this.pastMaxBlocks.set(kind, (this.pastMaxBlocks.get(kind) ?? 0) + 1);
+      return;
+    }
+    if (own.kind === 'write' && own.edit === true) {
+      this.plans.push(own);
+      return;
+    }
+    const textless = { ...block, content: '' };
+    if (own.kind === 'decided') {
+      this.plans.push({ ...own, block: textless, bytes: NO_BYTES });
+      return;
+    }
+    const earlier = this.lastWriteOf.get(own.path);
+    const superseded = earlier === undefined ? undefined : this.plans[earlier];
+    if (earlier !== undefined && superseded !== undefined)
+      this.plans[earlier] = { ...superseded, bytes: NO_BYTES };
+    this.lastWriteOf.set(own.path, this.plans.length);
+    this.plans.push({ ...own, block: textless });
+  }
+
   /** A closed block judged by the post-write rules, and written under the workspace lock when cleared. */
   private async decideOne(block: FenceBlock): Promise<BlockOutcome> {
     const report = (code: IngestProblem['code'], message: string): void => {
@@ -236,8 +273,11 @@ class StreamingIngest {
       dryRun: false,
       durability: this.options.durability ?? 'fsync',
     } as const;
-    const [planned] = planBlocks([block], this.limits);
-    if (planned === undefined) throw new Error('planBlocks returned no plan for a block');
+    const own = planBlock(block, this.limits);
+    this.keep(own);
+    // Alone, the document's rules can still refuse it: a block past max_total_bytes by itself.
+    const [planned] = settlePlans([own], this.limits);
+    if (planned === undefined) throw new Error('settlePlans returned no plan for a block');
     let plan: BlockPlan = planned;
     if (block.index >= this.limits.maxBlocks) plan = pastMaxBlocks(plan, this.limits.maxBlocks);
     else if (this.refusesAll)
@@ -341,7 +381,11 @@ class StreamingIngest {
           limits: this.limits,
           ...optional(this.options),
         },
-        { blocks: this.blocks, applyPlans: this.writes.applyPlans, problems },
+        {
+          planned: { plans: this.plans, omitted: this.omitted() },
+          applyPlans: this.writes.applyPlans,
+          problems,
+        },
       );
       for (const block of result.blocks) {
         if (block.code === 'superseded' && this.writes.wrote(block.index))
@@ -378,6 +422,16 @@ class StreamingIngest {
     this.batch = undefined;
     // Without durability a finish syncs nothing: it lets the folders it walked go.
     await batch?.finish();
+  }
+
+  /** The candidates past max_blocks, counted by the reason each would have had alone. */
+  private omitted(): OmittedBlocks | undefined {
+    const count = [...this.pastMaxBlocks.values()].reduce((sum, n) => sum + n, 0);
+    if (count === 0) return undefined;
+    return limitCandidates(
+      { blocks: [], omitted: { count, byKind: Object.fromEntries(this.pastMaxBlocks) } },
+      this.limits.maxBlocks,
+    ).omitted;
   }
 
   private documentFile(): string {

@@ -6,7 +6,6 @@ import { blockEventFields, candidatesOf, eventLevelOf, manifestArtifactOf } from
 import type { BlockOutcome } from './block-outcome.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
-import type { FenceBlock } from '../fence/index.js';
 import type { FenceParser } from '../project/index.js';
 import { ingestManifestSchema } from './ingest-manifest.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
@@ -23,7 +22,7 @@ import type { IngestRoots, SharedIngestRoots } from './ingest-roots.js';
 import { parseFencesIsolated } from './isolated-parse/index.js';
 import { limitCandidates, omittedBlocksOutcome } from './limit-candidates.js';
 import type { OmittedBlocks } from './block-outcome.js';
-import { planBlocks } from './plan-blocks.js';
+import { planBlocks, settlePlans } from './plan-blocks.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { placeBlocks } from './place-blocks.js';
 import { decodeDocument, readDocument, takeDocumentText } from './read-document.js';
@@ -129,12 +128,17 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
 }
 
 /**
- * How an ingest that already read and wrote some of its blocks (the streaming ingest) finishes the document: its
- * candidates as the scanner handed them back (`blocks`, instead of the document's text parsed again), the plans
- * carried out by `applyPlans` (under the same lock and events as always), and `problems` reported first.
+ * How an ingest that already read and wrote some of its blocks (the streaming ingest) finishes the document: the
+ * document's plans (`planned`: each block's own plan, settled here by the whole-document rules, instead of the
+ * text parsed again), carried out by `applyPlans` (under the same lock and events as always), and `problems`
+ * reported first.
  */
 export interface IngestCompletion {
-  readonly blocks?: readonly FenceBlock[];
+  readonly planned?: {
+    /** Each candidate within `max_blocks` judged alone ({@link planBlock}), in document order. */
+    readonly plans: readonly BlockPlan[];
+    readonly omitted: OmittedBlocks | undefined;
+  };
   readonly applyPlans?: typeof applyPlans;
   readonly problems?: readonly IngestProblem[];
 }
@@ -285,7 +289,7 @@ async function documentText(
   return bytes === null ? null : decodeDocument(docPath, bytes, limits, report);
 }
 
-/** The document's plans: of the blocks already read (`completion.blocks`), else of its text, read and parsed. */
+/** The document's plans: those already made (`completion.planned`), else of its text, read and parsed. */
 async function planDocument(
   options: IngestOptions,
   completion: IngestCompletion,
@@ -293,9 +297,8 @@ async function planDocument(
   limits: IngestLimits,
   report: ReportProblem,
 ): Promise<{ plans: BlockPlan[]; omitted: OmittedBlocks | undefined } | null> {
-  if (completion.blocks !== undefined) {
-    const { blocks, omitted } = limitCandidates({ blocks: completion.blocks }, limits.maxBlocks);
-    return { plans: planBlocks(blocks, limits), omitted };
+  if (completion.planned !== undefined) {
+    return { plans: settlePlans(completion.planned.plans, limits), omitted: completion.planned.omitted };
   }
   const text = await documentText(options, projectDir, docPath, limits, report);
   return text === null ? null : planText(text, docPath, limits, options.parser, report);

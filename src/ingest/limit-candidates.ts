@@ -32,7 +32,7 @@ export function limitCandidates(
   const blocks: FenceBlock[] = [];
   for (const block of scan.blocks) {
     if (block.index < maxBlocks) blocks.push(block);
-    else add(reasonOfKind(kindOf(block)), 1);
+    else add(reasonOfKind(omittedKindOf(block)), 1);
   }
   const count = [...byReason.values()].reduce((sum, n) => sum + n, 0);
   if (count === 0) return { blocks, omitted: undefined };
@@ -68,7 +68,8 @@ export function omittedBlocksOutcome(omitted: OmittedBlocks, firstIndex: number)
   };
 }
 
-function kindOf(block: FenceBlock): OmittedCandidateKind {
+/** What a candidate past `max_blocks` is counted as. */
+export function omittedKindOf(block: FenceBlock): OmittedCandidateKind {
   if (readArtifactAttribute(block.info) !== undefined) return 'artifact';
   return block.verdict.valid ? 'valid' : block.verdict.code;
 }

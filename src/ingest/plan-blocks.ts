@@ -33,7 +33,19 @@ const encoder = new TextEncoder();
  * before, by `limitCandidates`, which counts the candidates past it instead of planning them.
  */
 export function planBlocks(blocks: readonly FenceBlock[], limits: IngestLimits): BlockPlan[] {
-  const plans: BlockPlan[] = blocks.map((block) => planOne(block, limits));
+  return settlePlans(
+    blocks.map((block) => planBlock(block, limits)),
+    limits,
+  );
+}
+
+/**
+ * The rules that look at the whole document, over each block's own plan ({@link planBlock}) in document order:
+ * last block wins for a repeated path, case collisions, and the document's total byte budget. Only the kind, path
+ * and byte length of a plan count here, so a plan whose outcome is already known may carry no content.
+ */
+export function settlePlans(ownPlans: readonly BlockPlan[], limits: IngestLimits): BlockPlan[] {
+  const plans = [...ownPlans];
 
   // Spec 2 (decided): a later block declaring the same file wins; only blocks that would be written compete,
   // so a truncated repeat never displaces a complete block. An edit block displaces nothing: it applies, in
@@ -95,7 +107,8 @@ export function planBlocks(blocks: readonly FenceBlock[], limits: IngestLimits):
   return plans;
 }
 
-function planOne(block: FenceBlock, limits: IngestLimits): BlockPlan {
+/** One block judged alone: format verdict, block size and path rules. */
+export function planBlock(block: FenceBlock, limits: IngestLimits): BlockPlan {
   const bytes = encoder.encode(block.content);
   const verdict = block.declaredFile === '' ? null : checkDeclaredPath(block.declaredFile);
   const path = verdict?.ok === true ? verdict.path : null;

@@ -1,6 +1,8 @@
 import { pathCollisionKey } from '../workspace/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
-import { sha256Hex } from '../project/index.js';
+import { redactSecrets, sha256Hex } from '../project/index.js';
+import { isEditBlock } from './edit-block.js';
+import { statusOfReason } from './reason-code.js';
 import { applyPlans } from './apply-plans.js';
 import type { AppliedPlans, ApplyOptions, IngestedContent } from './apply-plans.js';
 import type { BlockOutcome } from './block-outcome.js';
@@ -33,6 +35,13 @@ export class StreamedWrites {
   private readonly byKey = new Map<string, string>();
   private total = 0;
   private readonly written = new Set<number>();
+  /** How the stream decided each block (within max_blocks), by index. */
+  private readonly outcomes = new Map<number, BlockOutcome>();
+
+  /** Notes how the stream decided a block: the end takes a decided block's outcome from here. */
+  decided(outcome: BlockOutcome): void {
+    this.outcomes.set(outcome.index, outcome);
+  }
 
   /** Whether the stream wrote the block of this index (its file, not found already in place). */
   wrote(index: number): boolean {
@@ -112,8 +121,13 @@ export class StreamedWrites {
     report: ReportProblem,
   ): Promise<AppliedPlans> => {
     const placed = this.placedAlready(plans);
-    // Only what the stream has not already placed exactly as the whole document plans it is carried out now.
-    const rest = plans.filter((plan) => !placed.has(plan.block.index));
+    // Only what the stream has not already placed exactly as the whole document plans it, nor decided as a block
+    // whose content the end no longer has (its outcome is the stream's, its verdict the end's), is carried out now.
+    const known = (plan: BlockPlan): BlockOutcome | undefined =>
+      plan.kind === 'decided' && !isEditBlock(plan.block.lang, plan.block.declaredFile)
+        ? this.outcomes.get(plan.block.index)
+        : undefined;
+    const rest = plans.filter((plan) => !placed.has(plan.block.index) && known(plan) === undefined);
     const applied = await applyPlans(rest, options, report);
     const cleared = new Set(plans.flatMap((plan) => (plan.kind === 'write' ? [plan.path] : [])));
     const kept = new Map<number, StreamedPath>();
@@ -143,9 +157,13 @@ export class StreamedWrites {
         );
         continue;
       }
-      const outcome = applied.blocks[next++] ?? missingOutcome();
+      const decided = known(plan);
+      const outcome =
+        decided === undefined || plan.kind !== 'decided'
+          ? (applied.blocks[next++] ?? missingOutcome())
+          : withVerdict(decided, plan);
       const content =
-        outcome.status === 'written' || outcome.code === 'unchanged'
+        decided === undefined && (outcome.status === 'written' || outcome.code === 'unchanged')
           ? appliedContents.next().value
           : undefined;
       const keptHere = kept.get(outcome.index);
@@ -224,6 +242,18 @@ function keptWritten(streamed: BlockOutcome, outcome: BlockOutcome): BlockOutcom
     code: null,
     message: '',
     warnings: [...(streamed.warnings ?? []), STREAMING_WARNING],
+  };
+}
+
+/** A block's outcome as the stream decided it, with the verdict the whole document gives it. */
+function withVerdict(decided: BlockOutcome, plan: BlockPlan & { kind: 'decided' }): BlockOutcome {
+  // Not an edit block's (those are applied again), so it has no patch_sha256.
+  return {
+    ...decided,
+    workspacePath: plan.path === null ? '' : `workspace/${plan.path}`,
+    status: statusOfReason(plan.code),
+    code: plan.code,
+    message: redactSecrets(plan.message),
   };
 }
 

@@ -53,8 +53,8 @@ async function withPeakHeap<T>(body: () => Promise<T>): Promise<{ value: T; peak
   }
 }
 
-/** Streams `text` in CHUNK-character chunks; the delays from each closing fence line written to its event. */
-async function streamed(dir: string, text: string): Promise<number[]> {
+/** Streams `text` in `size`-character chunks; the delays from each closing fence line written to its event. */
+async function streamed(dir: string, text: string, size = CHUNK): Promise<number[]> {
   const stream = createIngestStream({
     projectDir: dir,
     docPath: 'docs/answer.md',
@@ -80,8 +80,8 @@ async function streamed(dir: string, text: string): Promise<number[]> {
   // The blocks that count (opened as ```<lang> file=...) each end in one block.* event; other fences in none.
   let open: 'candidate' | 'other' | undefined;
   let line = '';
-  for (let at = 0; at < text.length; at += CHUNK) {
-    const chunk = text.slice(at, at + CHUNK);
+  for (let at = 0; at < text.length; at += size) {
+    const chunk = text.slice(at, at + size);
     await writer.write(chunk);
     // The closing fence line is complete once its newline has been written: note when.
     for (const char of chunk) {
@@ -141,6 +141,7 @@ export async function streamingSection(): Promise<string> {
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+  const prose = await proseMemory();
   const watched = await watchLatencies();
   // Rounds are interleaved, so each round's ratio compares runs on the same machine state.
   const timeRatio = median(streamTimes.map((ms, round) => ms / (postTimes[round] ?? Number.NaN)));
@@ -162,8 +163,10 @@ stream / post-write. Asked for (issue 28): time within 1.3x, peak memory within 
 
 From a block's closing fence line written into the stream to its \`block.*\` event (the file already on disk),
 over ${String(delays.length)} blocks: median ${delays.length === 0 ? '-' : median(delays).toFixed(2)} ms, p99 ${delays.length === 0 ? '-' : percentile(delays, 99).toFixed(2)} ms.
-The stream writes the text to a temp file as it comes and keeps only the candidate blocks and the placed
-files' bytes for the end (D129).
+The stream writes the text to a temp file as it comes and keeps, for the end, only the bytes of the files the
+document writes (D129). An answer that is mostly prose shows it: ${String(PROSE_BYTES / 1e6)} MB of prose around 3 small blocks, in
+${String(PROSE_CHUNK)}-character chunks, median of ${String(PROSE_ROUNDS)} rounds: peak heap ${mb(prose.stream)} MB streamed against ${mb(prose.post)} MB post-write
+(${(prose.stream / prose.post).toFixed(2)}x).
 
 \`watch\` (the built CLI, default quiet period ${String(WATCH_QUIET_MS)} ms): ${String(WATCH_DOCUMENTS)} documents one after another, each
 with one block, from the moment the document is in place to the moment its file is in workspace/ (polled):
@@ -173,6 +176,47 @@ with one block, from the moment the document is in place to the moment its file 
 | renamed into docs/ from a synced temp file (as seed 001's runtime writes) | ${watched.renamed.map((ms) => ms.toFixed(0)).join(' | ')} |
 | written in place (settles after the quiet period) | ${watched.inPlace.map((ms) => ms.toFixed(0)).join(' | ')} |
 `;
+}
+
+const PROSE_BYTES = 15_000_000;
+const PROSE_CHUNK = 1000;
+const PROSE_ROUNDS = 3;
+
+/** Peak heap (median of rounds) of a streamed and a post-write ingest of a long answer that is mostly prose. */
+async function proseMemory(): Promise<{ stream: number; post: number }> {
+  const root = await mkdtemp(path.join(tmpdir(), 'ai-bench-prose-'));
+  try {
+    return await proseRounds(root);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function proseRounds(root: string): Promise<{ stream: number; post: number }> {
+  const line = 'The plan keeps each step small, and every file it names is written under workspace/.\n';
+  const prose = line.repeat(Math.ceil(PROSE_BYTES / 3 / line.length));
+  const block = (n: number): string =>
+    `\n\`\`\`ts file=src/part${String(n)}.ts\nexport const part = ${String(n)};\n\`\`\`\n\n`;
+  const text = `${prose}${block(1)}${prose}${block(2)}${prose}${block(3)}`;
+  const streamPeaks: number[] = [];
+  const postPeaks: number[] = [];
+  for (let round = 0; round < PROSE_ROUNDS; round++) {
+    const streamDir = await freshProject(root, `prose-s${String(round)}`);
+    streamPeaks.push((await withPeakHeap(() => streamed(streamDir, text, PROSE_CHUNK))).peakBytes);
+    const postDir = await freshProject(root, `prose-p${String(round)}`);
+    const post = await withPeakHeap(async () => {
+      await writeFile(path.join(postDir, 'docs', 'answer.md'), text);
+      return ingestDocument({
+        projectDir: postDir,
+        docPath: 'docs/answer.md',
+        runId: 'bench',
+        nodeId: 'answer',
+        durability: 'none',
+      });
+    });
+    postPeaks.push(post.peakBytes);
+  }
+  return { stream: median(streamPeaks), post: median(postPeaks) };
 }
 
 const WATCH_DOCUMENTS = 30;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createIngestStream, runIngest } from '../../src/ingest/index.js';
 import type { IngestedContent, IngestStreamEvent, IngestStreamOptions } from '../../src/ingest/index.js';
 import { createRandom } from '../fence/corpus/generate-document.js';
@@ -68,12 +68,17 @@ async function seeded(files: Record<string, string>): Promise<string> {
   return projectDir;
 }
 
-async function postWrite(text: string, files: Record<string, string> = {}): Promise<Ingested> {
+async function postWrite(
+  text: string,
+  files: Record<string, string> = {},
+  limits: IngestStreamOptions['limits'] = {},
+): Promise<Ingested> {
   const projectDir = await seeded({ ...files, [ids.docPath]: text });
   let placed: Ingested['placed'] = [];
   await runIngest({
     projectDir,
     ...ids,
+    limits,
     onPlaced: (contents) => {
       placed = placedOf(contents);
       return Promise.resolve();
@@ -313,6 +318,50 @@ describe('createIngestStream events', () => {
     expect((await postWrite(text)).manifest).toMatchObject({ summary: { written: 0, rejected: 2 } });
   });
 
+  it('counts the candidates past max_blocks in one entry, as a post-write ingest does, however the text is cut', async () => {
+    const text = [
+      fileBlock('ts', 'a.ts', 'a'),
+      fileBlock('ts', '../b.ts', 'b'),
+      fileBlock('ts', 'c.ts', 'c'),
+      fileBlock('ts', 'd.ts', 'd'),
+      fileBlock('', 'e.ts', 'e'),
+      '```ts file=cut.ts\nhalf',
+    ].join('\n');
+    const limits = { maxBlocks: 2 };
+    const expected = await postWrite(text, {}, limits);
+    expect(expected.manifest).toMatchObject({
+      summary: { total_blocks: 6, written: 1, rejected: 1, skipped: 4 },
+    });
+    for (const cuts of [[], [7], [text.length - 3], randomCuts(text.length, 11, 9)]) {
+      expect((await streamed(text, cuts, {}, { limits })).ingested).toEqual(expected);
+    }
+  });
+
+  it('writes at the end a block refused while streaming for max_total_bytes, once a later version of another file makes room', async () => {
+    // a.ts (8 bytes) then b.ts (3) pass 10 bytes: the stream refuses b.ts; the shorter a.ts that follows
+    // supersedes the first, so the whole document (3 + 2 bytes) fits, and b.ts is written at the end.
+    const text = [
+      fileBlock('ts', 'a.ts', 'aaaaaaa'),
+      fileBlock('ts', 'b.ts', 'bb'),
+      fileBlock('ts', 'a.ts', 'a'),
+    ].join('\n');
+    const limits = { maxTotalBytes: 10 };
+    const expected = await postWrite(text, {}, limits);
+    expect(entriesOf(expected.manifest)).toEqual([
+      ['a.ts', 'skipped', 'superseded', []],
+      ['b.ts', 'written', '', []],
+      ['a.ts', 'written', '', []],
+    ]);
+    const { ingested, events } = await streamed(text, [], {}, { limits });
+    // While streaming, b.ts was refused; at the end it is written.
+    expect(
+      events.flatMap((event) =>
+        event.type === 'block.skipped' ? [[event.block.declaredFile, event.block.code]] : [],
+      ),
+    ).toEqual([['b.ts', 'too_large']]);
+    expect(ingested).toEqual(expected);
+  });
+
   it('ingests a lone surrogate as U+FFFD, as the saved document holds it', async () => {
     const text = `${fileBlock('ts', 'a.ts', 'x\uD800y')}\n${fileBlock('ts', 'b.ts', 'tail \uD83D')}`;
     const expected = await postWrite(text);
@@ -432,9 +481,12 @@ describe('createIngestStream saving and locking', () => {
     })();
     const writer = stream.writable.getWriter();
     await writer.write(fileBlock('ts', 'a.ts', 'a'));
-    const during = await readdir(path.join(projectDir, 'docs'));
-    expect(during).toHaveLength(1);
-    expect(during[0]).toMatch(/\.tmp$/);
+    // The temp file is opened as soon as text comes (asynchronously: it may take a moment to appear).
+    await vi.waitFor(async () => {
+      const during = await readdir(path.join(projectDir, 'docs'));
+      expect(during).toHaveLength(1);
+      expect(during[0]).toMatch(/\.tmp$/);
+    });
     await writer.write('tail without a newline');
     await writer.close();
     await reading;
