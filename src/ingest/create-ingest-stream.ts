@@ -212,7 +212,8 @@ class StreamingIngest {
       for (const block of blocks) {
         this.announce(block, controller);
         const outcome = await this.decideOne(block);
-        this.writes.decided(outcome);
+        // Past max_blocks a candidate is only counted: nothing of it is kept.
+        if (block.index < this.limits.maxBlocks) this.writes.decided(outcome);
         controller.enqueue({ type: eventTypeOf(outcome), block: outcome });
       }
       if (open !== undefined && open.index > this.announced) {
