@@ -108,7 +108,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 /** The bytes of a kept plan whose outcome the stream already knows. */
 const NO_BYTES = new Uint8Array(0);
 
-/** One streaming ingest's state: the fence feed, the text so far, and what it wrote. */
+/** One streaming ingest's state: the fence feed, the plans kept for the end, and what it wrote. */
 class StreamingIngest {
   private readonly feed = new FenceFeed();
   private readonly writes = new StreamedWrites();
