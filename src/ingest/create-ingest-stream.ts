@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Transformer } from 'node:stream/web';
 import { FenceFeed } from '../fence/index.js';
-import type { FenceBlock, OmittedCandidateKind } from '../fence/index.js';
+import type { FenceBlock } from '../fence/index.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
 import { describeError, parseNodeId, parseRunId, redactSecrets } from '../project/index.js';
@@ -12,7 +12,7 @@ import type { WriteBatch } from '../workspace/index.js';
 import { DocumentSpool } from './document-spool.js';
 import { applyPlans } from './apply-plans.js';
 import type { IngestedContent } from './apply-plans.js';
-import type { BlockOutcome, OmittedBlocks } from './block-outcome.js';
+import type { BlockOutcome } from './block-outcome.js';
 import { LingeringLock } from './lingering-lock.js';
 import { projectRelative, runIngestWith } from './ingest-document.js';
 import type { IngestProblem } from './ingest-problem.js';
@@ -20,7 +20,7 @@ import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.j
 import { openIngestRoots } from './ingest-roots.js';
 import type { SharedIngestRoots } from './ingest-roots.js';
 import { planBlock, settlePlans } from './plan-blocks.js';
-import { limitCandidates, omittedKindOf } from './limit-candidates.js';
+import { KeptPlans } from './kept-plans.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { hashOfFile, StreamedWrites } from './streamed-writes.js';
 
@@ -105,8 +105,6 @@ export function createIngestStream(options: IngestStreamOptions): TransformStrea
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
-/** The bytes of a kept plan whose outcome the stream already knows. */
-const NO_BYTES = new Uint8Array(0);
 
 /** One streaming ingest's state: the fence feed, the plans kept for the end, and what it wrote. */
 class StreamingIngest {
@@ -122,15 +120,8 @@ class StreamingIngest {
   private bytes = 0;
   /** The document being saved as it streams (made at its first text); the text itself is not kept. */
   private spool: DocumentSpool | undefined;
-  /**
-   * Each candidate within max_blocks judged alone, in order, for the end's whole-document rules: without the
-   * block's text, and without bytes when its outcome is already known (so memory holds the bytes of the files the
-   * document writes, not its text); the candidates past max_blocks only counted, by kind.
-   */
-  private readonly plans: BlockPlan[] = [];
-  private readonly pastMaxBlocks = new Map<OmittedCandidateKind, number>();
-  /** Where in `plans` the last whole-file plan of each path is. */
-  private readonly lastWriteOf = new Map<string, number>();
+  /** Each block's own plan, kept for the end without its text. */
+  private readonly kept: KeptPlans;
   /** Set once nothing more is decided: why (aborted, past max_document_bytes). */
   private stopped: { readonly problem: IngestProblem } | undefined;
   private readonly refusesAll: boolean;
@@ -163,6 +154,7 @@ class StreamingIngest {
     this.roots = openIngestRoots(dir);
     this.lock = new LingeringLock(this.project, () => this.finishBatch());
     this.limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(undefined), ...options.limits };
+    this.kept = new KeptPlans(this.limits.maxBlocks);
     // A document whose path holds a secret is refused whole at the end; nothing is written before.
     this.refusesAll = findSecretInPath(this.docPath) !== undefined;
   }
@@ -235,35 +227,6 @@ class StreamingIngest {
     });
   }
 
-  /**
-   * Keeps a block's own plan for the end: a candidate past max_blocks only counted; its text let go unless it is
-   * an edit block (the end may apply it again); its bytes let go once a later whole file of its path supersedes
-   * it, or when it is decided already (the end takes its outcome from the stream).
-   */
-  private keep(own: BlockPlan): void {
-    const { block } = own;
-    if (block.index >= this.limits.maxBlocks) {
-      const kind = omittedKindOf(block);
-      this.pastMaxBlocks.set(kind, (this.pastMaxBlocks.get(kind) ?? 0) + 1);
-      return;
-    }
-    if (own.kind === 'write' && own.edit === true) {
-      this.plans.push(own);
-      return;
-    }
-    const textless = { ...block, content: '' };
-    if (own.kind === 'decided') {
-      this.plans.push({ ...own, block: textless, bytes: NO_BYTES });
-      return;
-    }
-    const earlier = this.lastWriteOf.get(own.path);
-    const superseded = earlier === undefined ? undefined : this.plans[earlier];
-    if (earlier !== undefined && superseded !== undefined)
-      this.plans[earlier] = { ...superseded, bytes: NO_BYTES };
-    this.lastWriteOf.set(own.path, this.plans.length);
-    this.plans.push({ ...own, block: textless });
-  }
-
   /** A closed block judged by the post-write rules, and written under the workspace lock when cleared. */
   private async decideOne(block: FenceBlock): Promise<BlockOutcome> {
     const report = (code: IngestProblem['code'], message: string): void => {
@@ -275,7 +238,7 @@ class StreamingIngest {
       durability: this.options.durability ?? 'fsync',
     } as const;
     const own = planBlock(block, this.limits);
-    this.keep(own);
+    this.kept.keep(own);
     // Alone, the document's rules can still refuse it: a block past max_total_bytes by itself.
     const [planned] = settlePlans([own], this.limits);
     if (planned === undefined) throw new Error('settlePlans returned no plan for a block');
@@ -383,7 +346,7 @@ class StreamingIngest {
           ...optional(this.options),
         },
         {
-          planned: { plans: this.plans, omitted: this.omitted() },
+          planned: this.kept.planned(),
           applyPlans: this.writes.applyPlans,
           problems,
         },
@@ -423,16 +386,6 @@ class StreamingIngest {
     this.batch = undefined;
     // Without durability a finish syncs nothing: it lets the folders it walked go.
     await batch?.finish();
-  }
-
-  /** The candidates past max_blocks, counted by the reason each would have had alone. */
-  private omitted(): OmittedBlocks | undefined {
-    const count = [...this.pastMaxBlocks.values()].reduce((sum, n) => sum + n, 0);
-    if (count === 0) return undefined;
-    return limitCandidates(
-      { blocks: [], omitted: { count, byKind: Object.fromEntries(this.pastMaxBlocks) } },
-      this.limits.maxBlocks,
-    ).omitted;
   }
 
   private documentFile(): string {
