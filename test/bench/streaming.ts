@@ -53,6 +53,18 @@ async function withPeakHeap<T>(body: () => Promise<T>): Promise<{ value: T; peak
   }
 }
 
+/** The post-write ingest the stream is measured against: the text written to docs/ first, then ingested. */
+async function postWrite(dir: string, text: string): Promise<unknown> {
+  await writeFile(path.join(dir, 'docs', 'answer.md'), text);
+  return ingestDocument({
+    projectDir: dir,
+    docPath: 'docs/answer.md',
+    runId: 'bench',
+    nodeId: 'answer',
+    durability: 'none',
+  });
+}
+
 /** Streams `text` in `size`-character chunks; the delays from each closing fence line written to its event. */
 async function streamed(dir: string, text: string, size = CHUNK): Promise<number[]> {
   const stream = createIngestStream({
@@ -120,16 +132,7 @@ export async function streamingSection(): Promise<string> {
       const streamMs = performance.now() - t0;
       const postDir = await freshProject(root, `p${String(round)}`);
       const t1 = performance.now();
-      const p = await withPeakHeap(async () => {
-        await writeFile(path.join(postDir, 'docs', 'answer.md'), text);
-        return ingestDocument({
-          projectDir: postDir,
-          docPath: 'docs/answer.md',
-          runId: 'bench',
-          nodeId: 'answer',
-          durability: 'none',
-        });
-      });
+      const p = await withPeakHeap(() => postWrite(postDir, text));
       const postMs = performance.now() - t1;
       if (round < 0) continue; // a warm-up round
       streamTimes.push(streamMs);
@@ -204,16 +207,7 @@ async function proseRounds(root: string): Promise<{ stream: number; post: number
     const streamDir = await freshProject(root, `prose-s${String(round)}`);
     streamPeaks.push((await withPeakHeap(() => streamed(streamDir, text, PROSE_CHUNK))).peakBytes);
     const postDir = await freshProject(root, `prose-p${String(round)}`);
-    const post = await withPeakHeap(async () => {
-      await writeFile(path.join(postDir, 'docs', 'answer.md'), text);
-      return ingestDocument({
-        projectDir: postDir,
-        docPath: 'docs/answer.md',
-        runId: 'bench',
-        nodeId: 'answer',
-        durability: 'none',
-      });
-    });
+    const post = await withPeakHeap(() => postWrite(postDir, text));
     postPeaks.push(post.peakBytes);
   }
   return { stream: median(streamPeaks), post: median(postPeaks) };
