@@ -535,6 +535,52 @@ describe('createIngestStream saving and locking', () => {
   });
 });
 
+describe('createIngestStream beside another stream of the same project', () => {
+  it('lets two streams share the workspace lock, chunk by chunk: both documents end whole, every file written', async () => {
+    const projectDir = await seeded({});
+    const documents = [0, 1].map((n) =>
+      Array.from({ length: 20 }, (_, k) =>
+        fileBlock('ts', `n${String(n)}/f${String(k)}.ts`, `v${String(k)}`),
+      ).join('\n'),
+    );
+    const streams = documents.map((_, n) =>
+      createIngestStream({
+        projectDir,
+        runId: 'run-1',
+        nodeId: `node${String(n)}`,
+        docPath: `docs/node${String(n)}.md`,
+        durability: 'none',
+        now: fixedClock,
+      }),
+    );
+    const ends = streams.map((stream) =>
+      (async () => {
+        let last: IngestStreamEvent | undefined;
+        for await (const event of stream.readable) last = event;
+        return last;
+      })(),
+    );
+    const writers = streams.map((stream) => stream.writable.getWriter());
+    // Interleaved in 7-character chunks: each stream's blocks close between the other's.
+    const longest = Math.max(...documents.map((text) => text.length));
+    for (let at = 0; at < longest; at += 7) {
+      await Promise.all(writers.map((writer, n) => writer.write(documents[n]?.slice(at, at + 7) ?? '')));
+    }
+    await Promise.all(writers.map((writer) => writer.close()));
+    const done = await Promise.all(ends);
+    for (const event of done) {
+      expect(event).toMatchObject({
+        type: 'document.done',
+        problems: [],
+        manifest: { summary: { written: 20 } },
+      });
+    }
+    const files = await workspaceFiles(projectDir);
+    expect(Object.keys(files)).toHaveLength(40);
+    expect(files['n1/f19.ts']).toBe('v19\n');
+  });
+});
+
 describe('createIngestStream back-pressure', () => {
   it('takes no more text while its reader does not read', async () => {
     const projectDir = await seeded({});
