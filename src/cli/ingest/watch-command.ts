@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadProjectConfig } from '../../config/index.js';
+import { parseFencesIsolated } from '../../ingest/index.js';
 import { AGENT_DIR, describeError, parseRunId, watchStatePath, WORKSPACE_DIR } from '../../project/index.js';
 import { lstatOrMissing, watchFolder } from '../../workspace/index.js';
 import type { FolderWatch } from '../../workspace/index.js';
@@ -108,6 +109,8 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
         io,
       );
   try {
+    // The parse worker starts with the watch, not with the first document a runtime writes.
+    if (!once) void parseFencesIsolated('```text file=warm-up.txt\n```\n').catch(() => undefined);
     await tracker.scan();
     if (!once) {
       io.stderr.write(
