@@ -7,9 +7,8 @@ import type { IngestLimits } from '../config/index.js';
 import { describeError, parseNodeId, parseRunId, redactSecrets } from '../project/index.js';
 import { openProject } from '../store/index.js';
 import type { Project, ProjectRef } from '../store/index.js';
-import { findSecretInPath } from '../workspace/index.js';
+import { findSecretInPath, SpooledFile } from '../workspace/index.js';
 import type { WriteBatch } from '../workspace/index.js';
-import { DocumentSpool } from './document-spool.js';
 import { applyPlans } from './apply-plans.js';
 import type { IngestedContent } from './apply-plans.js';
 import type { BlockOutcome } from './block-outcome.js';
@@ -119,7 +118,7 @@ class StreamingIngest {
   private heldSurrogate = '';
   private bytes = 0;
   /** The document being saved as it streams (made at its first text); the text itself is not kept. */
-  private spool: DocumentSpool | undefined;
+  private spool: SpooledFile | undefined;
   /** Each block's own plan, kept for the end without its text. */
   private readonly kept: KeptPlans;
   /** Set once nothing more is decided: why (aborted, past max_document_bytes). */
@@ -184,7 +183,7 @@ class StreamingIngest {
     }
     // Lone surrogates are U+FFFD already, so each chunk's UTF-8 bytes, one after the other, are the document's.
     if (!this.refusesAll) {
-      this.spool ??= new DocumentSpool(this.documentFile(), this.options.durability ?? 'fsync');
+      this.spool ??= new SpooledFile(this.documentFile(), this.options.durability ?? 'fsync');
       this.spool.write(text);
     }
     this.decide(this.feed.push(text), controller);
@@ -325,7 +324,7 @@ class StreamingIngest {
       // Nothing partial: a cut-off document is not saved; a whole one is, before it is recorded.
       if (this.stopped !== undefined || this.refusesAll) await this.spool?.discard();
       else {
-        this.spool ??= new DocumentSpool(this.documentFile(), this.options.durability ?? 'fsync');
+        this.spool ??= new SpooledFile(this.documentFile(), this.options.durability ?? 'fsync');
         await this.spool.commit();
       }
     } catch (error) {

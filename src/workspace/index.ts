@@ -19,7 +19,7 @@ export type {
 } from './write-outcome.js';
 export type { AppendOptions } from './write/index.js';
 export type { PublishOptions, PublishOutcome, StagingFolder } from './confined-root-types.js';
-export { writeFileAtomically } from './write/index.js';
+export { SpooledFile, writeFileAtomically } from './write/index.js';
 export type { AtomicFileOptions, AtomicFileOutcome } from './write/index.js';
 export { errnoOf } from './errno-of.js';
 export { TEMP_FILE_PATTERN, tempFileWriter } from './temp-file-name.js';

@@ -16,3 +16,4 @@ export {
   writeTempFile,
 } from './write-temp-file.js';
 export type { FileIdentity, StreamedTempFile, TempFile } from './write-temp-file.js';
+export { SpooledFile } from './spooled-file.js';

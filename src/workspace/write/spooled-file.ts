@@ -1,15 +1,16 @@
 import path from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import { describeError } from '../project/index.js';
-import { quickFs, writeFileAtomically } from '../workspace/index.js';
+import { describeError } from '../../project/index.js';
+import { mkdir } from '../quick-fs.js';
+import { writeFileAtomically } from './write-file-atomically.js';
 
 /**
- * A document saved as it streams: each chunk's bytes go to a temp file beside the document the moment they
- * arrive, so the text is never held whole; `commit` moves the temp file into place atomically, `discard` removes
- * it (a cut-off document is not saved). The first failure is kept and reported by `commit`; later chunks are
+ * A file saved as its text streams in (a streaming ingest's document): the chunks go to a temp file beside the
+ * target in batches, so the text is never held whole; `commit` moves the temp file into place atomically,
+ * `discard` removes it (a cut-off document is not saved). The first failure is kept and reported by `commit`; later chunks are
  * then dropped, and nothing is placed.
  */
-export class DocumentSpool {
+export class SpooledFile {
   private readonly opened: Promise<FileHandle>;
   private readonly placed: Promise<unknown>;
   private settle: ((ending: { readonly keep: boolean }) => void) | undefined;
@@ -25,7 +26,7 @@ export class DocumentSpool {
     this.opened = new Promise((resolve) => (open = resolve));
     const ending = new Promise<{ readonly keep: boolean }>((resolve) => (this.settle = resolve));
     this.placed = (async () => {
-      await quickFs.mkdir(path.dirname(target), { recursive: true });
+      await mkdir(path.dirname(target), { recursive: true });
       return writeFileAtomically(
         target,
         async (handle) => {
@@ -94,7 +95,7 @@ export class DocumentSpool {
   }
 }
 
-/** How many UTF-16 units are held before they are written: the memory a stream's document costs while it streams. */
+/** How many UTF-16 units are held before they are written: the memory the file's text costs while it streams. */
 const SPOOL_BATCH_LENGTH = 64 * 1024;
 
 class Discarded extends Error {
