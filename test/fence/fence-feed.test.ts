@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FenceFeed } from '../../src/fence/fence-feed.js';
 import { scanFences } from '../../src/fence/scan-fences.js';
 import type { FenceBlock } from '../../src/fence/index.js';
-import { createRandom, generateDocument } from './corpus/generate-document.js';
+import { generateDocument, randomCuts } from './corpus/generate-document.js';
 
 const fixturesDir = path.resolve(import.meta.dirname, '../../fixtures/fence');
 const fixtures = readdirSync(fixturesDir).map((name) => ({
@@ -30,18 +30,6 @@ function feed(text: string, cuts: readonly number[]): { blocks: FenceBlock[]; pu
     pushOf.push(cuts.length + 1);
   }
   return { blocks, pushOf };
-}
-
-function randomCuts(length: number, seed: number, maxChunk: number): number[] {
-  const random = createRandom(seed);
-  const cuts: number[] = [];
-  for (
-    let at = 1 + Math.floor(random.next() * maxChunk);
-    at < length;
-    at += 1 + Math.floor(random.next() * maxChunk)
-  )
-    cuts.push(at);
-  return cuts;
 }
 
 const everyChar = (text: string): number[] =>

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createIngestStream, runIngest } from '../../src/ingest/index.js';
 import type { IngestedContent, IngestStreamEvent, IngestStreamOptions } from '../../src/ingest/index.js';
-import { createRandom } from '../fence/corpus/generate-document.js';
+import { randomCuts } from '../fence/corpus/generate-document.js';
 import { fileBlock, tempProject } from '../helpers/temp-project.js';
 import { treeDigest } from '../helpers/tree-digest.js';
 
@@ -126,18 +126,6 @@ async function streamed(
   await reading;
   const ingested = await snapshot(projectDir, placed);
   return { ingested, events, projectDir, manifest: ingested.manifest, document: ingested.document };
-}
-
-function randomCuts(length: number, seed: number, maxChunk: number): number[] {
-  const random = createRandom(seed);
-  const cuts: number[] = [];
-  for (
-    let at = 1 + Math.floor(random.next() * maxChunk);
-    at < length;
-    at += 1 + Math.floor(random.next() * maxChunk)
-  )
-    cuts.push(at);
-  return cuts;
 }
 
 const fixturesDir = path.resolve(import.meta.dirname, '../../fixtures/fence');

@@ -25,6 +25,19 @@ export function createRandom(seed: number): Random {
   };
 }
 
+/** Where to cut a text of `length` characters into chunks of 1 to `maxChunk` characters, drawn from `seed`. */
+export function randomCuts(length: number, seed: number, maxChunk: number): number[] {
+  const random = createRandom(seed);
+  const cuts: number[] = [];
+  for (
+    let at = 1 + Math.floor(random.next() * maxChunk);
+    at < length;
+    at += 1 + Math.floor(random.next() * maxChunk)
+  )
+    cuts.push(at);
+  return cuts;
+}
+
 const MIN_BYTES = 50;
 const MAX_BYTES = 4096;
 
