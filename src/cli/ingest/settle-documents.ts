@@ -67,9 +67,7 @@ export function trackSettling(
   };
   const signatureOf = async (docPath: string): Promise<FileSignature | undefined> => {
     const info = await lstat(docPath);
-    return info === undefined
-      ? undefined
-      : `${String(info.ino)}:${String(info.size)}:${String(info.mtimeMs)}:${String(info.ctimeMs)}`;
+    return info === undefined ? undefined : signatureOfFile(info);
   };
 
   return {
@@ -89,7 +87,7 @@ export function trackSettling(
         if (!isWatchedDocument(docPath) || waiting.has(docPath)) continue;
         const info = await lstat(docPath);
         if (info === undefined) continue;
-        const signature = `${String(info.ino)}:${String(info.size)}:${String(info.mtimeMs)}:${String(info.ctimeMs)}`;
+        const signature = signatureOfFile(info);
         if (done.get(docPath) === signature) continue;
         waiting.set(docPath, { signature, since: Math.min(now(), info.mtimeMs) });
       }
@@ -98,18 +96,19 @@ export function trackSettling(
       const ready: { docPath: string; signature: FileSignature }[] = [];
       for (const [name, seen] of staged) if (now() - seen > 10 * RENAME_WINDOW_MS) staged.delete(name);
       for (const [docPath, entry] of [...waiting]) {
-        const signature = await signatureOf(docPath);
+        const info = await lstat(docPath);
         // Gone (renamed away, deleted) or no longer a regular file: nothing to ingest until it comes back.
-        if (signature === undefined) {
+        if (info === undefined) {
           waiting.delete(docPath);
           continue;
         }
+        const signature = signatureOfFile(info);
         // Renamed into place: the file is whole already (a rename is atomic), so it need not be quiet first.
         // (The file unchanged since its event: the rename's other end may be reported a moment after this one.)
         const renamed =
           (entry.signature === undefined || entry.signature === signature) &&
           entry.event !== undefined &&
-          (changedAfterWritten(signature) || (await renamedInto(docPath, entry.event)));
+          (changedAfterWritten(info) || (await renamedInto(docPath, entry.event)));
         if (signature !== entry.signature && !renamed) {
           waiting.set(docPath, {
             signature,
@@ -137,7 +136,16 @@ export function trackSettling(
  * write sets both, so a document written in place, however slowly, never shows it. A rename in the same clock tick
  * as the last write does not show it either; the staged file's event may tell instead.
  */
-function changedAfterWritten(signature: FileSignature): boolean {
-  const [, , mtime, ctime] = signature.split(':');
-  return Number(ctime) > Number(mtime);
+function changedAfterWritten(info: FileTimes): boolean {
+  return info.ctimeMs > info.mtimeMs;
+}
+
+function signatureOfFile(info: FileTimes & { readonly ino: number; readonly size: number }): FileSignature {
+  return `${String(info.ino)}:${String(info.size)}:${String(info.mtimeMs)}:${String(info.ctimeMs)}`;
+}
+
+/** What lstat says of a file's times, in milliseconds. */
+interface FileTimes {
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
 }
