@@ -42,11 +42,6 @@ export class FenceFeed {
     return this.open;
   }
 
-  /** UTF-16 units fed and not yet read: the partial last line. */
-  get pendingLength(): number {
-    return this.partial.length;
-  }
-
   /** Feeds a chunk of the document; returns the candidate blocks that its complete lines ended. */
   push(chunk: string): FenceBlock[] {
     if (this.ended) throw new Error('FenceFeed.push after end(): the document is already complete');

@@ -16,7 +16,6 @@ interface StreamedPath {
   readonly before: string | null;
   /** The last block the stream wrote there: its index, and its outcome. */
   last: BlockOutcome;
-  lang: string;
   /** The bytes the document's blocks hold for this path so far (for `max_total_bytes`). */
   size: number;
   /**
@@ -103,7 +102,6 @@ export class StreamedWrites {
     this.paths.set(plan.path, {
       before: known === undefined ? before : known.before,
       last: outcome,
-      lang: plan.block.lang,
       size: plan.bytes.byteLength,
       chain,
     });
