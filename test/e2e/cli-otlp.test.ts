@@ -38,6 +38,14 @@ function exportOtlp(args: string[], env: Record<string, string> = {}) {
   return runCli(['export', 'otlp', ...args], { env: { ...CLEAN_ENV, ...env } });
 }
 
+/** `run team` on a replay project with ingest on, under `runId`, with `args` after (the receiver's flags). */
+function runTeam(dir: string, runId: string, args: string[], env: Record<string, string> = {}, goal = 'x') {
+  return runCli(
+    ['run', 'team', '--project', dir, '--input', `goal=${goal}`, '--ingest', '--run-id', runId, ...args],
+    { env: { ...CLEAN_ENV, ...env } },
+  );
+}
+
 function spansOf(request: OtlpTraceRequest): OtlpSpan[] {
   return request.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
 }
@@ -374,21 +382,12 @@ describe('artifact-ingest run --otlp / --langfuse', () => {
   it('sends the trace as the run ends, the same tree `export otlp` builds', async () => {
     const dir = await replayProject();
     server = await acceptingReceiver();
-    const result = await runCli(
-      [
-        'run',
-        'team',
-        '--project',
-        dir,
-        '--input',
-        'goal=a tiny URL shortener with tests and a README',
-        '--ingest',
-        '--run-id',
-        'otlp-run',
-        '--otlp',
-        server.url,
-      ],
-      { env: CLEAN_ENV },
+    const result = await runTeam(
+      dir,
+      'otlp-run',
+      ['--otlp', server.url],
+      {},
+      'a tiny URL shortener with tests and a README',
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
@@ -407,22 +406,7 @@ describe('artifact-ingest run --otlp / --langfuse', () => {
     server = await startStubServer((_, __, response) => {
       response.statusCode = 403;
     });
-    const result = await runCli(
-      [
-        'run',
-        'team',
-        '--project',
-        dir,
-        '--input',
-        'goal=x',
-        '--ingest',
-        '--run-id',
-        'refused',
-        '--otlp',
-        server.url,
-      ],
-      { env: CLEAN_ENV },
-    );
+    const result = await runTeam(dir, 'refused', ['--otlp', server.url]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
       /warning: the trace of refused \(\d+ spans\) was not accepted by .*: HTTP 403 Forbidden; the run is not affected/,
@@ -439,29 +423,11 @@ describe('artifact-ingest run --otlp / --langfuse', () => {
     const dir = await replayProject();
     const secret = 'sk-lf-run-4c2e-never-printed';
     server = await acceptingReceiver();
-    const result = await runCli(
-      [
-        'run',
-        'team',
-        '--project',
-        dir,
-        '--input',
-        'goal=x',
-        '--ingest',
-        '--run-id',
-        'lf-run',
-        '--langfuse',
-        '--json',
-      ],
-      {
-        env: {
-          ...CLEAN_ENV,
-          LANGFUSE_PUBLIC_KEY: 'pk-lf-run',
-          LANGFUSE_SECRET_KEY: secret,
-          LANGFUSE_HOST: server.url,
-        },
-      },
-    );
+    const result = await runTeam(dir, 'lf-run', ['--langfuse', '--json'], {
+      LANGFUSE_PUBLIC_KEY: 'pk-lf-run',
+      LANGFUSE_SECRET_KEY: secret,
+      LANGFUSE_HOST: server.url,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(server.requests.map((request) => request.path)).toEqual(['/api/public/otel/v1/traces']);
     expect(server.requests[0]?.headers.authorization).toBe(
