@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readCheckoutFiles, replayRun } from '../artifacts/index.js';
 import type { ReplayStep } from '../artifacts/index.js';
 import { readIngestManifest } from '../ingest/index.js';
 import type { ProjectRef } from '../store/index.js';
+import { withScratchFolder } from '../workspace/index.js';
+import type { ScratchFolder } from '../workspace/index.js';
 import { baseCommitMessage, stepCommitMessage } from './commit-message.js';
 import type { NotWrittenBlocks } from './commit-message.js';
 import { GitError } from './git-error.js';
@@ -64,8 +64,9 @@ export async function exportRunToGit(
   runId: string,
   options: ExportRunToGitOptions,
 ): Promise<GitExport> {
-  const scratch = await mkdtemp(path.join(tmpdir(), 'artifact-ingest-git-'));
-  try {
+  // Blobs and temporary indexes live in a scratch folder, removed whatever happens.
+  return withScratchFolder('artifact-ingest-git-', async (folder) => {
+    const scratch = folder.dir;
     const gitPath = options.path;
     const gitVersion = await checkGitVersion(scratch, gitPath);
     const replay = await replayRun(project, runId);
@@ -90,7 +91,7 @@ export async function exportRunToGit(
     });
     const git = (args: readonly string[], more: { input?: string; env?: Record<string, string> } = {}) =>
       runGit(args, { gitDir: repo.gitDir, cwd: scratch, path: gitPath, ...more });
-    const blobs = await writeBlobs(git, scratch, trees);
+    const blobs = await writeBlobs(git, folder, trees);
 
     const commits: ExportedCommit[] = [];
     let parent: string | undefined;
@@ -125,9 +126,7 @@ export async function exportRunToGit(
     }
     const refs = await updateSwarmRefs(git, replay.runId, wanted);
     return { runId: replay.runId, repo, gitVersion, commits, refs };
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 /** One file of a tree: its path inside the workspace, and its verified bytes. */
@@ -174,7 +173,7 @@ type Git = (
 /** Writes each distinct content once as a blob (`hash-object -w --no-filters`, no attributes applied). */
 async function writeBlobs(
   git: Git,
-  scratch: string,
+  scratch: ScratchFolder,
   trees: readonly TreeFiles[],
 ): Promise<Map<string, string>> {
   const distinct = new Map<string, TreeFile>();
@@ -185,10 +184,8 @@ async function writeBlobs(
   const files: string[] = [];
   let at = 0;
   for (const file of distinct.values()) {
-    const name = path.join(scratch, `blob-${at}`);
+    files.push(await scratch.write(`blob-${String(at)}`, file.bytes));
     at += 1;
-    await writeFile(name, file.bytes);
-    files.push(name);
   }
   const out = (
     await git(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: `${files.join('\n')}\n` })

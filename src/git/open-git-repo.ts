@@ -1,5 +1,5 @@
-import { mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { quickFs } from '../workspace/index.js';
 import { GitError } from './git-error.js';
 import { runGit } from './run-git.js';
 
@@ -46,9 +46,9 @@ export async function openGitRepo(options: OpenGitRepoOptions): Promise<GitRepo>
     }
     return { ...found, created: false };
   }
-  await mkdir(dir, { recursive: true });
+  await quickFs.mkdir(dir, { recursive: true });
   await runGit(['init', '--quiet', '--bare', dir], { cwd, path: options.path });
-  const gitDir = await realpath(dir);
+  const gitDir = await quickFs.realpath(dir);
   return { gitDir, bare: true, created: true };
 }
 
@@ -59,9 +59,9 @@ async function probe(
   gitPath: string | undefined,
   exact: boolean,
 ): Promise<{ gitDir: string; bare: boolean } | undefined> {
-  const real = await realpath(dir).catch(() => undefined);
+  const real = await quickFs.realpath(dir).catch(() => undefined);
   // A file is no repository, and git cannot even start in it.
-  if (real === undefined || !(await stat(real)).isDirectory()) return undefined;
+  if (real === undefined || !(await quickFs.stat(real)).isDirectory()) return undefined;
   // Exactly DIR: git must not walk up to a repository that merely contains it.
   const env: Record<string, string> = exact ? { GIT_CEILING_DIRECTORIES: path.dirname(real) } : {};
   const call = { cwd: real, env, path: gitPath };
@@ -83,14 +83,14 @@ async function probe(
   }
   if (exact) {
     const at = isBare ? gitDir : top;
-    if (at === undefined || (await realpath(at).catch(() => at)) !== real) return undefined;
+    if (at === undefined || (await quickFs.realpath(at).catch(() => at)) !== real) return undefined;
   }
   return { gitDir, bare: isBare };
 }
 
 async function isMissingOrEmpty(dir: string): Promise<boolean> {
-  const info = await stat(dir).catch(() => undefined);
+  const info = await quickFs.stat(dir).catch(() => undefined);
   if (info === undefined) return true;
   if (!info.isDirectory()) return false;
-  return (await readdir(dir)).length === 0;
+  return (await quickFs.readdir(dir)).length === 0;
 }

@@ -28,6 +28,8 @@ export { acquireShortLock, lockFileSlot, readLiveShortLockOwner } from './locks/
 export type { LockSlot, ShortLock, ShortLockAttempt, ShortLockOwner } from './locks/index.js';
 export { lstatOrMissing } from './lstat-or-missing.js';
 export { watchFolder } from './watch-folder.js';
+export { withScratchFolder } from './scratch-folder.js';
+export type { ScratchFolder } from './scratch-folder.js';
 export type { FolderWatch } from './watch-folder.js';
 export { inspectDirectoryChain } from './inspect-directory-chain.js';
 export type { DirectoryChainProblem } from './inspect-directory-chain.js';
