@@ -33,6 +33,11 @@ export interface AppliedPlans {
   readonly blocks: BlockOutcome[];
   /** Bounded by max_total_bytes: only cleared plans count, and planBlocks caps their total. */
   readonly contents: IngestedContent[];
+  /**
+   * With `digestReplaced`, by block index, for each plan whose bytes are now on disk: the sha256 of what its path
+   * held before (null when it held no file); a plan found `unchanged` held its own bytes.
+   */
+  readonly replaced?: ReadonlyMap<number, string | null>;
 }
 
 /** How plans are carried out. */
@@ -48,6 +53,8 @@ export interface ApplyOptions {
    * burst of blocks without durability); by default each call makes one and finishes it.
    */
   readonly batch?: WriteBatch;
+  /** Report in `AppliedPlans.replaced` what each written path held before (see `ConfinedWriteOptions`). */
+  readonly digestReplaced?: boolean;
 }
 
 /**
@@ -88,9 +95,16 @@ export async function applyPlans(
   });
   if (batch !== null && options.batch === undefined) await finishBatch(batch, applied, report);
   for (const ended of settled) if (ended.status === 'rejected') throw ended.reason;
+  const replaced = new Map<number, string | null>();
+  if (options.digestReplaced === true)
+    for (const plan of applied) {
+      if (plan.replaced !== undefined && plan.content !== undefined)
+        replaced.set(plan.block.index, plan.replaced);
+    }
   return {
     blocks: applied.map((plan) => plan.block),
     contents: applied.flatMap((plan) => (plan.content === undefined ? [] : [plan.content])),
+    ...(options.digestReplaced === true ? { replaced } : {}),
   };
 }
 
@@ -152,6 +166,8 @@ interface AppliedPlan {
   readonly problem?: string;
   /** On a dry run, the bytes that would be at the path (no content is reported), for the edit blocks after it. */
   readonly placed?: Uint8Array;
+  /** With `digestReplaced`: the sha256 of what the path held before the write (null when no file). */
+  readonly replaced?: string | null;
 }
 
 async function openWorkspace(
@@ -234,10 +250,15 @@ async function writePlan(
       durability: options.durability,
       dryRun: options.dryRun,
       ...(options.staleTempBefore === undefined ? {} : { staleTempBefore: options.staleTempBefore }),
+      ...(options.digestReplaced === true ? { digestReplaced: true } : {}),
     });
     switch (written.status) {
       case 'written':
-        return { block: outcome(plan, plan.path, null, ''), content: contentOf(plan, 'written', null) };
+        return {
+          block: outcome(plan, plan.path, null, ''),
+          content: contentOf(plan, 'written', null),
+          ...(written.replacedSha256 === undefined ? {} : { replaced: written.replacedSha256 }),
+        };
       case 'would_write':
         return { block: wouldWrite(plan), placed: plan.bytes };
       case 'unchanged': {
@@ -245,7 +266,11 @@ async function writePlan(
         // A dry run places nothing, so it reports no contents even where the bytes already match.
         return options.dryRun
           ? { block, placed: plan.bytes }
-          : { block, content: contentOf(plan, 'skipped', 'unchanged') };
+          : {
+              block,
+              content: contentOf(plan, 'skipped', 'unchanged'),
+              ...(options.digestReplaced === true ? { replaced: block.sha256 } : {}),
+            };
       }
       case 'refused':
         return { block: outcome(plan, null, written.code, written.message) };

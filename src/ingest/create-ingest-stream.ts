@@ -4,7 +4,7 @@ import { FenceFeed } from '../fence/index.js';
 import type { FenceBlock } from '../fence/index.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
-import { describeError, parseNodeId, parseRunId, redactSecrets } from '../project/index.js';
+import { describeError, parseNodeId, parseRunId, redactSecrets, sha256Hex } from '../project/index.js';
 import { openProject } from '../store/index.js';
 import type { Project, ProjectRef } from '../store/index.js';
 import { findSecretInPath, SpooledFile } from '../workspace/index.js';
@@ -13,6 +13,7 @@ import { applyPlans } from './apply-plans.js';
 import type { IngestedContent } from './apply-plans.js';
 import type { BlockOutcome } from './block-outcome.js';
 import { LingeringLock } from './lingering-lock.js';
+import { statusOfReason } from './reason-code.js';
 import { projectRelative, runIngestWith } from './ingest-document.js';
 import type { IngestProblem } from './ingest-problem.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
@@ -104,6 +105,7 @@ export function createIngestStream(options: IngestStreamOptions): TransformStrea
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+const encoder = new TextEncoder();
 
 /** One streaming ingest's state: the fence feed, the plans kept for the end, and what it wrote. */
 class StreamingIngest {
@@ -228,6 +230,7 @@ class StreamingIngest {
 
   /** A closed block judged by the post-write rules, and written under the workspace lock when cleared. */
   private async decideOne(block: FenceBlock): Promise<BlockOutcome> {
+    if (block.index >= this.limits.maxBlocks) return this.pastMaxBlocks(block);
     const report = (code: IngestProblem['code'], message: string): void => {
       this.problems.push({ code, message: redactSecrets(message) });
     };
@@ -242,8 +245,7 @@ class StreamingIngest {
     const [planned] = settlePlans([own], this.limits);
     if (planned === undefined) throw new Error('settlePlans returned no plan for a block');
     let plan: BlockPlan = planned;
-    if (block.index >= this.limits.maxBlocks) plan = pastMaxBlocks(plan, this.limits.maxBlocks);
-    else if (this.refusesAll)
+    if (this.refusesAll)
       plan = {
         ...decidedOf(plan),
         code: 'secret_in_path',
@@ -254,17 +256,30 @@ class StreamingIngest {
     const cleared = plan;
     // Records are made once, at the end, under the lock again.
     const held = await this.lock.run(async () => {
-      // A workspace/ that cannot be opened is the writer's io_error below, not a throw here.
-      const before = this.writes.isNew(cleared.path)
-        ? await this.roots.workspace().then(
-            (workspace) => hashOfFile(workspace, cleared.path),
-            () => null,
-          )
-        : null;
-      const applied = await applyPlans([cleared], { ...apply, ...(await this.sharedBatch()) }, report);
+      const isNew = this.writes.isNew(cleared.path);
+      // What a path held before the stream first wrote it: the writer reads it on the way, but for an edit block,
+      // applied to a file it reads itself. A workspace/ that cannot be opened is the writer's io_error below.
+      const beforeEdit =
+        isNew && cleared.edit === true
+          ? await this.roots.workspace().then(
+              (workspace) => hashOfFile(workspace, cleared.path),
+              () => null,
+            )
+          : undefined;
+      const applied = await applyPlans(
+        [cleared],
+        { ...apply, ...(await this.sharedBatch()), digestReplaced: isNew && cleared.edit !== true },
+        report,
+      );
       const outcome = applied.blocks[0] ?? missing();
       const [content] = applied.contents;
-      if (content !== undefined) this.writes.placed(cleared, outcome, content, before);
+      if (content !== undefined)
+        this.writes.placed(
+          cleared,
+          outcome,
+          content,
+          beforeEdit ?? applied.replaced?.get(outcome.index) ?? null,
+        );
       return outcome;
     });
     if (held.outcome === 'done') return held.value;
@@ -273,6 +288,26 @@ class StreamingIngest {
       (await applyPlans([{ ...decidedOf(cleared), code: 'io_error', message: held.reason }], apply, report))
         .blocks[0] ?? missing()
     );
+  }
+
+  /**
+   * A candidate past max_blocks: counted for the end's one entry that stands for all of them (as a post-write
+   * ingest counts it), neither planned nor written; its event names the block and the limit, with no path.
+   */
+  private pastMaxBlocks(block: FenceBlock): BlockOutcome {
+    this.kept.countPastMaxBlocks(block);
+    const bytes = encoder.encode(block.content);
+    return {
+      index: block.index,
+      lang: block.lang,
+      declaredFile: redactSecrets(block.declaredFile),
+      workspacePath: '',
+      bytes: bytes.byteLength,
+      sha256: sha256Hex(bytes),
+      status: statusOfReason('too_many_blocks'),
+      code: 'too_many_blocks',
+      message: `block is past the first ${String(this.limits.maxBlocks)} candidate blocks (max_blocks); it is not ingested`,
+    };
   }
 
   /** Stops deciding blocks: an abort, a failed source, or the document past max_document_bytes. */
@@ -419,15 +454,6 @@ function decidedOf(plan: BlockPlan): BlockPlan & { kind: 'decided' } {
         code: 'io_error',
         message: '',
       };
-}
-
-/** A candidate past max_blocks: counted at the end in the one entry that stands for all of them. */
-function pastMaxBlocks(plan: BlockPlan, maxBlocks: number): BlockPlan {
-  return {
-    ...decidedOf(plan),
-    code: 'too_many_blocks',
-    message: `block is past the first ${String(maxBlocks)} candidate blocks (max_blocks); it is not ingested`,
-  };
 }
 
 function missing(): never {

@@ -1,4 +1,4 @@
-import type { OmittedCandidateKind } from '../fence/index.js';
+import type { FenceBlock, OmittedCandidateKind } from '../fence/index.js';
 import type { OmittedBlocks } from './block-outcome.js';
 import { limitCandidates, omittedKindOf } from './limit-candidates.js';
 import type { BlockPlan } from './plan-blocks.js';
@@ -21,14 +21,16 @@ export class KeptPlans {
 
   constructor(private readonly maxBlocks: number) {}
 
-  /** Keeps a block's own plan (`planBlock`), as the end needs it. */
+  /** Counts a candidate past max_blocks by the reason it would have had alone: nothing else of it is kept. */
+  countPastMaxBlocks(block: FenceBlock): void {
+    const kind = omittedKindOf(block);
+    this.pastMaxBlocks.set(kind, (this.pastMaxBlocks.get(kind) ?? 0) + 1);
+  }
+
+  /** Keeps the own plan (`planBlock`) of a block within max_blocks, as the end needs it. */
   keep(own: BlockPlan): void {
     const { block } = own;
-    if (block.index >= this.maxBlocks) {
-      const kind = omittedKindOf(block);
-      this.pastMaxBlocks.set(kind, (this.pastMaxBlocks.get(kind) ?? 0) + 1);
-      return;
-    }
+    if (block.index >= this.maxBlocks) throw new Error('a block past max_blocks is counted, not kept');
     if (own.kind === 'write' && own.edit === true) {
       this.plans.push(own);
       return;

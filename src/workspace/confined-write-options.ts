@@ -24,6 +24,11 @@ export interface ConfinedWriteOptions {
    * object store's, so no chmod follows the rename.
    */
   readonly readOnly?: boolean;
+  /**
+   * Report on a `written` outcome the sha256 of the regular file it replaced (`replacedSha256`, null when there
+   * was none): such a file is read whole before the rename, even when its size alone shows it differs.
+   */
+  readonly digestReplaced?: boolean;
   /** Called after each stage, awaited before the next one starts. */
   readonly onStep?: (step: WriteStep) => void | Promise<void>;
 }

@@ -24,7 +24,15 @@ export type PathVerdict =
 
 /** What the confined writer did with one file. */
 export type WriteOutcome =
-  | { readonly status: 'written'; readonly path: string }
+  | {
+      readonly status: 'written';
+      readonly path: string;
+      /**
+       * With `digestReplaced`: the sha256 (hex) of the regular file the write replaced, or null when the path held
+       * none (absent, or an entry not read, such as one swapped in after the check).
+       */
+      readonly replacedSha256?: string | null;
+    }
   | { readonly status: 'unchanged'; readonly path: string }
   | { readonly status: 'would_write'; readonly path: string }
   | {

@@ -7,6 +7,7 @@
  * `npx tsx test/bench/streaming.ts` (prints the section).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,11 +37,37 @@ async function freshProject(root: string, name: string): Promise<string> {
   return dir;
 }
 
-/** The heap's peak while `body` runs, sampled every 5 ms, above the heap before it. */
-async function withPeakHeap<T>(body: () => Promise<T>): Promise<{ value: T; peakBytes: number }> {
+/**
+ * Where the peak is read: Linux keeps each process's peak resident set (VmHWM in /proc/self/status) and resets it
+ * to the present one when 5 is written to /proc/self/clear_refs, so the peak of one call is exact, unsampled, and
+ * counts everything the call held: heap, garbage not yet collected, buffers. Elsewhere the heap is sampled.
+ */
+const PEAK_RSS = ((): boolean => {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return kilobytesOf('VmHWM') > 0;
+  } catch {
+    return false;
+  }
+})();
+
+function kilobytesOf(field: 'VmHWM' | 'VmRSS'): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
+  return Number(match?.[1] ?? 0);
+}
+
+/** The highest memory use while `body` runs, above the use before it (see {@link PEAK_RSS}). */
+async function withPeakMemory<T>(body: () => Promise<T>): Promise<{ value: T; peakBytes: number }> {
   globalThis.gc?.();
+  if (PEAK_RSS) {
+    writeFileSync('/proc/self/clear_refs', '5');
+    const before = kilobytesOf('VmRSS');
+    const value = await body();
+    return { value, peakBytes: Math.max(0, kilobytesOf('VmHWM') - before) * 1024 };
+  }
   const before = process.memoryUsage().heapUsed;
   let peak = before;
+  // Sampled between tasks only: a call that never yields to the event loop is seen at its end.
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().heapUsed);
   }, 5);
@@ -65,8 +92,41 @@ async function postWrite(dir: string, text: string): Promise<unknown> {
   });
 }
 
-/** Streams `text` in `size`-character chunks; the delays from each closing fence line written to its event. */
-async function streamed(dir: string, text: string, size = CHUNK): Promise<number[]> {
+/**
+ * The text cut into `size`-character chunks, and for each chunk how many closing fence lines of candidate blocks
+ * (opened as ```<lang> file=...) it completes: found before the clock starts, so the timed loop only feeds.
+ */
+function chunksOf(text: string, size: number): { chunks: string[]; closings: number[] } {
+  const chunks: string[] = [];
+  const closings: number[] = [];
+  let open: 'candidate' | 'other' | undefined;
+  let lineStart = 0;
+  for (let at = 0; at < text.length; at += size) {
+    const end = Math.min(text.length, at + size);
+    chunks.push(text.slice(at, end));
+    let closed = 0;
+    // A line is complete once its newline is in a chunk: a closing fence line counts in that chunk.
+    for (
+      let newline = text.indexOf('\n', at);
+      newline !== -1 && newline < end;
+      newline = text.indexOf('\n', newline + 1)
+    ) {
+      const line = text.slice(lineStart, newline);
+      lineStart = newline + 1;
+      if (!line.startsWith('```')) continue;
+      if (open === undefined) open = line.includes(' file=') ? 'candidate' : 'other';
+      else {
+        if (open === 'candidate') closed += 1;
+        open = undefined;
+      }
+    }
+    closings.push(closed);
+  }
+  return { chunks, closings };
+}
+
+/** Streams the chunks; the delays from each closing fence line written to its block's event. */
+async function streamed(dir: string, fed: ReturnType<typeof chunksOf>): Promise<number[]> {
   const stream = createIngestStream({
     projectDir: dir,
     docPath: 'docs/answer.md',
@@ -89,27 +149,12 @@ async function streamed(dir: string, text: string, size = CHUNK): Promise<number
       }
     }
   })();
-  // The blocks that count (opened as ```<lang> file=...) each end in one block.* event; other fences in none.
-  let open: 'candidate' | 'other' | undefined;
-  let line = '';
-  for (let at = 0; at < text.length; at += size) {
-    const chunk = text.slice(at, at + size);
-    await writer.write(chunk);
-    // The closing fence line is complete once its newline has been written: note when.
-    for (const char of chunk) {
-      if (char !== '\n') {
-        line += char;
-        continue;
-      }
-      if (line.startsWith('```')) {
-        if (open === undefined) open = line.includes(' file=') ? 'candidate' : 'other';
-        else {
-          if (open === 'candidate') closedAt.push(performance.now());
-          open = undefined;
-        }
-      }
-      line = '';
-    }
+  const { chunks, closings } = fed;
+  for (let index = 0; index < chunks.length; index++) {
+    // Noted when the chunk goes in: its block events may arrive before write() returns.
+    const now = performance.now();
+    for (let n = closings[index] ?? 0; n > 0; n--) closedAt.push(now);
+    await writer.write(chunks[index] ?? '');
   }
   await writer.close();
   await reading;
@@ -118,6 +163,7 @@ async function streamed(dir: string, text: string, size = CHUNK): Promise<number
 
 export async function streamingSection(): Promise<string> {
   const text = typicalDocument(DOCUMENT_BYTES);
+  const fed = chunksOf(text, CHUNK);
   const root = await mkdtemp(path.join(tmpdir(), 'ai-bench-stream-'));
   const streamTimes: number[] = [];
   const postTimes: number[] = [];
@@ -128,11 +174,11 @@ export async function streamingSection(): Promise<string> {
     for (let round = -1; round < ROUNDS; round++) {
       const streamDir = await freshProject(root, `s${String(round)}`);
       const t0 = performance.now();
-      const s = await withPeakHeap(() => streamed(streamDir, text));
+      const s = await withPeakMemory(() => streamed(streamDir, fed));
       const streamMs = performance.now() - t0;
       const postDir = await freshProject(root, `p${String(round)}`);
       const t1 = performance.now();
-      const p = await withPeakHeap(() => postWrite(postDir, text));
+      const p = await withPeakMemory(() => postWrite(postDir, text));
       const postMs = performance.now() - t1;
       if (round < 0) continue; // a warm-up round
       streamTimes.push(streamMs);
@@ -155,11 +201,11 @@ export async function streamingSection(): Promise<string> {
 
 A ${String(DOCUMENT_BYTES / 1e6)} MB typical answer (typicalDocument) fed to \`createIngestStream\` in ${String(CHUNK)}-character chunks,
 beside \`ingestDocument\` of the same text written to docs/ first, each in a fresh project, durability none,
-interleaved, median of ${String(ROUNDS)} rounds after one not counted. Peak heap: the heap's highest point above where it
-started, sampled every 5 ms (garbage not yet collected counts too). Ratios: the median of each round's
+interleaved, median of ${String(ROUNDS)} rounds after one not counted; the chunks are cut, and the closing fence lines
+found, before the clock starts. Peak memory: ${PEAK_RSS ? "the process's peak resident set above where it started, read exactly (Linux resets VmHWM before each call): heap, garbage not yet collected and buffers" : 'the heap sampled every 5 ms above where it started'}. Ratios: the median of each round's
 stream / post-write. Asked for (issue 28): time within 1.3x, peak memory within 1.2x.
 
-| ingest | ms | / post-write | peak heap MB | / post-write |
+| ingest | ms | / post-write | peak MB | / post-write |
 |---|---:|---:|---:|---:|
 | post-write (\`ingestDocument\`) | ${fmt(median(postTimes))} | 1.00 | ${mb(median(postPeaks))} | 1.00 |
 | streamed, ${String(CHUNK)}-char chunks | ${fmt(median(streamTimes))} | ${timeRatio.toFixed(2)} | ${mb(median(streamPeaks))} | ${peakRatio.toFixed(2)} |
@@ -168,7 +214,7 @@ From a block's closing fence line written into the stream to its \`block.*\` eve
 over ${String(delays.length)} blocks: median ${delays.length === 0 ? '-' : median(delays).toFixed(2)} ms, p99 ${delays.length === 0 ? '-' : percentile(delays, 99).toFixed(2)} ms.
 The stream writes the text to a temp file as it comes and keeps, for the end, only the bytes of the files the
 document writes (D129). An answer that is mostly prose shows it: ${String(PROSE_BYTES / 1e6)} MB of prose around 3 small blocks, in
-${String(PROSE_CHUNK)}-character chunks, median of ${String(PROSE_ROUNDS)} rounds: peak heap ${mb(prose.stream)} MB streamed against ${mb(prose.post)} MB post-write
+${String(PROSE_CHUNK)}-character chunks, median of ${String(PROSE_ROUNDS)} rounds: peak ${mb(prose.stream)} MB streamed against ${mb(prose.post)} MB post-write
 (${(prose.stream / prose.post).toFixed(2)}x).
 
 \`watch\` (the built CLI, default quiet period ${String(WATCH_QUIET_MS)} ms): ${String(WATCH_DOCUMENTS)} documents one after another, each
@@ -185,7 +231,7 @@ const PROSE_BYTES = 15_000_000;
 const PROSE_CHUNK = 1000;
 const PROSE_ROUNDS = 3;
 
-/** Peak heap (median of rounds) of a streamed and a post-write ingest of a long answer that is mostly prose. */
+/** Peak memory (median of rounds) of a streamed and a post-write ingest of a long answer that is mostly prose. */
 async function proseMemory(): Promise<{ stream: number; post: number }> {
   const root = await mkdtemp(path.join(tmpdir(), 'ai-bench-prose-'));
   try {
@@ -203,11 +249,13 @@ async function proseRounds(root: string): Promise<{ stream: number; post: number
   const text = `${prose}${block(1)}${prose}${block(2)}${prose}${block(3)}`;
   const streamPeaks: number[] = [];
   const postPeaks: number[] = [];
+  // The model's chunks are made before the heap is watched, as the post-write text is.
+  const fed = chunksOf(text, PROSE_CHUNK);
   for (let round = 0; round < PROSE_ROUNDS; round++) {
     const streamDir = await freshProject(root, `prose-s${String(round)}`);
-    streamPeaks.push((await withPeakHeap(() => streamed(streamDir, text, PROSE_CHUNK))).peakBytes);
+    streamPeaks.push((await withPeakMemory(() => streamed(streamDir, fed))).peakBytes);
     const postDir = await freshProject(root, `prose-p${String(round)}`);
-    const post = await withPeakHeap(() => postWrite(postDir, text));
+    const post = await withPeakMemory(() => postWrite(postDir, text));
     postPeaks.push(post.peakBytes);
   }
   return { stream: median(streamPeaks), post: median(postPeaks) };

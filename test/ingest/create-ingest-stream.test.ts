@@ -154,6 +154,12 @@ const documents: { name: string; text: string; files?: Record<string, string> }[
     files: { 'workspace/src/a.ts': 'v2\n', 'workspace/same.ts': 'same\n' },
   },
   {
+    // The stream first writes over a file of another size: what it held is read on the way, for the last block.
+    name: 'a file of another size already holding the last version',
+    text: `${fileBlock('ts', 'b.ts', 'a first, longer version')}\n${fileBlock('ts', 'b.ts', 'last')}\n`,
+    files: { 'workspace/b.ts': 'last\n' },
+  },
+  {
     name: 'edit blocks: a file then its patch, a new file from /dev/null, a patch of a file on disk, one that fails',
     text: [
       fileBlock('ts', 'src/a.ts', 'one\ntwo\nthree'),
@@ -323,6 +329,19 @@ describe('createIngestStream events', () => {
     for (const cuts of [[], [7], [text.length - 3], randomCuts(text.length, 11, 9)]) {
       expect((await streamed(text, cuts, {}, { limits })).ingested).toEqual(expected);
     }
+    // While streaming, each candidate past the limit is skipped as it closes, not planned: no path, no file.
+    const { events } = await streamed(text, [], {}, { limits });
+    const skipped = events.flatMap((event) =>
+      event.type === 'block.skipped' && event.block.code === 'too_many_blocks'
+        ? [[event.block.index, event.block.declaredFile, event.block.workspacePath, event.block.bytes]]
+        : [],
+    );
+    expect(skipped).toEqual([
+      [2, 'c.ts', '', 2],
+      [3, 'd.ts', '', 2],
+      [4, 'e.ts', '', 2],
+      [5, 'cut.ts', '', 4],
+    ]);
   });
 
   it('writes at the end a block refused while streaming for max_total_bytes, once a later version of another file makes room', async () => {

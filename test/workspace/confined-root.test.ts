@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { execFileSync } from 'node:child_process';
 import { chmod, link, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
@@ -159,6 +160,37 @@ describe.each<Confinement>(['proc-fd', 'lstat-walk'])('ConfinedRoot (%s)', (conf
     });
     const after = await stat(inRoot('same.txt'), { bigint: true });
     expect([after.ino, after.mtimeNs]).toEqual([before.ino, before.mtimeNs]);
+  });
+
+  it('reports, with digestReplaced, the sha256 of the file a write replaced (null when none)', async () => {
+    const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+    const digest = { digestReplaced: true } as const;
+    expect(await root.write('d/new.ts', bytesOf('one'), digest)).toEqual({
+      status: 'written',
+      path: 'd/new.ts',
+      replacedSha256: null,
+    });
+    // Same size, other bytes (read to compare), then another size (read only for the digest).
+    expect(await root.write('d/new.ts', bytesOf('two'), digest)).toMatchObject({
+      replacedSha256: sha('one'),
+    });
+    const batch = root.writeBatch();
+    expect(await batch.write('d/new.ts', bytesOf('a longer third'), digest)).toMatchObject({
+      replacedSha256: sha('two'),
+    });
+    await batch.finish();
+    // Unchanged carries no digest (the file held these very bytes); without the option, no field either.
+    expect(await root.write('d/new.ts', bytesOf('a longer third'), digest)).toEqual({
+      status: 'unchanged',
+      path: 'd/new.ts',
+    });
+    expect(await root.write('d/new.ts', bytesOf('four'))).toEqual({ status: 'written', path: 'd/new.ts' });
+    await symlink(inRoot('d/new.ts'), inRoot('d/link.ts'));
+    expect(await root.write('d/link.ts', bytesOf('x'), digest)).toMatchObject({
+      status: 'refused',
+      code: 'symlink',
+    });
+    expect(await readFile(inRoot('d/new.ts'), 'utf8')).toBe('four');
   });
 
   it('writes nothing on a dry run and reports what would happen', async () => {

@@ -13,7 +13,8 @@ import type { FilesystemRefusalCode } from '../write-outcome.js';
 export type TargetState =
   | { readonly kind: 'absent' }
   | { readonly kind: 'same' }
-  | { readonly kind: 'different' }
+  /** `sha256`: what the file holds, when the caller asked for it (`digest`). */
+  | { readonly kind: 'different'; readonly sha256?: string }
   | { readonly kind: 'refused'; readonly code: FilesystemRefusalCode };
 
 /** What a streamed file holds, known only by its sha256 (hex) and size. */
@@ -25,12 +26,16 @@ export interface ContentDigest {
 // O_NONBLOCK: should the file be swapped for a FIFO after lstat, opening it must not hang.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** Judges the entry `name` in `directory` by lstat(2); only a regular file is ever opened, to compare bytes. */
+/**
+ * Judges the entry `name` in `directory` by lstat(2); only a regular file is ever opened, to compare bytes (and,
+ * with `digest`, to hash a regular file that holds other bytes).
+ */
 export async function inspectTarget(
   directory: DirectoryHandle,
   name: string,
   content: Uint8Array | ContentDigest,
   shownAs: string,
+  digest = false,
 ): Promise<TargetState> {
   const entry = directory.entry(name);
   let stats: BigIntStats;
@@ -45,32 +50,41 @@ export async function inspectTarget(
   if (stats.isDirectory()) return { kind: 'refused', code: 'is_a_directory' };
   if (!stats.isFile()) return { kind: 'refused', code: 'not_a_regular_file' };
   const size = content instanceof Uint8Array ? content.byteLength : content.size;
-  if (stats.size !== BigInt(size)) return { kind: 'different' };
-  return (await holdsContent(entry, stats, content, shownAs)) ? { kind: 'same' } : { kind: 'different' };
+  if (stats.size !== BigInt(size) && !digest) return { kind: 'different' };
+  return compareContent(entry, stats, content, shownAs, digest);
 }
 
-async function holdsContent(
+/** Reads the regular file lstat saw at `entry`: `same` when it holds `content`, else `different` (hashed on `digest`). */
+async function compareContent(
   entry: string,
   seen: BigIntStats,
   content: Uint8Array | ContentDigest,
   shownAs: string,
-): Promise<boolean> {
+  digest: boolean,
+): Promise<TargetState> {
   let handle;
   try {
     handle = await open(entry, READ_FLAGS);
   } catch (error) {
     // Swapped or removed since lstat: not provably the same, and the rename replaces whatever entry is there.
-    if (['ELOOP', 'ENOENT', 'ENXIO'].includes(errnoOf(error) ?? '')) return false;
+    if (['ELOOP', 'ENOENT', 'ENXIO'].includes(errnoOf(error) ?? '')) return { kind: 'different' };
     throw workspaceErrorFrom(error, 'open', shownAs);
   }
   try {
     const opened = await withWorkspaceError('fstat', shownAs, () => handle.stat({ bigint: true }));
-    if (!opened.isFile() || opened.ino !== seen.ino || opened.dev !== seen.dev) return false;
+    if (!opened.isFile() || opened.ino !== seen.ino || opened.dev !== seen.dev) return { kind: 'different' };
     if (!(content instanceof Uint8Array)) {
-      return (await withWorkspaceError('read', shownAs, () => sha256Of(handle))) === content.sha256;
+      const held = await withWorkspaceError('read', shownAs, () => sha256Of(handle));
+      return held === content.sha256
+        ? { kind: 'same' }
+        : { kind: 'different', ...(digest ? { sha256: held } : {}) };
     }
     const held = await withWorkspaceError('read', shownAs, () => handle.readFile());
-    return held.equals(Buffer.from(content.buffer, content.byteOffset, content.byteLength));
+    if (held.equals(Buffer.from(content.buffer, content.byteOffset, content.byteLength)))
+      return { kind: 'same' };
+    return digest
+      ? { kind: 'different', sha256: createHash('sha256').update(held).digest('hex') }
+      : { kind: 'different' };
   } finally {
     await handle.close();
   }

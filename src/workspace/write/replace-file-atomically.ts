@@ -29,7 +29,8 @@ export interface Replacement {
 export async function replaceFileAtomically(replacement: Replacement): Promise<WriteOutcome> {
   const { directory, name, path, bytes, options } = replacement;
   const shownAs = join(directory.expectedLocation, name);
-  const target = await inspectTarget(directory, name, bytes, shownAs);
+  const digest = options.digestReplaced === true;
+  const target = await inspectTarget(directory, name, bytes, shownAs, digest);
   if (target.kind === 'refused') return filesystemRefusal(target.code, path);
   await options.onStep?.({ stage: 'target-checked', path });
   if (target.kind === 'same') return { status: 'unchanged', path };
@@ -44,7 +45,10 @@ export async function replaceFileAtomically(replacement: Replacement): Promise<W
     durable,
     options.readOnly === true ? READ_ONLY_MODE : FILE_MODE,
   );
-  return renameIntoPlace({ directory, name, path, options }, temp);
+  const written = await renameIntoPlace({ directory, name, path, options }, temp);
+  if (!digest || written.status !== 'written') return written;
+  // A file swapped in after the check is replaced unread: the digest is of what the check saw.
+  return { ...written, replacedSha256: target.kind === 'different' ? (target.sha256 ?? null) : null };
 }
 
 /**
