@@ -13,7 +13,7 @@ import json, os, sys, tempfile, time
 
 project, script = sys.argv[1], json.loads(sys.argv[2])
 
-def atomic_write(name, text, half_pause=0.0):
+def atomic_write(name, text, half_pause=0.0, stamp=None):
     target = os.path.join(project, 'docs', name)
     os.makedirs(os.path.dirname(target), exist_ok=True)
     # Python's own temp names (tmpXXXXXXXX) beside the target; a half-written one is a hidden .md (.half-XXXX.md).
@@ -28,6 +28,9 @@ def atomic_write(name, text, half_pause=0.0):
             handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
+    if stamp is not None:
+        # A runtime that stamps its documents with a time of its own: no file time shows the rename.
+        os.utime(temp, (stamp, stamp))
     os.replace(temp, target)
 
 def slow_write(name, text, pause):
@@ -43,6 +46,10 @@ for step in script:
         atomic_write(step[1], step[2], step[3] if len(step) > 3 else 0.0)
     elif step[0] == 'slow':
         slow_write(step[1], step[2], step[3])
+    elif step[0] == 'dated':
+        atomic_write(step[1], step[2], stamp=time.time() + 3600)
+    elif step[0] == 'mkdir':
+        os.makedirs(os.path.join(project, 'docs', step[1]), exist_ok=True)
     elif step[0] == 'sleep':
         time.sleep(step[1])
 `;
@@ -51,6 +58,8 @@ type WriterStep =
   | readonly ['write', string, string]
   | readonly ['write', string, string, number]
   | readonly ['slow', string, string, number]
+  | readonly ['dated', string, string]
+  | readonly ['mkdir', string]
   | readonly ['sleep', number];
 
 /** Runs the Python writer over the project's docs/ and fails the test if it fails. */
@@ -229,6 +238,39 @@ describe('artifact-ingest watch', () => {
     ).toEqual(['docs/b.md']);
     expect(await ingestsPerNode(projectDir, 'host-1')).toEqual({ a: 2, b: 2, 'sub.c': 1, half: 1, slow: 1 });
     expect((await stat(manifest)).mtimeMs).toBe(before.mtimeMs);
+  }, 60_000);
+
+  it('settles a document on its rename into place alone, with no file time to tell and no quiet period to wait out', async () => {
+    const projectDir = await tempProject({ 'docs/.keep': '' });
+    // The longest quiet period: a document that waited for it would not be ingested before the test times out.
+    const watcher = startWatch(['--run-id', 'renames', '--json', '--quiet-ms', '600000'], projectDir);
+    await watcher.started();
+    const names = Array.from({ length: 8 }, (_, n) =>
+      n < 4 ? `r${String(n)}.md` : `later/r${String(n)}.md`,
+    );
+    const docOf = (n: number): string =>
+      `# r${String(n)}\n\n${fileBlock('ts', `r${String(n)}.ts`, `export const r = ${String(n)};`)}`;
+    await runPythonWriter(projectDir, [
+      // Each temp file is written, dated an hour ahead and renamed at once: only its own events tell the rename.
+      ...names.slice(0, 4).map((name, n) => ['dated', name, docOf(n)] as const),
+      // A folder made while watching is watched from then on.
+      ['mkdir', 'later'],
+      ['sleep', 0.3],
+      ...names.slice(4).map((name, n) => ['dated', name, docOf(n + 4)] as const),
+    ]);
+    await watcher.waitForLines(names.length);
+    const result = await watcher.stop('SIGINT');
+    expect(result.code).toBe(0);
+    const ingested = result.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (JSON.parse(line) as WatchLine).doc_path);
+    expect(ingested.sort()).toEqual(names.map((name) => `docs/${name}`).sort());
+    for (let n = 0; n < names.length; n++) {
+      expect(await readFile(path.join(projectDir, `workspace/r${String(n)}.ts`), 'utf8')).toBe(
+        `export const r = ${String(n)};\n`,
+      );
+    }
   }, 60_000);
 
   it('--once ingests what is pending and exits, one text line per document, passing over temp and non-.md files', async () => {
