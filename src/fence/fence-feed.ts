@@ -51,12 +51,20 @@ export class FenceFeed {
       this.partial += chunk;
       return [];
     }
-    const text = this.partial + chunk;
-    const complete = completeLinesEnd(text);
-    this.partial = text.slice(complete);
+    // The partial line holds no line ending but perhaps a last `\r`: the complete lines end in this chunk, or,
+    // when it has none, after that `\r` (the chunk's first character is not `\n`).
+    const inChunk = completeLinesEnd(chunk);
+    let lines: string;
+    if (inChunk > 0) {
+      lines = this.partial + chunk.slice(0, inChunk);
+      this.partial = chunk.slice(inChunk);
+    } else {
+      lines = this.partialEndsInCr ? this.partial : '';
+      this.partial = this.partialEndsInCr ? chunk : this.partial + chunk;
+    }
     this.partialEndsInCr = this.partial.charCodeAt(this.partial.length - 1) === 0x0d;
-    if (complete === 0) return [];
-    return this.read(text.slice(0, complete), false);
+    if (lines === '') return [];
+    return this.read(lines, false);
   }
 
   /**
@@ -86,7 +94,8 @@ export class FenceFeed {
     }
     if (atEnd && scan.leaf === FENCED)
       scan.finishFence(false, scan.fence.lastLine, !scan.fence.lastLineTokenless);
-    const found = this.fences.flatMap((fence) => this.judge(fence));
+    const found: FenceBlock[] = [];
+    for (const fence of this.fences) found.push(...this.judge(fence));
     this.fences.length = 0;
     if (atEnd || scan.leaf !== FENCED) this.open = undefined;
     // A fence stays open over many chunks: its opening line is read once, not on every chunk.
