@@ -4,7 +4,7 @@ import { FenceFeed } from '../fence/index.js';
 import type { FenceBlock } from '../fence/index.js';
 import { DEFAULT_INGEST_LIMITS, defaultMaxParseMs } from '../config/index.js';
 import type { IngestLimits } from '../config/index.js';
-import { describeError, parseNodeId, parseRunId, redactSecrets, sha256Hex } from '../project/index.js';
+import { describeError, parseNodeId, parseRunId, redactSecrets } from '../project/index.js';
 import { openProject } from '../store/index.js';
 import type { Project, ProjectRef } from '../store/index.js';
 import { findSecretInPath, SpooledFile } from '../workspace/index.js';
@@ -13,7 +13,6 @@ import { applyPlans } from './apply-plans.js';
 import type { IngestedContent } from './apply-plans.js';
 import type { BlockOutcome } from './block-outcome.js';
 import { LingeringLock } from './lingering-lock.js';
-import { statusOfReason } from './reason-code.js';
 import { projectRelative, runIngestWith } from './ingest-document.js';
 import type { IngestProblem } from './ingest-problem.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
@@ -105,7 +104,6 @@ export function createIngestStream(options: IngestStreamOptions): TransformStrea
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
-const encoder = new TextEncoder();
 
 /** One streaming ingest's state: the fence feed, the plans kept for the end, and what it wrote. */
 class StreamingIngest {
@@ -191,12 +189,23 @@ class StreamingIngest {
     this.decide(this.feed.push(text), controller);
   }
 
-  /** Queues the decisions of the blocks the feed ended, and announces the block it holds open. */
+  /**
+   * Queues the decisions of the blocks the feed ended, and announces the block it holds open. A candidate past
+   * max_blocks is only counted, at once: no event, as the post-write ingest lists none of them (one manifest entry
+   * counts them at the end), so neither the events nor the work grow with how many a document holds.
+   */
   private decide(
-    blocks: readonly FenceBlock[],
+    ended: readonly FenceBlock[],
     controller: TransformStreamDefaultController<IngestStreamEvent>,
   ): void {
-    const open = this.feed.openBlock;
+    const { maxBlocks } = this.limits;
+    let blocks = ended;
+    if (ended.some((block) => block.index >= maxBlocks)) {
+      blocks = ended.filter((block) => block.index < maxBlocks);
+      for (const block of ended) if (block.index >= maxBlocks) this.kept.countPastMaxBlocks(block);
+    }
+    const held = this.feed.openBlock;
+    const open = held !== undefined && held.index < maxBlocks ? held : undefined;
     // Most chunks end no block and open none: nothing is queued for them.
     if (blocks.length === 0 && (open === undefined || open.index <= this.openQueued)) return;
     if (open !== undefined) this.openQueued = Math.max(this.openQueued, open.index);
@@ -205,8 +214,7 @@ class StreamingIngest {
       for (const block of blocks) {
         this.announce(block, controller);
         const outcome = await this.decideOne(block);
-        // Past max_blocks a candidate is only counted: nothing of it is kept.
-        if (block.index < this.limits.maxBlocks) this.writes.decided(outcome);
+        this.writes.decided(outcome);
         controller.enqueue({ type: eventTypeOf(outcome), block: outcome });
       }
       if (open !== undefined && open.index > this.announced) {
@@ -230,7 +238,6 @@ class StreamingIngest {
 
   /** A closed block judged by the post-write rules, and written under the workspace lock when cleared. */
   private async decideOne(block: FenceBlock): Promise<BlockOutcome> {
-    if (block.index >= this.limits.maxBlocks) return this.pastMaxBlocks(block);
     const report = (code: IngestProblem['code'], message: string): void => {
       this.problems.push({ code, message: redactSecrets(message) });
     };
@@ -288,26 +295,6 @@ class StreamingIngest {
       (await applyPlans([{ ...decidedOf(cleared), code: 'io_error', message: held.reason }], apply, report))
         .blocks[0] ?? missing()
     );
-  }
-
-  /**
-   * A candidate past max_blocks: counted for the end's one entry that stands for all of them (as a post-write
-   * ingest counts it), neither planned nor written; its event names the block and the limit, with no path.
-   */
-  private pastMaxBlocks(block: FenceBlock): BlockOutcome {
-    this.kept.countPastMaxBlocks(block);
-    const bytes = encoder.encode(block.content);
-    return {
-      index: block.index,
-      lang: block.lang,
-      declaredFile: redactSecrets(block.declaredFile),
-      workspacePath: '',
-      bytes: bytes.byteLength,
-      sha256: sha256Hex(bytes),
-      status: statusOfReason('too_many_blocks'),
-      code: 'too_many_blocks',
-      message: `block is past the first ${String(this.limits.maxBlocks)} candidate blocks (max_blocks); it is not ingested`,
-    };
   }
 
   /** Stops deciding blocks: an abort, a failed source, or the document past max_document_bytes. */
