@@ -43,13 +43,13 @@ export class FenceFeed {
   }
 
   /** Feeds a chunk of the document; returns the candidate blocks that its complete lines ended. */
-  push(chunk: string): FenceBlock[] {
+  push(chunk: string): readonly FenceBlock[] {
     if (this.ended) throw new Error('FenceFeed.push after end(): the document is already complete');
     // Most chunks of a model's answer end no line: they only lengthen the partial line (unless it ends in `\r`,
     // which the chunk's first character completes).
     if (!this.partialEndsInCr && chunk.indexOf('\n') === -1 && chunk.indexOf('\r') === -1) {
       this.partial += chunk;
-      return [];
+      return NO_BLOCKS;
     }
     // The partial line holds no line ending but perhaps a last `\r`: the complete lines end in this chunk, or,
     // when it has none, after that `\r` (the chunk's first character is not `\n`).
@@ -63,7 +63,7 @@ export class FenceFeed {
       this.partial = this.partialEndsInCr ? chunk : this.partial + chunk;
     }
     this.partialEndsInCr = this.partial.charCodeAt(this.partial.length - 1) === 0x0d;
-    if (lines === '') return [];
+    if (lines === '') return NO_BLOCKS;
     return this.read(lines, false);
   }
 
@@ -121,6 +121,9 @@ export class FenceFeed {
     return [fenceBlockOf(fence, judgeFence(fence), this.nextIndex++)];
   }
 }
+
+/** What a chunk that completes no line ends: no block (one array for them all, never changed). */
+const NO_BLOCKS: readonly FenceBlock[] = Object.freeze([]);
 
 /** Where the complete lines of `text` end: after its last `\n`, or after a `\r` that is not its last character. */
 function completeLinesEnd(text: string): number {

@@ -158,16 +158,20 @@ class StreamingIngest {
     this.refusesAll = findSecretInPath(this.docPath) !== undefined;
   }
 
-  async push(chunk: string, controller: TransformStreamDefaultController<IngestStreamEvent>): Promise<void> {
-    if (this.stopped !== undefined || chunk.length === 0) return;
+  /** Takes a chunk; settles once the blocks it ended are decided (undefined when it ended none: nothing to wait for). */
+  push(
+    chunk: string,
+    controller: TransformStreamDefaultController<IngestStreamEvent>,
+  ): Promise<void> | undefined {
+    if (this.stopped !== undefined || chunk.length === 0) return undefined;
     // A pair split across chunks is joined: a trailing high surrogate waits for the next chunk.
     let text = this.heldSurrogate + chunk;
     const last = text.charCodeAt(text.length - 1);
     this.heldSurrogate = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
     if (this.heldSurrogate !== '') text = text.slice(0, -1);
     this.accept(wellFormed(text), controller);
-    // A chunk that ended no block queued nothing: it is taken at once, without waiting a turn.
-    if (this.queued > 0) await this.queue;
+    // A chunk that ended no block queued nothing: it is taken at once, without a promise of its own.
+    return this.queued > 0 ? this.queue : undefined;
   }
 
   /** Adds well-formed text: to the document, and to the fence feed while within max_document_bytes. */
