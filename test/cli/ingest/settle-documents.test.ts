@@ -25,6 +25,15 @@ async function tracked(files: Record<string, string>) {
   };
 }
 
+/**
+ * Dates a file an hour ahead, so that the rename that follows leaves ctime before mtime: only the staged file's
+ * event can tell the rename then, whether or not the rename falls in the clock tick of the file's last write.
+ */
+async function stampAhead(file: string): Promise<void> {
+  const ahead = new Date(Date.now() + 3_600_000);
+  await utimes(file, ahead, ahead);
+}
+
 describe('isWatchedDocument', () => {
   it.each([
     ['docs/a.md', true],
@@ -42,6 +51,7 @@ describe('isWatchedDocument', () => {
 describe('trackSettling', () => {
   it('settles a document renamed into place at once: the event of its temp file came with its own, and the temp is gone', async () => {
     const { projectDir, tracker, settledPaths } = await tracked({ 'docs/.a.md.tmp': 'whole' });
+    await stampAhead(path.join(projectDir, 'docs/.a.md.tmp'));
     await rename(path.join(projectDir, 'docs/.a.md.tmp'), path.join(projectDir, 'docs/a.md'));
     // What fs.watch reports for a rename: both of its ends.
     tracker.mark('docs/.a.md.tmp');
@@ -60,6 +70,7 @@ describe('trackSettling', () => {
 
   it('settles a renamed document when the event of its temp file is reported a moment after its own', async () => {
     const { projectDir, tracker, settledPaths, advance } = await tracked({ 'docs/.a.md.tmp': 'whole' });
+    await stampAhead(path.join(projectDir, 'docs/.a.md.tmp'));
     await rename(path.join(projectDir, 'docs/.a.md.tmp'), path.join(projectDir, 'docs/a.md'));
     tracker.mark('docs/a.md');
     expect(await settledPaths()).toEqual([]);
