@@ -253,9 +253,9 @@ describe('artifact-ingest watch', () => {
     await runPythonWriter(projectDir, [
       // Each temp file is written, dated an hour ahead and renamed at once: only its own events tell the rename.
       ...names.slice(0, 4).map((name, n) => ['dated', name, docOf(n)] as const),
-      // A folder made while watching is watched from then on.
+      // A folder made while watching is watched from then on (given a second to see it, however busy the watch).
       ['mkdir', 'later'],
-      ['sleep', 0.3],
+      ['sleep', 1],
       ...names.slice(4).map((name, n) => ['dated', name, docOf(n + 4)] as const),
     ]);
     await watcher.waitForLines(names.length);
