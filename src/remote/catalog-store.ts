@@ -141,20 +141,26 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
   };
 
   /**
-   * Runs one write of `bytes` under `key`: the common table expressions `ctes` makes (the files row and its chunks;
-   * `guard` keeps the files insert from running when the place checks found something), with `checked` the place
-   * checks before them and their verdict thrown after. Parameters: $1 namespace, $2 key, $3 size, $4 time, $5 bytes.
+   * Runs one write of `bytes` under `key` as one statement: the files row upserted (`set` on a conflict, `returning`
+   * what `chunks` reads of it as `f`), then the common table expressions `chunks` of its chunks; with `checked` the
+   * place checks go before them (the upsert runs only when they found nothing) and their verdict is thrown after.
+   * Parameters: $1 namespace, $2 key, $3 size, $4 time, $5 bytes.
    */
   const runWrite = async (
     db: Queryable,
     key: string,
     bytes: Uint8Array,
     checked: boolean,
-    ctes: (guard: string) => string,
+    write: { readonly set: string; readonly returning: string; readonly chunks: string },
   ): Promise<void> => {
     const { rows } = await db.query<{ blocked: string | null; folder: boolean }>(
       `WITH ${checked ? `${WRITE_CHECKS},` : ''}
-       ${ctes(checked ? 'FROM ok WHERE ok.ok' : '')}
+       f AS (
+         INSERT INTO artifact_ingest_files (namespace, key, version, size, modified_ms)
+         SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint ${checked ? 'FROM ok WHERE ok.ok' : ''}
+         ON CONFLICT (namespace, key) DO UPDATE SET ${write.set}
+         RETURNING ${write.returning}),
+       ${write.chunks}
        SELECT ${checked ? WRITE_VERDICT : 'NULL AS blocked, false AS folder'}`,
       [
         namespace,
@@ -173,42 +179,26 @@ export function catalogStore(options: CatalogStoreOptions): ProjectStore {
    * checks in the same statement, refused with `write_refused` (a transaction's fill checked its folder instead).
    */
   const appendBytes = (db: Queryable, key: string, bytes: Uint8Array, checked = false): Promise<void> =>
-    runWrite(
-      db,
-      key,
-      bytes,
-      checked,
-      (guard) => `f AS (
-         INSERT INTO artifact_ingest_files (namespace, key, version, size, modified_ms)
-         SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint ${guard}
-         ON CONFLICT (namespace, key) DO UPDATE
-           SET size = artifact_ingest_files.size + EXCLUDED.size, modified_ms = EXCLUDED.modified_ms
-         RETURNING version, size - $3 AS start),
-       c AS (
+    runWrite(db, key, bytes, checked, {
+      set: 'size = artifact_ingest_files.size + EXCLUDED.size, modified_ms = EXCLUDED.modified_ms',
+      returning: 'version, size - $3 AS start',
+      chunks: `c AS (
          INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
          SELECT $1, $2, version, start, $5 FROM f WHERE $3 > 0)`,
-    );
+    });
 
   /** Stores `bytes` as the whole new file under `key`; its old chunks go in the same statement (`checked`: as above). */
   const replaceBytes = (db: Queryable, key: string, bytes: Uint8Array, checked = false): Promise<void> =>
-    runWrite(
-      db,
-      key,
-      bytes,
-      checked,
-      (guard) => `f AS (
-         INSERT INTO artifact_ingest_files (namespace, key, version, size, modified_ms)
-         SELECT $1::text, $2::text, nextval('artifact_ingest_file_version'), $3::bigint, $4::bigint ${guard}
-         ON CONFLICT (namespace, key) DO UPDATE
-           SET version = EXCLUDED.version, size = EXCLUDED.size, modified_ms = EXCLUDED.modified_ms
-         RETURNING version),
-       gone AS (
+    runWrite(db, key, bytes, checked, {
+      set: 'version = EXCLUDED.version, size = EXCLUDED.size, modified_ms = EXCLUDED.modified_ms',
+      returning: 'version',
+      chunks: `gone AS (
          DELETE FROM artifact_ingest_chunks c USING f
          WHERE c.namespace = $1 AND c.key = $2 AND c.version <> f.version),
        c AS (
          INSERT INTO artifact_ingest_chunks (namespace, key, version, start, bytes)
          SELECT $1, $2, version, 0, $5 FROM f WHERE $3 > 0)`,
-    );
+    });
 
   /** Removes the file under `key` (only while it is still the file `version`, when given); whether one went. */
   const removeFile = async (db: Queryable, key: string, version?: string): Promise<boolean> => {
