@@ -13,11 +13,18 @@ import { writeFileAtomically } from './write-file-atomically.js';
 export class SpooledFile {
   private readonly opened: Promise<FileHandle>;
   private readonly placed: Promise<unknown>;
+  /**
+   * The temp file once open, or undefined once saving has failed or ended: one race for every batch, since each
+   * race left waiting on `placed` would keep its batch's bytes until the end.
+   */
+  private readonly handle: Promise<FileHandle | undefined>;
   private settle: ((ending: { readonly keep: boolean }) => void) | undefined;
   private writing: Promise<void> = Promise.resolve();
   /** Chunks not yet written (well-formed text): a model's chunks are a few bytes each, so they go in batches. */
   private pending: string[] = [];
   private pendingLength = 0;
+  /** Batches handed to the file and not yet written. */
+  private unwritten = 0;
   private bytes = 0;
   private failure: unknown;
 
@@ -46,17 +53,28 @@ export class SpooledFile {
     this.placed.catch((error: unknown) => {
       this.failure ??= error;
     });
+    this.handle = Promise.race([
+      this.opened,
+      this.placed.then(
+        () => undefined,
+        () => undefined,
+      ),
+    ]);
   }
 
   /**
    * Appends a chunk, after those before it, as UTF-8 (so its text must be well-formed: a lone surrogate would
-   * become U+FFFD here, not where the reader sees it); a failure is kept for `commit`.
+   * become U+FFFD here, not where the reader sees it); a failure is kept for `commit`. Returns a promise when the
+   * caller should wait before the next chunk: a batch is still being written and another one is full (so a writer
+   * faster than the disk, or one that never lets the event loop run, holds two batches, not the whole text).
    */
-  write(text: string): void {
-    if (text === '') return;
+  write(text: string): Promise<void> | undefined {
+    if (text === '') return undefined;
     this.pending.push(text);
     this.pendingLength += text.length;
-    if (this.pendingLength >= SPOOL_BATCH_LENGTH) this.flush();
+    if (this.pendingLength < SPOOL_BATCH_LENGTH) return undefined;
+    this.flush();
+    return this.unwritten > 1 ? this.writing : undefined;
   }
 
   /** Writes the chunks held so far, in one write after those before it. */
@@ -65,15 +83,18 @@ export class SpooledFile {
     const bytes = Buffer.from(this.pending.join(''), 'utf8');
     this.pending = [];
     this.pendingLength = 0;
+    this.unwritten += 1;
     this.writing = this.writing.then(async () => {
-      if (this.failure !== undefined) return;
       try {
-        const handle = await Promise.race([this.opened, this.placed.then(() => undefined)]);
+        if (this.failure !== undefined) return;
+        const handle = await this.handle;
         if (handle === undefined) return;
         await handle.write(bytes);
         this.bytes += bytes.byteLength;
       } catch (error) {
         this.failure ??= error;
+      } finally {
+        this.unwritten -= 1;
       }
     });
   }
