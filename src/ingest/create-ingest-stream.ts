@@ -22,6 +22,7 @@ import { planBlock, settlePlans } from './plan-blocks.js';
 import { KeptPlans } from './kept-plans.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { hashOfFile, StreamedWrites } from './streamed-writes.js';
+import { KeptBytes, STREAM_HELD_BYTES } from './kept-bytes.js';
 
 /** Options of {@link createIngestStream}: those of `ingestDocument`, plus where the whole text is saved and a signal. */
 export interface IngestStreamOptions {
@@ -38,7 +39,11 @@ export interface IngestStreamOptions {
   readonly limits?: Partial<IngestLimits>;
   /** Aborting ends the stream as cut off: what was decided stays, nothing partial is written. */
   readonly signal?: AbortSignal;
-  /** Records the files the document placed, once, when it ends (see `IngestOptions.onPlaced`). */
+  /**
+   * Records the files the document placed when it ends (see `IngestOptions.onPlaced`): in document order, in one
+   * call, or in several when their bytes pass {@link STREAM_HELD_BYTES} (each call then holds at most that many,
+   * or one file larger than that).
+   */
   readonly onPlaced?: (contents: readonly IngestedContent[]) => Promise<void>;
   /** Clock, for reproducible manifests in tests. */
   readonly now?: () => Date;
@@ -105,10 +110,15 @@ export function createIngestStream(options: IngestStreamOptions): TransformStrea
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** The bytes of a placed file no one reads (the stream has no `onPlaced`). */
+const NO_BYTES = new Uint8Array(0);
+
 /** One streaming ingest's state: the fence feed, the plans kept for the end, and what it wrote. */
 class StreamingIngest {
   private readonly feed = new FenceFeed();
-  private readonly writes = new StreamedWrites();
+  private readonly writes: StreamedWrites;
+  /** The bytes the end needs again: each block's, and each placed file's for `onPlaced` (D133). */
+  private readonly keptBytes: KeptBytes;
   private readonly project: Project;
   private readonly ownStore: boolean;
   private readonly roots: SharedIngestRoots;
@@ -135,6 +145,8 @@ class StreamingIngest {
   /** The highest index of an open block whose announcement is queued. */
   private openQueued = -1;
   private readonly problems: IngestProblem[] = [];
+  /** Placed files the end could not read back to record (told in `document.done`, as records failures are). */
+  private readonly unrecorded: IngestProblem[] = [];
   private finished: Promise<void> | undefined;
   /** How many decisions are queued and not done. */
   private queued = 0;
@@ -151,6 +163,8 @@ class StreamingIngest {
     const dir = path.resolve(this.project.dir);
     this.docPath = projectRelative(dir, options.docPath, 'pass a docPath inside the project');
     this.roots = openIngestRoots(dir);
+    this.keptBytes = new KeptBytes(this.project, options.durability ?? 'fsync');
+    this.writes = new StreamedWrites((bytes) => this.keptBytes.read(bytes));
     this.lock = new LingeringLock(this.project, () => this.finishBatch());
     this.limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(undefined), ...options.limits };
     this.kept = new KeptPlans(this.limits.maxBlocks);
@@ -158,7 +172,10 @@ class StreamingIngest {
     this.refusesAll = findSecretInPath(this.docPath) !== undefined;
   }
 
-  /** Takes a chunk; settles once the blocks it ended are decided (undefined when it ended none: nothing to wait for). */
+  /**
+   * Takes a chunk; settles once the blocks it ended are decided and the saved text has caught up (undefined when
+   * there is nothing to wait for, as for most chunks).
+   */
   push(
     chunk: string,
     controller: TransformStreamDefaultController<IngestStreamEvent>,
@@ -169,28 +186,37 @@ class StreamingIngest {
     const last = text.charCodeAt(text.length - 1);
     this.heldSurrogate = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
     if (this.heldSurrogate !== '') text = text.slice(0, -1);
-    this.accept(wellFormed(text), controller);
+    const saving = this.accept(wellFormed(text), controller);
     // A chunk that ended no block queued nothing: it is taken at once, without a promise of its own.
-    return this.queued > 0 ? this.queue : undefined;
+    if (this.queued === 0) return saving;
+    return saving === undefined ? this.queue : Promise.all([this.queue, saving]).then(() => undefined);
   }
 
-  /** Adds well-formed text: to the document, and to the fence feed while within max_document_bytes. */
-  private accept(text: string, controller: TransformStreamDefaultController<IngestStreamEvent>): void {
-    if (text === '') return;
+  /**
+   * Adds well-formed text: to the document, and to the fence feed while within max_document_bytes. Returns a promise
+   * when the saved document asks the writer to wait (its batches are not yet on disk).
+   */
+  private accept(
+    text: string,
+    controller: TransformStreamDefaultController<IngestStreamEvent>,
+  ): Promise<void> | undefined {
+    if (text === '') return undefined;
     this.bytes += Buffer.byteLength(text, 'utf8');
     if (this.bytes > this.limits.maxDocumentBytes) {
       this.stop({
         code: 'too_large',
         message: `${this.docPath} passed max_document_bytes (${this.limits.maxDocumentBytes} bytes) while streaming; the blocks decided before stay, the rest was not ingested`,
       });
-      return;
+      return undefined;
     }
     // Lone surrogates are U+FFFD already, so each chunk's UTF-8 bytes, one after the other, are the document's.
+    let saving: Promise<void> | undefined;
     if (!this.refusesAll) {
       this.spool ??= new SpooledFile(this.documentFile(), this.options.durability ?? 'fsync');
-      this.spool.write(text);
+      saving = this.spool.write(text);
     }
     this.decide(this.feed.push(text), controller);
+    return saving;
   }
 
   /**
@@ -240,8 +266,21 @@ class StreamingIngest {
     });
   }
 
-  /** A closed block judged by the post-write rules, and written under the workspace lock when cleared. */
+  /** A closed block judged by the post-write rules, written when cleared, and kept for the end's. */
   private async decideOne(block: FenceBlock): Promise<BlockOutcome> {
+    const own = planBlock(block, this.limits);
+    const outcome = await this.judge(own);
+    // Kept once judged: its bytes the stand-in its file's content got (one copy held, or none past the budget).
+    this.kept.keep(
+      own.kind === 'write'
+        ? { ...own, bytes: await this.keptBytes.keep(own.bytes), size: own.bytes.byteLength }
+        : own,
+    );
+    return outcome;
+  }
+
+  /** A block's own plan judged by the post-write rules, and written under the workspace lock when cleared. */
+  private async judge(own: BlockPlan): Promise<BlockOutcome> {
     const report = (code: IngestProblem['code'], message: string): void => {
       this.problems.push({ code, message: redactSecrets(message) });
     };
@@ -250,8 +289,6 @@ class StreamingIngest {
       dryRun: false,
       durability: this.options.durability ?? 'fsync',
     } as const;
-    const own = planBlock(block, this.limits);
-    this.kept.keep(own);
     // Alone, the document's rules can still refuse it: a block past max_total_bytes by itself.
     const [planned] = settlePlans([own], this.limits);
     if (planned === undefined) throw new Error('settlePlans returned no plan for a block');
@@ -288,7 +325,7 @@ class StreamingIngest {
         this.writes.placed(
           cleared,
           outcome,
-          content,
+          await this.keptContent(content),
           beforeEdit ?? applied.replaced?.get(outcome.index) ?? null,
         );
       return outcome;
@@ -299,6 +336,53 @@ class StreamingIngest {
       (await applyPlans([{ ...decidedOf(cleared), code: 'io_error', message: held.reason }], apply, report))
         .blocks[0] ?? missing()
     );
+  }
+
+  /** A placed file as kept for `onPlaced` (its bytes perhaps in the object store); without it, no bytes at all. */
+  private async keptContent(content: IngestedContent): Promise<IngestedContent> {
+    if (this.options.onPlaced === undefined) return { ...content, bytes: NO_BYTES };
+    return { ...content, bytes: await this.keptBytes.keep(content.bytes) };
+  }
+
+  /**
+   * Hands the placed files to `onPlaced` in document order, each one kept in the object store read back first:
+   * in batches of at most {@link STREAM_HELD_BYTES} (or one larger file) once any was kept there. A file that cannot
+   * be read back is not recorded, and the end says so.
+   */
+  private async placedInBatches(
+    onPlaced: (contents: readonly IngestedContent[]) => Promise<void>,
+    contents: readonly IngestedContent[],
+  ): Promise<void> {
+    if (!contents.some((content) => this.keptBytes.isStored(content.bytes))) return onPlaced(contents);
+    let batch: IngestedContent[] = [];
+    let size = 0;
+    for (const content of contents) {
+      const loaded = await this.readBack(content);
+      if (loaded === undefined) continue;
+      if (batch.length > 0 && size + loaded.bytes.byteLength > STREAM_HELD_BYTES) {
+        await onPlaced(batch);
+        batch = [];
+        size = 0;
+      }
+      batch.push(loaded);
+      size += loaded.bytes.byteLength;
+    }
+    if (batch.length > 0) await onPlaced(batch);
+  }
+
+  /** A placed file with its bytes: read back from the object store when kept there, checked against their hash. */
+  private async readBack(content: IngestedContent): Promise<IngestedContent | undefined> {
+    try {
+      return { ...content, bytes: await this.keptBytes.read(content.bytes) };
+    } catch (error) {
+      this.unrecorded.push({
+        code: 'io_error',
+        message: redactSecrets(
+          `${content.workspacePath} was written, but its bytes could not be read back from the object store to record it: ${describeError(error)}`,
+        ),
+      });
+      return undefined;
+    }
   }
 
   /** Stops deciding blocks: an abort, a failed source, or the document past max_document_bytes. */
@@ -339,7 +423,8 @@ class StreamingIngest {
         message: `${this.docPath} was cut off (${cutOffReason}); only the blocks decided before count`,
       });
     if (this.stopped === undefined) {
-      if (this.heldSurrogate !== '') this.accept('\uFFFD', controller ?? nullController);
+      // The saved document is committed below, after every batch: nothing to wait for here.
+      if (this.heldSurrogate !== '') void this.accept('\uFFFD', controller ?? nullController);
       this.heldSurrogate = '';
     }
     this.decide(this.feed.end(this.stopped === undefined ? 'read' : 'drop'), controller ?? nullController);
@@ -359,6 +444,7 @@ class StreamingIngest {
         message: redactSecrets(`cannot save ${this.docPath}: ${describeError(error)}`),
       });
     }
+    const { onPlaced } = this.options;
     try {
       const result = await runIngestWith(
         {
@@ -369,6 +455,9 @@ class StreamingIngest {
           roots: this.roots,
           limits: this.limits,
           ...optional(this.options),
+          ...(onPlaced === undefined
+            ? {}
+            : { onPlaced: (contents) => this.placedInBatches(onPlaced, contents) }),
         },
         {
           planned: this.kept.planned(),
@@ -384,12 +473,13 @@ class StreamingIngest {
         type: 'document.done',
         manifest: result.manifest,
         manifestPath: result.manifestPath,
-        problems: result.problems,
+        problems: [...result.problems, ...this.unrecorded],
         cutOff: this.stopped !== undefined && this.stopped.problem.code === 'cut_off',
       });
     } finally {
       await this.lock.release().catch(() => undefined);
       await this.roots.close().catch(() => undefined);
+      await this.keptBytes.close();
       if (this.ownStore) await this.project.store.close().catch(() => undefined);
     }
   }

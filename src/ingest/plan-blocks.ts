@@ -23,6 +23,11 @@ export type BlockPlan =
       readonly path: string;
       /** Set on an edit block: `bytes` are a unified diff to apply to the file's current content (docs/grammar.md). */
       readonly edit?: true;
+      /**
+       * The length of the block's bytes, set when `bytes` only stand for them (a streaming ingest keeps them in the
+       * object store until its end, `KeptBytes`).
+       */
+      readonly size?: number;
     };
 
 const encoder = new TextEncoder();
@@ -94,7 +99,7 @@ export function settlePlans(ownPlans: readonly BlockPlan[], limits: IngestLimits
   let total = 0;
   plans.forEach((plan, index) => {
     if (plan.kind !== 'write') return;
-    total += plan.bytes.byteLength;
+    total += plan.size ?? plan.bytes.byteLength;
     if (total > limits.maxTotalBytes) {
       plans[index] = decide(
         plan,

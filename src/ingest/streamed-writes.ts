@@ -1,6 +1,6 @@
 import { pathCollisionKey } from '../workspace/index.js';
 import type { ConfinedRoot } from '../workspace/index.js';
-import { redactSecrets, sha256Hex } from '../project/index.js';
+import { describeError, redactSecrets, sha256Hex } from '../project/index.js';
 import { isEditBlock } from './edit-block.js';
 import { statusOfReason } from './reason-code.js';
 import { applyPlans } from './apply-plans.js';
@@ -36,6 +36,14 @@ export class StreamedWrites {
   private readonly written = new Set<number>();
   /** How the stream decided each block (within max_blocks), by index. */
   private readonly outcomes = new Map<number, BlockOutcome>();
+
+  /**
+   * @param bytesOf The bytes a kept plan's `bytes` stand for (`KeptBytes.read`): a plan the end carries out again
+   *   gets them back first.
+   */
+  constructor(
+    private readonly bytesOf: (kept: Uint8Array) => Promise<Uint8Array> = (kept) => Promise.resolve(kept),
+  ) {}
 
   /** Notes how the stream decided a block: the end takes a decided block's outcome from here. */
   decided(outcome: BlockOutcome): void {
@@ -126,7 +134,11 @@ export class StreamedWrites {
         ? this.outcomes.get(plan.block.index)
         : undefined;
     const rest = plans.filter((plan) => !placed.has(plan.block.index) && known(plan) === undefined);
-    const applied = await applyPlans(rest, options, report);
+    const applied = await applyPlans(
+      await Promise.all(rest.map((plan) => this.withBytes(plan))),
+      options,
+      report,
+    );
     const cleared = new Set(plans.flatMap((plan) => (plan.kind === 'write' ? [plan.path] : [])));
     const kept = new Map<number, StreamedPath>();
     for (const streamed of this.paths.values()) {
@@ -188,6 +200,23 @@ export class StreamedWrites {
     }
     return { blocks, contents };
   };
+
+  /** A kept plan with the bytes it stands for; one whose bytes cannot be read back is an `io_error`. */
+  private async withBytes(plan: BlockPlan): Promise<BlockPlan> {
+    try {
+      const bytes = await this.bytesOf(plan.bytes);
+      return bytes === plan.bytes ? plan : { ...plan, bytes };
+    } catch (error) {
+      return {
+        kind: 'decided',
+        block: plan.block,
+        bytes: new Uint8Array(0),
+        path: plan.path,
+        code: 'io_error',
+        message: `its bytes, kept in the object store while streaming, could not be read back: ${describeError(error)}`,
+      };
+    }
+  }
 
   /**
    * The cleared blocks the stream already placed as the whole document plans them: on each path, the longest run

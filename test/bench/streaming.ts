@@ -6,7 +6,8 @@
  * document is renamed into docs/ (or written in place) its file is on disk. Run alone with
  * `npx tsx test/bench/streaming.ts` (prints the section).
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createIngestStream, ingestDocument } from '../../src/index.js';
 import type { IngestStreamEvent } from '../../src/index.js';
 import { DEFAULT_INGEST_LIMITS } from '../../src/config/index.js';
+import { STREAM_HELD_BYTES } from '../../src/ingest/kept-bytes.js';
 import { typicalDocument } from './typical-document.js';
 
 const DOCUMENT_BYTES = 1_000_000;
@@ -194,6 +196,7 @@ export async function streamingSection(): Promise<string> {
     await rm(root, { recursive: true, force: true });
   }
   const prose = await proseMemory();
+  const filesHeavy = await filesMemory();
   const watched = await watchLatencies();
   // Rounds are interleaved, so each round's ratio compares runs on the same machine state.
   const timeRatio = median(streamTimes.map((ms, round) => ms / (postTimes[round] ?? Number.NaN)));
@@ -220,7 +223,12 @@ counted, as the post-write ingest counts them. From a block's closing fence line
 The stream writes the text to a temp file as it comes and keeps, for the end, only the bytes of the files the
 document writes (D129). An answer that is mostly prose shows it: ${String(PROSE_BYTES / 1e6)} MB of prose around 3 small blocks, in
 ${String(PROSE_CHUNK)}-character chunks, median of ${String(PROSE_ROUNDS)} rounds: peak ${mb(prose.stream)} MB streamed against ${mb(prose.post)} MB post-write
-(${(prose.stream / prose.post).toFixed(2)}x).
+(${(prose.stream / prose.post).toFixed(2)}x). An answer that is all files shows the other bound: ${String(FILES_COUNT)} blocks of
+${String(FILES_BLOCK_BYTES / 1000)} KB (${mb(FILES_COUNT * FILES_BLOCK_BYTES)} MB of files), in ${String(PROSE_CHUNK)}-character chunks, median of ${String(PROSE_ROUNDS)} rounds: peak ${mb(filesHeavy.stream)} MB streamed
+against ${mb(filesHeavy.post)} MB post-write (${(filesHeavy.stream / filesHeavy.post).toFixed(2)}x), most of either garbage not yet collected. What the stream
+holds: past ${mb(STREAM_HELD_BYTES)} MB of them it keeps the blocks' bytes in the object store, not in memory (D133); fed a
+12 MB answer of the same shape as fast as it takes text, in a child process, it holds ${mb(filesHeavy.held)} MB just before its end
+(heap and buffers after a full collection, median of ${String(PROSE_ROUNDS)}), not the 12 MB of files or the document.
 
 \`watch\` (the built CLI, default quiet period ${String(WATCH_QUIET_MS)} ms): ${String(WATCH_DOCUMENTS)} documents one after another, each
 with one block, from the moment the document is in place to the moment its file is in workspace/ (polled):
@@ -231,6 +239,56 @@ with one block, from the moment the document is in place to the moment its file 
 | written in place (settles after the quiet period) | ${watched.inPlace.map((ms) => ms.toFixed(0)).join(' | ')} |
 `;
 }
+
+const FILES_COUNT = 400;
+const FILES_BLOCK_BYTES = 30_000;
+
+/** Peak memory (median of rounds) of a streamed and a post-write ingest of an answer that is all file blocks. */
+async function filesMemory(): Promise<{ stream: number; post: number; held: number }> {
+  const root = await mkdtemp(path.join(tmpdir(), 'ai-bench-files-'));
+  const line = (n: number): string =>
+    `export const value${String(n)} = ${String(n * 7919)}; // ${'z'.repeat(30)}\n`;
+  const body = (n: number): string => {
+    let text = `// part ${String(n)}\n`;
+    for (let at = 0; text.length < FILES_BLOCK_BYTES; at++) text += line(n * 1000 + at);
+    return text;
+  };
+  const text = Array.from(
+    { length: FILES_COUNT },
+    (_, n) => `\`\`\`ts file=src/part${String(n)}.ts\n${body(n)}\`\`\`\n`,
+  ).join('\n');
+  try {
+    const fed = chunksOf(text, PROSE_CHUNK);
+    const streamPeaks: number[] = [];
+    const postPeaks: number[] = [];
+    for (let round = 0; round < PROSE_ROUNDS; round++) {
+      const streamDir = await freshProject(root, `files-s${String(round)}`);
+      streamPeaks.push((await withPeakMemory(() => streamed(streamDir, fed))).peakBytes);
+      const postDir = await freshProject(root, `files-p${String(round)}`);
+      postPeaks.push((await withPeakMemory(() => postWrite(postDir, text))).peakBytes);
+    }
+    const held: number[] = [];
+    for (let round = 0; round < PROSE_ROUNDS; round++) {
+      const folder = await freshProject(root, `files-held${String(round)}`);
+      const { stdout } = await run(process.execPath, [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        HELD_CHILD,
+        'stream',
+        folder,
+      ]);
+      held.push((JSON.parse(stdout) as { held: number }).held);
+    }
+    return { stream: median(streamPeaks), post: median(postPeaks), held: median(held) };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** The child that measures what a stream holds just before its end (the held-memory tests run it too). */
+const HELD_CHILD = fileURLToPath(new URL('../helpers/held-memory-child.ts', import.meta.url));
+const run = promisify(execFile);
 
 const PROSE_BYTES = 15_000_000;
 const PROSE_CHUNK = 1000;

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createIngestStream, runIngest } from '../../src/ingest/index.js';
+import { STREAM_HELD_BYTES } from '../../src/ingest/kept-bytes.js';
+import { objectPathOf } from '../../src/store/index.js';
 import type { IngestedContent, IngestStreamEvent, IngestStreamOptions } from '../../src/ingest/index.js';
 import { randomCuts } from '../fence/corpus/generate-document.js';
 import { fileBlock, tempProject } from '../helpers/temp-project.js';
@@ -80,7 +82,7 @@ async function postWrite(
     ...ids,
     limits,
     onPlaced: (contents) => {
-      placed = placedOf(contents);
+      placed = [...placed, ...placedOf(contents)];
       return Promise.resolve();
     },
   });
@@ -107,7 +109,7 @@ async function streamed(
     ...ids,
     now: fixedClock,
     onPlaced: (contents) => {
-      placed = placedOf(contents);
+      placed = [...placed, ...placedOf(contents)];
       return Promise.resolve();
     },
     ...extra,
@@ -604,5 +606,108 @@ describe('createIngestStream back-pressure', () => {
     for await (const event of stream.readable) events.push(event);
     expect(settled).toBe(5);
     expect(events.filter((event) => event.type === 'block.written')).toHaveLength(5);
+  });
+});
+
+describe('createIngestStream memory', () => {
+  // 1 MiB files, more of them than the stream holds in memory (STREAM_HELD_BYTES).
+  const body = (n: number): string =>
+    `// file ${String(n)}\n${`${'y'.repeat(60)} ${String(n)}\n`.repeat(16_000)}`;
+  const text = Array.from({ length: 7 }, (_, n) => fileBlock('ts', `src/f${String(n)}.ts`, body(n))).join(
+    '\n',
+  );
+
+  async function streamWhole(
+    projectDir: string,
+    onPlaced: (contents: readonly IngestedContent[]) => Promise<void>,
+    beforeEnd: (written: readonly string[]) => Promise<void> = () => Promise.resolve(),
+  ): Promise<IngestStreamEvent[]> {
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock, onPlaced });
+    const events: IngestStreamEvent[] = [];
+    const reading = (async () => {
+      for await (const event of stream.readable) events.push(event);
+    })();
+    const writer = stream.writable.getWriter();
+    for (let at = 0; at < text.length; at += 100_000) await writer.write(text.slice(at, at + 100_000));
+    await beforeEnd(events.flatMap((event) => (event.type === 'block.written' ? [event.block.sha256] : [])));
+    await writer.close();
+    await reading;
+    return events;
+  }
+
+  it('hands onPlaced the files in document order, in batches of at most STREAM_HELD_BYTES, as a post-write ingest places them', async () => {
+    const expected = await postWrite(text);
+    const calls: IngestedContent[][] = [];
+    await streamWhole(await seeded({}), (contents) => {
+      calls.push([...contents]);
+      return Promise.resolve();
+    });
+    expect(calls.length).toBeGreaterThan(1);
+    for (const call of calls) {
+      const bytes = call.reduce((sum, content) => sum + content.bytes.byteLength, 0);
+      if (call.length > 1) expect(bytes).toBeLessThanOrEqual(STREAM_HELD_BYTES);
+    }
+    expect(placedOf(calls.flat())).toEqual(expected.placed);
+  });
+
+  it('writes at the end, from the object store, a block it refused while streaming and kept there', async () => {
+    // f0..f4 (5 MiB) pass STREAM_HELD_BYTES; g (1.5 MiB) then passes max_total_bytes and is refused, its bytes
+    // kept in the object store; the short f0 that follows makes room, so the end writes g from there.
+    const mib = (n: number, fill: string): string => `${fill.repeat(63)}\n`.repeat((n * 1024 * 1024) / 64);
+    const blocks = Array.from({ length: 5 }, (_, n) =>
+      fileBlock('ts', `f${String(n)}.ts`, mib(1, String(n))),
+    );
+    const text = [...blocks, fileBlock('ts', 'g.ts', mib(1.5, 'g')), fileBlock('ts', 'f0.ts', 'short')].join(
+      '\n',
+    );
+    const limits = { maxTotalBytes: 6 * 1024 * 1024 };
+    const expected = await postWrite(text, {}, limits);
+    expect(entriesOf(expected.manifest).map(([file, status]) => `${file} ${status}`)).toEqual([
+      'f0.ts skipped',
+      ...[1, 2, 3, 4].map((n) => `f${String(n)}.ts written`),
+      'g.ts written',
+      'f0.ts written',
+    ]);
+    const { ingested, events } = await streamed(text, randomCuts(text.length, 7, 40), {}, { limits });
+    expect(
+      events.flatMap((event) =>
+        event.type === 'block.skipped' ? [[event.block.declaredFile, event.block.code]] : [],
+      ),
+    ).toEqual([['g.ts', 'too_large']]);
+    expect(ingested).toEqual(expected);
+  });
+
+  it('says which file it could not read back to record, and records the others', async () => {
+    const projectDir = await seeded({});
+    const placed: IngestedContent[] = [];
+    const events = await streamWhole(
+      projectDir,
+      (contents) => {
+        placed.push(...contents);
+        return Promise.resolve();
+      },
+      // The last file's bytes went to the object store: they are gone when the end reads them back.
+      async (written) => {
+        expect(written).toHaveLength(7);
+        await rm(path.join(projectDir, '.agent/objects', objectPathOf(written[6] ?? '')));
+      },
+    );
+    const done = events.at(-1);
+    if (done?.type !== 'document.done') throw new Error('no document.done');
+    expect(entriesOf(done.manifest).map(([file, status]) => [file, status])).toEqual(
+      Array.from({ length: 7 }, (_, n) => [`src/f${String(n)}.ts`, 'written']),
+    );
+    expect(done.problems).toEqual([
+      {
+        code: 'io_error',
+        message: expect.stringMatching(
+          /^workspace\/src\/f6\.ts was written, but its bytes could not be read back/,
+        ) as unknown,
+      },
+    ]);
+    expect(placed.map((content) => content.workspacePath)).toEqual(
+      Array.from({ length: 6 }, (_, n) => `workspace/src/f${String(n)}.ts`),
+    );
+    expect(Buffer.from(placed[5]?.bytes ?? []).toString()).toBe(body(5));
   });
 });
