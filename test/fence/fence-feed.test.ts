@@ -72,6 +72,31 @@ describe('FenceFeed', () => {
     }
   });
 
+  it('has handed back, after every push, exactly the blocks one read of the text so far finds', () => {
+    const documents = [
+      ...tricky,
+      ...fixtures.map(({ text }) => text),
+      // A fence inside a container ends with it, on a line that holds no fence characters.
+      '> ```ts file=q.ts\n> a\nplain\nmore prose\n\n```ts file=b.ts\nb\n```\n',
+      '- ```ts file=l.ts\n  x\n\nout\nprose\n',
+      ...Array.from({ length: 300 }, (_, seed) => generateDocument(seed + 1)),
+    ];
+    for (const [n, text] of documents.entries()) {
+      for (const cuts of [randomCuts(text.length, n + 1, 40), everyChar(text).slice(0, 200)]) {
+        const fenceFeed = new FenceFeed();
+        const handedBack: FenceBlock[] = [];
+        let from = 0;
+        for (const to of cuts) {
+          handedBack.push(...fenceFeed.push(text.slice(from, to)));
+          from = to;
+          expect(handedBack, `document ${String(n)} at ${String(to)}`).toEqual(
+            new FenceFeed().push(text.slice(0, to)),
+          );
+        }
+      }
+    }
+  });
+
   it('hands back a closed block from the push that completes its closing fence line', () => {
     const text = 'intro\n```ts file=a.ts\nx\n```\nmore\n```ts file=b.ts\ny\n```';
     const { blocks, pushOf } = feed(text, [text.indexOf('```\nmore') + 3, text.indexOf('more') + 2]);
