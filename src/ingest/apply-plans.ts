@@ -85,7 +85,10 @@ export async function applyPlans(
       if (plan !== undefined) applied[index] = await applyPlan(plan, batch, missing, options, edits);
     }
   };
-  const lanes = Array.from({ length: writesAreIndependent(plans) ? WRITE_CONCURRENCY : 1 }, lane);
+  // One plan (a streamed block) needs one lane, and no check of the order of writes.
+  const width =
+    plans.length < 2 ? 1 : writesAreIndependent(plans) ? Math.min(WRITE_CONCURRENCY, plans.length) : 1;
+  const lanes = Array.from({ length: width }, lane);
   // allSettled: the batch is finished only once no write is in flight, even when a lane failed.
   const settled = await Promise.allSettled(lanes);
   // Writes end in any order; their problems are reported in document order, as a sequential ingest would.
