@@ -220,8 +220,8 @@ stream / post-write. Asked for (issue 28): time within 1.3x, peak memory within 
 The answer holds ${String(candidates)} candidate blocks: the first ${String(DEFAULT_INGEST_LIMITS.maxBlocks)} (max_blocks) are decided as they close, the rest only
 counted, as the post-write ingest counts them. From a block's closing fence line written into the stream to its
 \`block.*\` event (the file already on disk), over ${String(delays.length)} blocks: median ${delays.length === 0 ? '-' : median(delays).toFixed(2)} ms, p99 ${delays.length === 0 ? '-' : percentile(delays, 99).toFixed(2)} ms.
-The stream writes the text to a temp file as it comes and keeps, for the end, only the bytes of the files the
-document writes (D129). An answer that is mostly prose shows it: ${String(PROSE_BYTES / 1e6)} MB of prose around 3 small blocks, in
+The stream writes the text to a temp file as it comes and keeps, for the end, only the bytes of the blocks and
+files the document writes (D129), past 4 MiB in the object store (D133). An answer that is mostly prose shows it: ${String(PROSE_BYTES / 1e6)} MB of prose around 3 small blocks, in
 ${String(PROSE_CHUNK)}-character chunks, median of ${String(PROSE_ROUNDS)} rounds: peak ${mb(prose.stream)} MB streamed against ${mb(prose.post)} MB post-write
 (${(prose.stream / prose.post).toFixed(2)}x). An answer that is all files shows the other bound: ${String(FILES_COUNT)} blocks of
 ${String(FILES_BLOCK_BYTES / 1000)} KB (${mb(FILES_COUNT * FILES_BLOCK_BYTES)} MB of files), in ${String(PROSE_CHUNK)}-character chunks, median of ${String(PROSE_ROUNDS)} rounds: peak ${mb(filesHeavy.stream)} MB streamed
