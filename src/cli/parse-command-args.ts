@@ -17,13 +17,36 @@ export function parseCommandArgs<T extends Options>(
   options: T,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: withNegativeValues(args, options),
+      allowPositionals: true,
+      options,
+      strict: true,
+    });
   } catch (error) {
     const message = describeError(error);
     const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message)?.[1];
     if (unknown !== undefined) throw new UsageError(unknownOption(unknown, command, options), command);
     throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, '.'), command);
   }
+}
+
+/**
+ * The arguments with a negative number given to a string option (`--quiet-ms -1`) joined to it (`--quiet-ms=-1`):
+ * node would call the value ambiguous, an option perhaps; the command's own check then says what it takes.
+ */
+function withNegativeValues(args: readonly string[], options: Options): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    const value = args[index + 1];
+    const option = arg.startsWith('--') ? options[arg.slice(2)] : undefined;
+    if (option?.type === 'string' && value !== undefined && /^-\d/.test(value)) {
+      joined.push(`${arg}=${value}`);
+      index++;
+    } else joined.push(arg);
+  }
+  return joined;
 }
 
 function unknownOption(option: string, command: string, options: Options): string {

@@ -335,6 +335,7 @@ describe('artifact-ingest watch', () => {
     [['--once'], 'watch needs --run-id'],
     [['--run-id', 'r1', '--quiet-ms', 'soon'], "--quiet-ms 'soon' is not a whole number of milliseconds"],
     [['--run-id', 'r1', '--quiet-ms=-5'], "--quiet-ms '-5' is not a whole number"],
+    [['--run-id', 'r1', '--quiet-ms', '-1'], "--quiet-ms '-1' is not a whole number"],
     [['--run-id', 'bad id!'], '--run-id'],
     [['..', '--run-id', 'r1'], 'is outside the project'],
     [['workspace', '--run-id', 'r1'], 'would watch workspace/, where the ingest writes'],
