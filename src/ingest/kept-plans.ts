@@ -10,8 +10,8 @@ const NO_BYTES = new Uint8Array(0);
  * What a streaming ingest keeps of its blocks for the end's whole-document rules (`settlePlans`): each candidate
  * within max_blocks judged alone, in order, without its text, and without its bytes once its outcome is known (a
  * decided block, or a whole file a later one of its path supersedes), so memory holds the bytes of the files the
- * document writes, not its text; the candidates past max_blocks only counted, by kind. An edit block is kept
- * whole: the end may apply its patch again.
+ * document writes, not its text; the candidates past max_blocks only counted, by kind. An edit block keeps its
+ * bytes (its patch, UTF-8): the end may apply it again, and then reads its text back from them.
  */
 export class KeptPlans {
   private readonly plans: BlockPlan[] = [];
@@ -31,11 +31,11 @@ export class KeptPlans {
   keep(own: BlockPlan): void {
     const { block } = own;
     if (block.index >= this.maxBlocks) throw new Error('a block past max_blocks is counted, not kept');
+    const textless = { ...block, content: '' };
     if (own.kind === 'write' && own.edit === true) {
-      this.plans.push(own);
+      this.plans.push({ ...own, block: textless });
       return;
     }
-    const textless = { ...block, content: '' };
     if (own.kind === 'decided') {
       this.plans.push({ ...own, block: textless, bytes: NO_BYTES });
       return;

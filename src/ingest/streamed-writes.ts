@@ -201,10 +201,15 @@ export class StreamedWrites {
     return { blocks, contents };
   };
 
-  /** A kept plan with the bytes it stands for; one whose bytes cannot be read back is an `io_error`. */
+  /**
+   * A kept plan with the bytes it stands for, and an edit block with its patch text again (its bytes are that
+   * text's UTF-8, well-formed as the stream passed it on); one whose bytes cannot be read back is an `io_error`.
+   */
   private async withBytes(plan: BlockPlan): Promise<BlockPlan> {
     try {
       const bytes = await this.bytesOf(plan.bytes);
+      if (plan.kind === 'write' && plan.edit === true)
+        return { ...plan, bytes, block: { ...plan.block, content: utf8.decode(bytes) } };
       return bytes === plan.bytes ? plan : { ...plan, bytes };
     } catch (error) {
       return {
@@ -254,6 +259,8 @@ export async function hashOfFile(workspace: ConfinedRoot, path: string): Promise
     await opening.handle.close();
   }
 }
+
+const utf8 = new TextDecoder();
 
 const STREAMING_WARNING: BlockWarning = {
   code: 'decided_while_streaming',
