@@ -6,8 +6,7 @@
  * document is renamed into docs/ (or written in place) its file is on disk. Run alone with
  * `npx tsx test/bench/streaming.ts` (prints the section).
  */
-import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import { createIngestStream, ingestDocument } from '../../src/index.js';
 import type { IngestStreamEvent } from '../../src/index.js';
 import { DEFAULT_INGEST_LIMITS } from '../../src/config/index.js';
 import { STREAM_HELD_BYTES } from '../../src/ingest/kept-bytes.js';
+import { heldBy } from '../helpers/held-memory.js';
 import { typicalDocument } from './typical-document.js';
 
 const DOCUMENT_BYTES = 1_000_000;
@@ -267,28 +267,15 @@ async function filesMemory(): Promise<{ stream: number; post: number; held: numb
       const postDir = await freshProject(root, `files-p${String(round)}`);
       postPeaks.push((await withPeakMemory(() => postWrite(postDir, text))).peakBytes);
     }
+    // What a stream holds just before its end, in a child process (the held-memory tests run the same child).
     const held: number[] = [];
-    for (let round = 0; round < PROSE_ROUNDS; round++) {
-      const folder = await freshProject(root, `files-held${String(round)}`);
-      const { stdout } = await run(process.execPath, [
-        '--expose-gc',
-        '--import',
-        'tsx',
-        HELD_CHILD,
-        'stream',
-        folder,
-      ]);
-      held.push((JSON.parse(stdout) as { held: number }).held);
-    }
+    for (let round = 0; round < PROSE_ROUNDS; round++)
+      held.push((await heldBy('stream', await freshProject(root, `files-held${String(round)}`))).held);
     return { stream: median(streamPeaks), post: median(postPeaks), held: median(held) };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
 }
-
-/** The child that measures what a stream holds just before its end (the held-memory tests run it too). */
-const HELD_CHILD = fileURLToPath(new URL('../helpers/held-memory-child.ts', import.meta.url));
-const run = promisify(execFile);
 
 const PROSE_BYTES = 15_000_000;
 const PROSE_CHUNK = 1000;

@@ -1,27 +1,15 @@
-import { execFile } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { SpooledFile } from '../../src/workspace/index.js';
+import { heldBy } from '../helpers/held-memory.js';
 import { tempProject } from '../helpers/temp-project.js';
-
-const run = promisify(execFile);
-const CHILD = fileURLToPath(new URL('../helpers/held-memory-child.ts', import.meta.url));
-
-/** What the child held just before the end, fed as fast as it takes text (see the fixture). */
-async function heldBy(mode: 'spool'): Promise<{ held: number; textBytes: number }> {
-  const folder = await tempProject();
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, mode, folder]);
-  return JSON.parse(stdout) as { held: number; textBytes: number };
-}
 
 const MB = 1024 * 1024;
 
 describe('SpooledFile memory (a real child process, measured after a full collection)', () => {
   it('a saved document holds a batch or two of its text, not the text, however fast it is written', async () => {
-    const { held, textBytes } = await heldBy('spool');
+    const { held, textBytes } = await heldBy('spool', await tempProject());
     expect(textBytes).toBe(16_000_000);
     expect(held).toBeLessThan(2 * MB);
   }, 60_000);
