@@ -214,6 +214,15 @@ describe('createIngestStream', () => {
   );
 });
 
+/** The `block.skipped` events, each as [declared_file, reason code]. */
+function skippedOf(events: readonly IngestStreamEvent[]): [string, string | null][] {
+  return events.flatMap((event) =>
+    event.type === 'block.skipped'
+      ? [[event.block.declaredFile, event.block.code] as [string, string | null]]
+      : [],
+  );
+}
+
 /** Each manifest entry as [declared_file, status, reason code, warning codes]. */
 function entriesOf(manifest: unknown): [string, string, string, string[]][] {
   const { artifacts } = manifest as {
@@ -361,11 +370,7 @@ describe('createIngestStream events', () => {
     ]);
     const { ingested, events } = await streamed(text, [], {}, { limits });
     // While streaming, b.ts was refused; at the end it is written.
-    expect(
-      events.flatMap((event) =>
-        event.type === 'block.skipped' ? [[event.block.declaredFile, event.block.code]] : [],
-      ),
-    ).toEqual([['b.ts', 'too_large']]);
+    expect(skippedOf(events)).toEqual([['b.ts', 'too_large']]);
     expect(ingested).toEqual(expected);
   });
 
@@ -669,11 +674,7 @@ describe('createIngestStream memory', () => {
       'f0.ts written',
     ]);
     const { ingested, events } = await streamed(text, randomCuts(text.length, 7, 40), {}, { limits });
-    expect(
-      events.flatMap((event) =>
-        event.type === 'block.skipped' ? [[event.block.declaredFile, event.block.code]] : [],
-      ),
-    ).toEqual([['g.ts', 'too_large']]);
+    expect(skippedOf(events)).toEqual([['g.ts', 'too_large']]);
     expect(ingested).toEqual(expected);
   });
 
