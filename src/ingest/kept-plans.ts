@@ -9,8 +9,9 @@ const NO_BYTES = new Uint8Array(0);
 /**
  * What a streaming ingest keeps of its blocks for the end's whole-document rules (`settlePlans`): each candidate
  * within max_blocks judged alone, in order, without its text, and without its bytes once its outcome is known (a
- * decided block, or a whole file a later one of its path supersedes), so memory holds the bytes of the files the
- * document writes, not its text; the candidates past max_blocks only counted, by kind. An edit block keeps its
+ * decided block, or a whole file a later one of its path supersedes), so it holds the bytes of the files the
+ * document writes, not its text (and those only as the stream kept them: past its budget, stand-ins for bytes in
+ * the object store, `KeptBytes`); the candidates past max_blocks only counted, by kind. An edit block keeps its
  * bytes (its patch, UTF-8): the end may apply it again, and then reads its text back from them.
  */
 export class KeptPlans {
