@@ -302,8 +302,9 @@ class StreamingIngest {
     else if (plan.kind === 'write') plan = this.writes.refusal(plan, this.limits.maxTotalBytes) ?? plan;
     if (plan.kind !== 'write') return (await applyPlans([plan], apply, report)).blocks[0] ?? missing();
     const cleared = plan;
-    // Records are made once, at the end, under the lock again.
-    const held = await this.lock.run(async () => {
+    // Records are made once, at the end, under the lock again. Without the lock, no batch is shared: it is
+    // finished when the lock is let go.
+    const place = async (locked: boolean): Promise<BlockOutcome> => {
       const isNew = this.writes.isNew(cleared.path);
       // What a path held before the stream first wrote it: the writer reads it on the way, but for an edit block,
       // applied to a file it reads itself. A workspace/ that cannot be opened is the writer's io_error below.
@@ -316,7 +317,11 @@ class StreamingIngest {
           : undefined;
       const applied = await applyPlans(
         [cleared],
-        { ...apply, ...(await this.sharedBatch()), digestReplaced: isNew && cleared.edit !== true },
+        {
+          ...apply,
+          ...(locked ? await this.sharedBatch() : {}),
+          digestReplaced: isNew && cleared.edit !== true,
+        },
         report,
       );
       const outcome = applied.blocks[0] ?? missing();
@@ -329,8 +334,12 @@ class StreamingIngest {
           beforeEdit ?? applied.replaced?.get(outcome.index) ?? null,
         );
       return outcome;
-    });
+    };
+    const held = await this.lock.run(() => place(true));
     if (held.outcome === 'done') return held.value;
+    // No lock file can be made (.agent/ is not a writable folder): as a post-write ingest does, the file is placed
+    // without it (fail-open); the end, which cannot take it either, reports that once.
+    if (held.outcome === 'unavailable') return place(false);
     report('io_error', `workspace/ was not written: ${held.reason}`);
     return (
       (await applyPlans([{ ...decidedOf(cleared), code: 'io_error', message: held.reason }], apply, report))

@@ -5,7 +5,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { createIngestStream, runIngest } from '../../src/ingest/index.js';
 import { STREAM_HELD_BYTES } from '../../src/ingest/kept-bytes.js';
 import { objectPathOf } from '../../src/store/index.js';
-import type { IngestedContent, IngestStreamEvent, IngestStreamOptions } from '../../src/ingest/index.js';
+import type {
+  IngestedContent,
+  IngestProblem,
+  IngestStreamEvent,
+  IngestStreamOptions,
+} from '../../src/ingest/index.js';
 import { randomCuts } from '../fence/corpus/generate-document.js';
 import { fileBlock, tempProject } from '../helpers/temp-project.js';
 import { treeDigest } from '../helpers/tree-digest.js';
@@ -506,6 +511,46 @@ describe('createIngestStream saving and locking', () => {
     expect(await readFile(path.join(projectDir, ids.docPath), 'utf8')).toBe(
       `${fileBlock('ts', 'a.ts', 'a')}tail without a newline`,
     );
+  });
+
+  it('places each block as it closes when no lock can be made (.agent/ is a file), as a post-write ingest places them without it', async () => {
+    const text = [fileBlock('ts', 'a.ts', 'a'), fileBlock('ts', 'b.ts', 'b')].join('\n');
+    const postDir = await seeded({ '.agent': 'not a folder', [ids.docPath]: text });
+    const expected = await runIngest({ projectDir: postDir, ...ids, now: fixedClock });
+    expect(expected.problems.map((problem) => problem.message)).toContainEqual(
+      expect.stringMatching(/workspace\/ is written without the lock$/),
+    );
+    const projectDir = await seeded({ '.agent': 'not a folder' });
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock });
+    const events: IngestStreamEvent[] = [];
+    const onDisk: boolean[] = [];
+    const reading = (async () => {
+      for await (const event of stream.readable) {
+        events.push(event);
+        // Each file is on disk when its block's event comes.
+        if (event.type === 'block.written')
+          onDisk.push(
+            await readFile(path.join(projectDir, event.block.workspacePath)).then(
+              () => true,
+              () => false,
+            ),
+          );
+      }
+    })();
+    const writer = stream.writable.getWriter();
+    for (const line of text.split(/(?<=\n)/)) await writer.write(line);
+    await writer.close();
+    await reading;
+    expect(onDisk).toEqual([true, true]);
+    const done = events.at(-1);
+    if (done?.type !== 'document.done') throw new Error('no document.done');
+    expect(done.manifestPath).toBeNull();
+    // The same problems, each project's folder aside.
+    const problems = (list: readonly IngestProblem[], dir: string): IngestProblem[] =>
+      list.map((problem) => ({ ...problem, message: problem.message.replaceAll(dir, '<project>') }));
+    expect(problems(done.problems, projectDir)).toEqual(problems(expected.problems, postDir));
+    expect(entriesOf(done.manifest)).toEqual(entriesOf(expected.manifest));
+    expect(await workspaceFiles(projectDir)).toEqual(await workspaceFiles(postDir));
   });
 
   it('reports a document it cannot save as io_error, and still writes the blocks and the manifest', async () => {
