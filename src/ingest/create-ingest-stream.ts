@@ -270,12 +270,13 @@ class StreamingIngest {
   private async decideOne(block: FenceBlock): Promise<BlockOutcome> {
     const own = planBlock(block, this.limits);
     const outcome = await this.judge(own);
-    // Kept once judged: its bytes the stand-in its file's content got (one copy held, or none past the budget).
-    this.kept.keep(
-      own.kind === 'write'
-        ? { ...own, bytes: await this.keptBytes.keep(own.bytes), size: own.bytes.byteLength }
-        : own,
-    );
+    // Kept once judged: its bytes the stand-in its file's content got (one copy held, or none past the budget). A
+    // document refused whole writes nothing, not even an object: the end reads none of its bytes.
+    if (own.kind !== 'write') this.kept.keep(own);
+    else {
+      const bytes = this.refusesAll ? NO_BYTES : await this.keptBytes.keep(own.bytes);
+      this.kept.keep({ ...own, bytes, size: own.bytes.byteLength });
+    }
     return outcome;
   }
 

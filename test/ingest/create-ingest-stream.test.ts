@@ -723,6 +723,36 @@ describe('createIngestStream memory', () => {
     expect(ingested).toEqual(expected);
   });
 
+  it('writes nothing for a document whose path holds a credential, not even an object of its blocks', async () => {
+    const docPath = `docs/ghp_${'a1'.repeat(18)}.md`;
+    const postDir = await seeded({ [docPath]: text });
+    const expected = await runIngest({ projectDir: postDir, ...ids, docPath, now: fixedClock });
+    const projectDir = await seeded({});
+    const stream = createIngestStream({ projectDir, ...ids, docPath, now: fixedClock });
+    const events: IngestStreamEvent[] = [];
+    const reading = (async () => {
+      for await (const event of stream.readable) events.push(event);
+    })();
+    const writer = stream.writable.getWriter();
+    for (let at = 0; at < text.length; at += 100_000) await writer.write(text.slice(at, at + 100_000));
+    await writer.close();
+    await reading;
+    expect(skippedOf(events)).toHaveLength(0);
+    expect(events.filter((event) => event.type === 'block.rejected')).toHaveLength(7);
+    const done = events.at(-1);
+    if (done?.type !== 'document.done') throw new Error('no document.done');
+    expect(done.manifestPath).toBeNull();
+    expect(done.problems.map((problem) => problem.code)).toEqual(
+      expected.problems.map((problem) => problem.code),
+    );
+    expect(entriesOf(done.manifest)).toEqual(entriesOf(expected.manifest));
+    // No document (no temp file either), no file.
+    await expect(readdir(path.join(projectDir, 'docs'))).rejects.toThrow(/ENOENT/);
+    expect(await readdir(path.join(projectDir, 'workspace'))).toEqual([]);
+    // Past STREAM_HELD_BYTES, no block's bytes went to the object store either: .agent/ holds no object.
+    await expect(readdir(path.join(projectDir, '.agent/objects'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('says which file it could not read back to record, and records the others', async () => {
     const projectDir = await seeded({});
     const placed: IngestedContent[] = [];
