@@ -19,7 +19,7 @@ import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.j
 import { openIngestRoots } from './ingest-roots.js';
 import type { SharedIngestRoots } from './ingest-roots.js';
 import { planBlock, settlePlans } from './plan-blocks.js';
-import { KeptPlans } from './kept-plans.js';
+import { KeptPlans, NO_BYTES } from './kept-plans.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { hashOfFile, StreamedWrites } from './streamed-writes.js';
 import { KeptBytes, STREAM_HELD_BYTES } from './kept-bytes.js';
@@ -109,9 +109,6 @@ export function createIngestStream(options: IngestStreamOptions): TransformStrea
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
-
-/** The bytes of a placed file no one reads (the stream has no `onPlaced`). */
-const NO_BYTES = new Uint8Array(0);
 
 /** One streaming ingest's state: the fence feed, the plans kept for the end, and what it wrote. */
 class StreamingIngest {

@@ -3,8 +3,8 @@ import type { OmittedBlocks } from './block-outcome.js';
 import { limitCandidates, omittedKindOf } from './limit-candidates.js';
 import type { BlockPlan } from './plan-blocks.js';
 
-/** The bytes of a kept plan whose outcome the stream already knows. */
-const NO_BYTES = new Uint8Array(0);
+/** Bytes no one reads: those of a kept plan whose outcome the stream already knows, or of a file never recorded. */
+export const NO_BYTES: Uint8Array = new Uint8Array(0);
 
 /**
  * What a streaming ingest keeps of its blocks for the end's whole-document rules (`settlePlans`): each candidate

@@ -9,6 +9,7 @@ import type { BlockOutcome } from './block-outcome.js';
 import type { BlockWarning } from './block-warning.js';
 import type { ReportProblem } from './ingest-problem.js';
 import type { BlockPlan } from './plan-blocks.js';
+import { NO_BYTES } from './kept-plans.js';
 
 /** What a streaming ingest wrote to one workspace path. */
 interface StreamedPath {
@@ -41,9 +42,7 @@ export class StreamedWrites {
    * @param bytesOf The bytes a kept plan's `bytes` stand for (`KeptBytes.read`): a plan the end carries out again
    *   gets them back first.
    */
-  constructor(
-    private readonly bytesOf: (kept: Uint8Array) => Promise<Uint8Array> = (kept) => Promise.resolve(kept),
-  ) {}
+  constructor(private readonly bytesOf: (kept: Uint8Array) => Promise<Uint8Array>) {}
 
   /** Notes how the stream decided a block: the end takes a decided block's outcome from here. */
   decided(outcome: BlockOutcome): void {
@@ -215,7 +214,7 @@ export class StreamedWrites {
       return {
         kind: 'decided',
         block: plan.block,
-        bytes: new Uint8Array(0),
+        bytes: NO_BYTES,
         path: plan.path,
         code: 'io_error',
         message: `its bytes, kept in the object store while streaming, could not be read back: ${describeError(error)}`,
