@@ -23,6 +23,19 @@ import { KeptPlans, NO_BYTES } from './kept-plans.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { hashOfFile, StreamedWrites } from './streamed-writes.js';
 import { KeptBytes, STREAM_HELD_BYTES } from './kept-bytes.js';
+import { objectPrestoreFor } from './object-prestore/index.js';
+import type { ObjectPrestore, ObjectWriter } from './object-prestore/index.js';
+
+/** What the library's own callers tell {@link createIngestStream} beyond its options. */
+export interface IngestStreamInternals {
+  /**
+   * `onPlaced` records the placed files in the project's store: in a files store, each file's object is then
+   * written while the stream goes on (D134), so the records find it stored.
+   */
+  readonly recordsInProjectStore?: boolean;
+  /** Where those objects are sent; by default the process's object writer thread. */
+  readonly objectWriter?: ObjectWriter;
+}
 
 /** Options of {@link createIngestStream}: those of `ingestDocument`, plus where the whole text is saved and a signal. */
 export interface IngestStreamOptions {
@@ -78,8 +91,11 @@ export type IngestStreamEvent =
  * and its file written atomically, the moment its closing fence line is complete; at the end the whole text is
  * saved at `docPath` and ingested as `ingestDocument` would, so the workspace, manifest and records are the same.
  */
-export function createIngestStream(options: IngestStreamOptions): TransformStream<string, IngestStreamEvent> {
-  const ingest = new StreamingIngest(options);
+export function createIngestStream(
+  options: IngestStreamOptions,
+  internal: IngestStreamInternals = {},
+): TransformStream<string, IngestStreamEvent> {
+  const ingest = new StreamingIngest(options, internal);
   let controllerOf: TransformStreamDefaultController<IngestStreamEvent> | undefined;
   const onAbort = (): void => {
     if (controllerOf !== undefined) void ingest.cutOff(controllerOf, abortReason(options.signal));
@@ -116,6 +132,8 @@ class StreamingIngest {
   private readonly writes: StreamedWrites;
   /** The bytes the end needs again: each block's, and each placed file's for `onPlaced` (D133). */
   private readonly keptBytes: KeptBytes;
+  /** Where placed files' objects are written while the stream goes on, when its records go to a files store. */
+  private readonly prestore: ObjectPrestore | undefined;
   private readonly project: Project;
   private readonly ownStore: boolean;
   private readonly roots: SharedIngestRoots;
@@ -150,7 +168,10 @@ class StreamingIngest {
   /** The decisions in flight, in order: a block is decided only after the one before it. */
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: IngestStreamOptions) {
+  constructor(
+    private readonly options: IngestStreamOptions,
+    internal: IngestStreamInternals,
+  ) {
     // Misuse is refused when the stream is made, with the ingest's own errors.
     parseRunId(options.runId, 'runId');
     parseNodeId(options.nodeId, 'nodeId');
@@ -161,6 +182,10 @@ class StreamingIngest {
     this.docPath = projectRelative(dir, options.docPath, 'pass a docPath inside the project');
     this.roots = openIngestRoots(dir);
     this.keptBytes = new KeptBytes(this.project, options.durability ?? 'fsync');
+    this.prestore =
+      internal.recordsInProjectStore === true && options.onPlaced !== undefined
+        ? objectPrestoreFor(this.project, options.durability ?? 'fsync', internal.objectWriter)
+        : undefined;
     this.writes = new StreamedWrites((bytes) => this.keptBytes.read(bytes));
     this.lock = new LingeringLock(this.project, () => this.finishBatch());
     this.limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(undefined), ...options.limits };
@@ -348,7 +373,10 @@ class StreamingIngest {
   /** A placed file as kept for `onPlaced` (its bytes perhaps in the object store); without it, no bytes at all. */
   private async keptContent(content: IngestedContent): Promise<IngestedContent> {
     if (this.options.onPlaced === undefined) return { ...content, bytes: NO_BYTES };
-    return { ...content, bytes: await this.keptBytes.keep(content.bytes) };
+    const bytes = await this.keptBytes.keep(content.bytes);
+    // Bytes the budget already put in the object store need no second write.
+    if (!this.keptBytes.isStored(bytes)) this.prestore?.add(content.bytes);
+    return { ...content, bytes };
   }
 
   /**
@@ -360,6 +388,8 @@ class StreamingIngest {
     onPlaced: (contents: readonly IngestedContent[]) => Promise<void>,
     contents: readonly IngestedContent[],
   ): Promise<void> {
+    // As late as can be: the objects written while the stream went on are stored before the records look.
+    await this.prestore?.settle();
     if (!contents.some((content) => this.keptBytes.isStored(content.bytes))) return onPlaced(contents);
     let batch: IngestedContent[] = [];
     let size = 0;

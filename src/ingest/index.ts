@@ -53,8 +53,18 @@ export type {
 export { readIngestManifest } from './read-ingest-manifest.js';
 export type { ManifestRead } from './read-ingest-manifest.js';
 export { createIngestStream } from './create-ingest-stream.js';
+export {
+  ObjectPrestore,
+  objectWriterThread,
+  ObjectWriterThread,
+  PRESTORE_PENDING_BYTES,
+  PRESTORE_START_BYTES,
+  PRESTORE_START_FILES,
+} from './object-prestore/index.js';
+export type { ObjectWriter, ObjectWriterThreadOptions } from './object-prestore/index.js';
 export type {
   IngestStreamEvent,
+  IngestStreamInternals,
   IngestStreamOptions,
   StreamedBlockEventType,
 } from './create-ingest-stream.js';

@@ -136,7 +136,7 @@ export class DeadlineWorker<Request, Answer> {
   private startWorker(): Worker | undefined {
     let worker: Worker;
     try {
-      worker = startWorkerThread(this.entry, this.maxHeapMb);
+      worker = startWorkerThread(this.entry, { maxOldGenerationSizeMb: this.maxHeapMb });
     } catch (error) {
       this.fallBack(`cannot start the ${this.name} (${describeError(error)})`);
       return undefined;

@@ -4,13 +4,12 @@ import { Worker } from 'node:worker_threads';
 import type { ResourceLimits } from 'node:worker_threads';
 
 /**
- * Starts a worker thread on `entry` with a heap limit of its own: a `.ts` entry (tests run the sources) through
+ * Starts a worker thread on `entry` with heap limits of its own (`resourceLimits`): a `.ts` entry (tests run the sources) through
  * tsx's loader, a `.js` one (dist/) directly with the process's Node flags that a worker accepts.
  */
-export function startWorkerThread(entry: URL, maxHeapMb: number): Worker {
+export function startWorkerThread(entry: URL, resourceLimits: ResourceLimits): Worker {
   // Without a heap limit of its own, a request that exhausts the heap aborts the whole process; with one,
   // only the worker ends (ERR_WORKER_OUT_OF_MEMORY) and only its request is lost.
-  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
   return entry.pathname.endsWith('.ts')
     ? new Worker(tsxBootstrap(entry), { eval: true, resourceLimits })
     : startWithFlags(entry, workerExecArgv(process.execArgv), resourceLimits);

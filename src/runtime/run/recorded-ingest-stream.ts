@@ -13,5 +13,8 @@ export function createIngestStream(options: IngestStreamOptions): TransformStrea
   // Misuse is refused when the stream is made, with the ingest's own errors.
   const ids = { runId: parseRunId(options.runId, 'runId'), nodeId: parseNodeId(options.nodeId, 'nodeId') };
   // Records are opened at the end, under the workspace lock: the stream holds nothing open.
-  return streamOnly({ ...options, onPlaced: (placed) => recordLibraryIngest(options, ids, placed) });
+  return streamOnly(
+    { ...options, onPlaced: (placed) => recordLibraryIngest(options, ids, placed) },
+    { recordsInProjectStore: true },
+  );
 }

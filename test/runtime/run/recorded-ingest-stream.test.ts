@@ -2,12 +2,52 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIngestStream, ingestDocument } from '../../../src/index.js';
+import type { IngestStreamEvent } from '../../../src/index.js';
+import { createIngestStream as streamOnly } from '../../../src/ingest/index.js';
+import type { ObjectWriter } from '../../../src/ingest/index.js';
 import { STREAM_HELD_BYTES } from '../../../src/ingest/kept-bytes.js';
+import { recordLibraryIngest } from '../../../src/runtime/run/recorded-ingest.js';
+import { parseNodeId, parseRunId } from '../../../src/project/index.js';
 import { objectPathOf } from '../../../src/store/index.js';
 import { fileBlock, tempProject } from '../../helpers/temp-project.js';
 
 const ids = { runId: 'run-1', nodeId: 'plan', docPath: 'docs/plan.md', durability: 'none' } as const;
 const now = (): Date => new Date('2026-11-28T12:00:00.000Z');
+
+/**
+ * The library's recorded stream with its objects sent to `writer` in place of the object writer thread (as
+ * `createIngestStream` makes it, but for that).
+ */
+function recordedStream(
+  projectDir: string,
+  writer: ObjectWriter,
+): TransformStream<string, IngestStreamEvent> {
+  const options = { projectDir, ...ids, now };
+  return streamOnly(
+    {
+      ...options,
+      onPlaced: (placed) =>
+        recordLibraryIngest(
+          options,
+          { runId: parseRunId(ids.runId), nodeId: parseNodeId(ids.nodeId) },
+          placed,
+        ),
+    },
+    { recordsInProjectStore: true, objectWriter: writer },
+  );
+}
+
+/** A writer that never loads and sends nothing: the stream's records write every object themselves. */
+const noWriter: ObjectWriter = { ready: false, write: () => undefined };
+
+/** Whether the object of `sha` (a file's sha256) is in the project's object store. */
+function storedIn(projectDir: string): (sha: string | undefined) => Promise<boolean> {
+  return (sha) =>
+    access(path.join(projectDir, '.agent/objects', objectPathOf(sha ?? ''))).then(
+      () => true,
+      () => false,
+    );
+}
 
 /** The run's artifact records, one object per line. */
 async function recordsOf(projectDir: string): Promise<unknown[]> {
@@ -57,7 +97,8 @@ describe('createIngestStream (the library export)', () => {
     await ingestDocument({ projectDir: postWritten, ...ids, now });
 
     const streamedDir = await tempProject();
-    const stream = createIngestStream({ projectDir: streamedDir, ...ids, now });
+    // No object writer thread: what is an object before the end is the budget's doing alone.
+    const stream = recordedStream(streamedDir, noWriter);
     const writer = stream.writable.getWriter();
     const written: string[] = [];
     const reading = (async () => {
@@ -68,11 +109,7 @@ describe('createIngestStream (the library export)', () => {
     for (let at = 0; at < text.length; at += chunk) await writer.write(text.slice(at, at + chunk));
     // Before the end: the files past the first 4 MiB are objects of the store already (those their records name);
     // the first ones are still held in memory, and no record is written yet.
-    const stored = (sha: string | undefined): Promise<boolean> =>
-      access(path.join(streamedDir, '.agent/objects', objectPathOf(sha ?? ''))).then(
-        () => true,
-        () => false,
-      );
+    const stored = storedIn(streamedDir);
     expect(written).toHaveLength(8);
     expect(await Promise.all(written.map(stored))).toEqual([
       false,
@@ -90,5 +127,61 @@ describe('createIngestStream (the library export)', () => {
     const records = await recordsOf(streamedDir);
     expect(records).toEqual(await recordsOf(postWritten));
     expect(records).toHaveLength(7);
+  });
+
+  it('has the object of each file it places written while it streams (D134), and records as ingestDocument does', async () => {
+    const files = Array.from({ length: 40 }, (_, n) =>
+      fileBlock('ts', `src/m${String(n)}.ts`, `export const m${String(n)} = '${'y'.repeat(2000)}';`),
+    );
+    const text = files.join('\n');
+    const postWritten = await tempProject({ [ids.docPath]: text });
+    await ingestDocument({ projectDir: postWritten, ...ids, now });
+
+    const streamedDir = await tempProject();
+    const stream = createIngestStream({ projectDir: streamedDir, ...ids, now });
+    const writer = stream.writable.getWriter();
+    const written: string[] = [];
+    const reading = (async () => {
+      for await (const event of stream.readable)
+        if (event.type === 'block.written') written.push(event.block.sha256);
+    })();
+    for (let at = 0; at < text.length; at += 100) await writer.write(text.slice(at, at + 100));
+    expect(written).toHaveLength(40);
+    // The stream is still open: nothing has recorded yet, and the thread stores the objects all the same.
+    const stored = storedIn(streamedDir);
+    for (let tries = 0; !(await Promise.all(written.map(stored))).every(Boolean); tries++) {
+      if (tries > 400) throw new Error('the objects were not written while the stream was open');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await expect(access(path.join(streamedDir, '.agent/runs/run-1/artifacts.jsonl'))).rejects.toThrow();
+    await writer.close();
+    await reading;
+    expect(await recordsOf(streamedDir)).toEqual(await recordsOf(postWritten));
+  }, 30_000);
+
+  it('records every object itself when no object writer thread is to be had', async () => {
+    const files = Array.from({ length: 40 }, (_, n) =>
+      fileBlock('ts', `src/n${String(n)}.ts`, `export const n${String(n)} = ${String(n)};`),
+    );
+    const text = files.join('\n');
+    const postWritten = await tempProject({ [ids.docPath]: text });
+    await ingestDocument({ projectDir: postWritten, ...ids, now });
+
+    const streamedDir = await tempProject();
+    // A writer that takes every batch and never answers, and never loads: the end must not wait on it.
+    const silent: ObjectWriter = { ready: false, write: () => new Promise<boolean>(() => undefined) };
+    const stream = recordedStream(streamedDir, silent);
+    const written: string[] = [];
+    const reading = (async () => {
+      for await (const event of stream.readable)
+        if (event.type === 'block.written') written.push(event.block.sha256);
+    })();
+    const writer = stream.writable.getWriter();
+    await writer.write(text);
+    await writer.close();
+    await reading;
+    expect(written).toHaveLength(40);
+    expect((await Promise.all(written.map(storedIn(streamedDir)))).every(Boolean)).toBe(true);
+    expect(await recordsOf(streamedDir)).toEqual(await recordsOf(postWritten));
   });
 });

@@ -1,0 +1,9 @@
+export {
+  ObjectPrestore,
+  objectPrestoreFor,
+  PRESTORE_PENDING_BYTES,
+  PRESTORE_START_BYTES,
+  PRESTORE_START_FILES,
+} from './object-prestore.js';
+export { ObjectWriterThread, objectWriterThread } from './object-writer-thread.js';
+export type { ObjectWriter, ObjectWriterThreadOptions } from './object-writer-thread.js';
