@@ -6,22 +6,31 @@
  * document is renamed into docs/ (or written in place) its file is on disk. Run alone with
  * `npx tsx test/bench/streaming.ts` (prints the section).
  */
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createIngestStream, ingestDocument } from '../../src/index.js';
-import type { IngestStreamEvent } from '../../src/index.js';
+import { promisify } from 'node:util';
 import { DEFAULT_INGEST_LIMITS } from '../../src/config/index.js';
 import { STREAM_HELD_BYTES } from '../../src/ingest/kept-bytes.js';
 import { heldBy } from '../helpers/held-memory.js';
+import {
+  CHUNK,
+  chunksOf,
+  DOCUMENT_BYTES,
+  freshProject,
+  PEAK_RSS,
+  postWrite,
+  streamed,
+  withPeakMemory,
+} from './streaming-calls.js';
 import { typicalDocument } from './typical-document.js';
 
-const DOCUMENT_BYTES = 1_000_000;
-const CHUNK = 20;
-const ROUNDS = 5;
+const ROUNDS = 7;
+/** Rounds run first and not counted: the code of both paths (and the stream's object writer thread) warmed up. */
+const WARM_UP_ROUNDS = 2;
+const MEMORY_ROUNDS = 5;
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -33,137 +42,12 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function freshProject(root: string, name: string): Promise<string> {
-  const dir = path.join(root, name);
-  await mkdir(path.join(dir, 'docs'), { recursive: true });
-  await mkdir(path.join(dir, 'workspace'), { recursive: true });
-  return dir;
-}
+const PEAK_CHILD = fileURLToPath(new URL('./peak-memory-child.ts', import.meta.url));
 
-/**
- * Where the peak is read: Linux keeps each process's peak resident set (VmHWM in /proc/self/status) and resets it
- * to the present one when 5 is written to /proc/self/clear_refs, so the peak of one call is exact, unsampled, and
- * counts everything the call held: heap, garbage not yet collected, buffers. Elsewhere the heap is sampled.
- */
-const PEAK_RSS = ((): boolean => {
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-    return kilobytesOf('VmHWM') > 0;
-  } catch {
-    return false;
-  }
-})();
-
-function kilobytesOf(field: 'VmHWM' | 'VmRSS'): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
-  return Number(match?.[1] ?? 0);
-}
-
-/** The highest memory use while `body` runs, above the use before it (see {@link PEAK_RSS}). */
-async function withPeakMemory<T>(body: () => Promise<T>): Promise<{ value: T; peakBytes: number }> {
-  globalThis.gc?.();
-  if (PEAK_RSS) {
-    writeFileSync('/proc/self/clear_refs', '5');
-    const before = kilobytesOf('VmRSS');
-    const value = await body();
-    return { value, peakBytes: Math.max(0, kilobytesOf('VmHWM') - before) * 1024 };
-  }
-  const before = process.memoryUsage().heapUsed;
-  let peak = before;
-  // Sampled between tasks only: a call that never yields to the event loop is seen at its end.
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().heapUsed);
-  }, 5);
-  try {
-    const value = await body();
-    peak = Math.max(peak, process.memoryUsage().heapUsed);
-    return { value, peakBytes: peak - before };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-/** The post-write ingest the stream is measured against: the text written to docs/ first, then ingested. */
-async function postWrite(dir: string, text: string): Promise<unknown> {
-  await writeFile(path.join(dir, 'docs', 'answer.md'), text);
-  return ingestDocument({
-    projectDir: dir,
-    docPath: 'docs/answer.md',
-    runId: 'bench',
-    nodeId: 'answer',
-    durability: 'none',
-  });
-}
-
-/**
- * The text cut into `size`-character chunks, and for each chunk how many closing fence lines of candidate blocks
- * (opened as ```<lang> file=...) it completes, of the first max_blocks (the stream has no event for the rest):
- * found before the clock starts, so the timed loop only feeds.
- */
-function chunksOf(text: string, size: number): { chunks: string[]; closings: number[] } {
-  const chunks: string[] = [];
-  const closings: number[] = [];
-  let candidates = 0;
-  let open: 'candidate' | 'other' | undefined;
-  let lineStart = 0;
-  for (let at = 0; at < text.length; at += size) {
-    const end = Math.min(text.length, at + size);
-    chunks.push(text.slice(at, end));
-    let closed = 0;
-    // A line is complete once its newline is in a chunk: a closing fence line counts in that chunk.
-    for (
-      let newline = text.indexOf('\n', at);
-      newline !== -1 && newline < end;
-      newline = text.indexOf('\n', newline + 1)
-    ) {
-      const line = text.slice(lineStart, newline);
-      lineStart = newline + 1;
-      if (!line.startsWith('```')) continue;
-      if (open === undefined) open = line.includes(' file=') ? 'candidate' : 'other';
-      else {
-        if (open === 'candidate' && candidates++ < DEFAULT_INGEST_LIMITS.maxBlocks) closed += 1;
-        open = undefined;
-      }
-    }
-    closings.push(closed);
-  }
-  return { chunks, closings };
-}
-
-/** Streams the chunks; the delays from each closing fence line written to its block's event. */
-async function streamed(dir: string, fed: ReturnType<typeof chunksOf>): Promise<number[]> {
-  const stream = createIngestStream({
-    projectDir: dir,
-    docPath: 'docs/answer.md',
-    runId: 'bench',
-    nodeId: 'answer',
-    durability: 'none',
-  });
-  const writer = stream.writable.getWriter();
-  const closedAt: number[] = [];
-  const delays: number[] = [];
-  const reading = (async () => {
-    for await (const event of stream.readable as unknown as AsyncIterable<IngestStreamEvent>) {
-      if (
-        event.type.startsWith('block.') &&
-        event.type !== 'block.opened' &&
-        event.type !== 'block.superseded'
-      ) {
-        const at = closedAt.shift();
-        if (at !== undefined) delays.push(performance.now() - at);
-      }
-    }
-  })();
-  const { chunks, closings } = fed;
-  for (let index = 0; index < chunks.length; index++) {
-    // Noted when the chunk goes in: its block events may arrive before write() returns.
-    const now = performance.now();
-    for (let n = closings[index] ?? 0; n > 0; n--) closedAt.push(now);
-    await writer.write(chunks[index] ?? '');
-  }
-  await writer.close();
-  await reading;
-  return delays;
+/** The peak memory of one ingest of the 1 MB answer, streamed or post-write, in a child process under `root`. */
+async function peakIn(mode: 'stream' | 'post', root: string): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', PEAK_CHILD, mode, root]);
+  return (JSON.parse(stdout) as { peakBytes: number }).peakBytes;
 }
 
 export async function streamingSection(): Promise<string> {
@@ -176,21 +60,28 @@ export async function streamingSection(): Promise<string> {
   const postPeaks: number[] = [];
   const delays: number[] = [];
   try {
-    for (let round = -1; round < ROUNDS; round++) {
+    // Time: rounds interleaved, nothing forced between them. A full collection forced before a call (as the peak
+    // memory rounds below need) slows the stream's next feed by a fifth or more (V8's state after it, not garbage
+    // of the stream's: the collections during the feed are as many), and no real process collects before each
+    // document.
+    for (let round = -WARM_UP_ROUNDS; round < ROUNDS; round++) {
       const streamDir = await freshProject(root, `s${String(round)}`);
       const t0 = performance.now();
-      const s = await withPeakMemory(() => streamed(streamDir, fed));
+      const streamDelays = await streamed(streamDir, fed);
       const streamMs = performance.now() - t0;
       const postDir = await freshProject(root, `p${String(round)}`);
       const t1 = performance.now();
-      const p = await withPeakMemory(() => postWrite(postDir, text));
+      await postWrite(postDir, text);
       const postMs = performance.now() - t1;
-      if (round < 0) continue; // a warm-up round
+      if (round < 0) continue;
       streamTimes.push(streamMs);
       postTimes.push(postMs);
-      streamPeaks.push(s.peakBytes);
-      postPeaks.push(p.peakBytes);
-      delays.push(...s.value);
+      delays.push(...streamDelays);
+    }
+    // Peak memory: rounds of their own, interleaved, each call in a fresh process (peak-memory-child.ts).
+    for (let round = 0; round < MEMORY_ROUNDS; round++) {
+      streamPeaks.push(await peakIn('stream', await freshProject(root, `ms${String(round)}`)));
+      postPeaks.push(await peakIn('post', await freshProject(root, `mp${String(round)}`)));
     }
   } finally {
     await rm(root, { recursive: true, force: true });
@@ -208,9 +99,10 @@ export async function streamingSection(): Promise<string> {
 
 A ${String(DOCUMENT_BYTES / 1e6)} MB typical answer (typicalDocument) fed to \`createIngestStream\` in ${String(CHUNK)}-character chunks,
 beside \`ingestDocument\` of the same text written to docs/ first, each in a fresh project, durability none,
-interleaved, median of ${String(ROUNDS)} rounds after one not counted; the chunks are cut, and the closing fence lines
-found, before the clock starts. Peak memory: ${PEAK_RSS ? "the process's peak resident set above where it started, read exactly (Linux resets VmHWM before each call): heap, garbage not yet collected and buffers" : 'the heap sampled every 5 ms above where it started'}. Ratios: the median of each round's
-stream / post-write. Asked for (issue 28): time within 1.3x, peak memory within 1.2x.
+interleaved, median of ${String(ROUNDS)} rounds after ${String(WARM_UP_ROUNDS)} not counted; the chunks are cut, and the closing fence lines
+found, before the clock starts. Peak memory, in ${String(MEMORY_ROUNDS)} rounds of its own, each call in a fresh process that has loaded the library and made the text (peak-memory-child.ts), from after a full collection: ${PEAK_RSS ? "what the call adds to the process's peak resident set, read exactly (Linux resets VmHWM before it): heap, garbage not yet collected, buffers, and the threads the call starts (the parse worker; the stream's object writer)" : 'the heap sampled every 5 ms above where it started'}. Ratios: the median of each round's
+stream / post-write. The stream's records find the objects of its files already stored, written by the object
+writer thread while it read on (D134). Asked for (issue 28): time within 1.3x, peak memory within 1.2x.
 
 | ingest | ms | / post-write | peak MB | / post-write |
 |---|---:|---:|---:|---:|
