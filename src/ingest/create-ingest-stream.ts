@@ -18,7 +18,7 @@ import type { IngestProblem } from './ingest-problem.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
 import { openIngestRoots } from './ingest-roots.js';
 import type { SharedIngestRoots } from './ingest-roots.js';
-import { planBlock, settlePlans } from './plan-blocks.js';
+import { decidedPlan, planBlock, settlePlans } from './plan-blocks.js';
 import { KeptPlans, NO_BYTES } from './kept-plans.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { hashOfFile, StreamedWrites } from './streamed-writes.js';
@@ -317,11 +317,12 @@ class StreamingIngest {
     if (planned === undefined) throw new Error('settlePlans returned no plan for a block');
     let plan: BlockPlan = planned;
     if (this.refusesAll)
-      plan = {
-        ...decidedOf(plan),
-        code: 'secret_in_path',
-        message: 'the document path holds what looks like a credential; nothing is written',
-      };
+      plan = decidedPlan(
+        plan,
+        plan.path,
+        'secret_in_path',
+        'the document path holds what looks like a credential; nothing is written',
+      );
     else if (plan.kind === 'write') plan = this.writes.refusal(plan, this.limits.maxTotalBytes) ?? plan;
     if (plan.kind !== 'write') return (await applyPlans([plan], apply, report)).blocks[0] ?? missing();
     const cleared = plan;
@@ -365,7 +366,7 @@ class StreamingIngest {
     if (held.outcome === 'unavailable') return place(false);
     report('io_error', `workspace/ was not written: ${held.reason}`);
     return (
-      (await applyPlans([{ ...decidedOf(cleared), code: 'io_error', message: held.reason }], apply, report))
+      (await applyPlans([decidedPlan(cleared, cleared.path, 'io_error', held.reason)], apply, report))
         .blocks[0] ?? missing()
     );
   }
@@ -559,19 +560,6 @@ function eventTypeOf(outcome: BlockOutcome): StreamedBlockEventType {
   if (outcome.status === 'written') return 'block.written';
   if (outcome.status === 'rejected') return 'block.rejected';
   return outcome.code === 'unchanged' ? 'block.unchanged' : 'block.skipped';
-}
-
-function decidedOf(plan: BlockPlan): BlockPlan & { kind: 'decided' } {
-  return plan.kind === 'decided'
-    ? plan
-    : {
-        kind: 'decided',
-        block: plan.block,
-        bytes: plan.bytes,
-        path: plan.path,
-        code: 'io_error',
-        message: '',
-      };
 }
 
 function missing(): never {

@@ -5,6 +5,7 @@ import type { applyPlans } from './apply-plans.js';
 import type { AppliedPlans, ApplyOptions, IngestedContent } from './apply-plans.js';
 import { holdWorkspaceLock } from './hold-workspace-lock.js';
 import type { ReportProblem } from './ingest-problem.js';
+import { decidedPlan } from './plan-blocks.js';
 import type { BlockPlan } from './plan-blocks.js';
 
 /** An `ingest.started` event lists at most this many planned paths (and counts them all): event lines stay small. */
@@ -79,13 +80,5 @@ function startedFields(planned: readonly string[]): { planned: number; planned_p
 
 /** A cleared plan that could not be carried out: an `io_error` outcome, so the manifest still lists it. */
 function unwritten(plan: BlockPlan, reason: string): BlockPlan {
-  if (plan.kind === 'decided') return plan;
-  return {
-    kind: 'decided',
-    block: plan.block,
-    bytes: plan.bytes,
-    path: plan.path,
-    code: 'io_error',
-    message: reason,
-  };
+  return plan.kind === 'decided' ? plan : decidedPlan(plan, plan.path, 'io_error', reason);
 }

@@ -62,7 +62,7 @@ export function settlePlans(ownPlans: readonly BlockPlan[], limits: IngestLimits
   plans.forEach((plan, index) => {
     const last = plan.kind === 'write' ? lastWriterOf.get(plan.path) : undefined;
     if (plan.kind === 'write' && last !== undefined && last > index) {
-      plans[index] = decide(
+      plans[index] = decidedPlan(
         plan,
         plan.path,
         'superseded',
@@ -87,7 +87,7 @@ export function settlePlans(ownPlans: readonly BlockPlan[], limits: IngestLimits
       const plan = plans[index];
       if (plan?.kind !== 'write') continue;
       const others = paths.filter((path) => path !== plan.path).join(', ');
-      plans[index] = decide(
+      plans[index] = decidedPlan(
         plan,
         plan.path,
         'case_collision',
@@ -101,7 +101,7 @@ export function settlePlans(ownPlans: readonly BlockPlan[], limits: IngestLimits
     if (plan.kind !== 'write') return;
     total += plan.size ?? plan.bytes.byteLength;
     if (total > limits.maxTotalBytes) {
-      plans[index] = decide(
+      plans[index] = decidedPlan(
         plan,
         plan.path,
         'too_large',
@@ -117,14 +117,8 @@ export function planBlock(block: FenceBlock, limits: IngestLimits): BlockPlan {
   const bytes = encoder.encode(block.content);
   const verdict = block.declaredFile === '' ? null : checkDeclaredPath(block.declaredFile);
   const path = verdict?.ok === true ? verdict.path : null;
-  const decided = (code: ReasonCode, message: string): BlockPlan => ({
-    kind: 'decided',
-    block,
-    bytes,
-    path,
-    code,
-    message,
-  });
+  const decided = (code: ReasonCode, message: string): BlockPlan =>
+    decidedPlan({ block, bytes }, path, code, message);
 
   // A contract artifact goes through the canonical submission (contracts/), never into workspace/.
   const contract = readArtifactAttribute(block.info);
@@ -142,18 +136,18 @@ export function planBlock(block: FenceBlock, limits: IngestLimits): BlockPlan {
     );
   }
   if (verdict === null) return decided('missing_file', 'no file= path');
-  if (!verdict.ok)
-    return { kind: 'decided', block, bytes, path: null, code: verdict.code, message: verdict.message };
+  if (!verdict.ok) return decidedPlan({ block, bytes }, null, verdict.code, verdict.message);
   return isEditBlock(block.lang, block.declaredFile)
     ? { kind: 'write', block, bytes, path: verdict.path, edit: true }
     : { kind: 'write', block, bytes, path: verdict.path };
 }
 
-function decide(
-  plan: { block: FenceBlock; bytes: Uint8Array },
-  path: string,
+/** `plan` (a block and its bytes) decided at `path` with `code`: not to be written, an outcome of its own. */
+export function decidedPlan(
+  plan: { readonly block: FenceBlock; readonly bytes: Uint8Array },
+  path: string | null,
   code: ReasonCode,
   message: string,
-): BlockPlan {
+): BlockPlan & { kind: 'decided' } {
   return { kind: 'decided', block: plan.block, bytes: plan.bytes, path, code, message };
 }

@@ -8,6 +8,7 @@ import type { AppliedPlans, ApplyOptions, IngestedContent } from './apply-plans.
 import type { BlockOutcome } from './block-outcome.js';
 import type { BlockWarning } from './block-warning.js';
 import type { ReportProblem } from './ingest-problem.js';
+import { decidedPlan } from './plan-blocks.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { NO_BYTES } from './kept-plans.js';
 
@@ -60,14 +61,8 @@ export class StreamedWrites {
    */
   refusal(plan: BlockPlan & { kind: 'write' }, maxTotalBytes: number): BlockPlan | undefined {
     const other = this.byKey.get(pathCollisionKey(plan.path));
-    const decided = (code: 'case_collision' | 'too_large', message: string): BlockPlan => ({
-      kind: 'decided',
-      block: plan.block,
-      bytes: plan.bytes,
-      path: plan.path,
-      code,
-      message,
-    });
+    const decided = (code: 'case_collision' | 'too_large', message: string): BlockPlan =>
+      decidedPlan(plan, plan.path, code, message);
     if (other !== undefined && other !== plan.path) {
       return decided(
         'case_collision',
@@ -211,14 +206,12 @@ export class StreamedWrites {
         return { ...plan, bytes, block: { ...plan.block, content: utf8.decode(bytes) } };
       return bytes === plan.bytes ? plan : { ...plan, bytes };
     } catch (error) {
-      return {
-        kind: 'decided',
-        block: plan.block,
-        bytes: NO_BYTES,
-        path: plan.path,
-        code: 'io_error',
-        message: `its bytes, kept in the object store while streaming, could not be read back: ${describeError(error)}`,
-      };
+      return decidedPlan(
+        { block: plan.block, bytes: NO_BYTES },
+        plan.path,
+        'io_error',
+        `its bytes, kept in the object store while streaming, could not be read back: ${describeError(error)}`,
+      );
     }
   }
 
