@@ -20,6 +20,14 @@ export interface DeadlineWorkerOptions {
   readonly startTimeoutMs?: number | undefined;
   /** The worker's heap limit in MiB; by default the process's own (v8 heap_size_limit). */
   readonly maxHeapMb?: number | undefined;
+  /** The limit of the worker's young generation in MiB; by default V8's, which grows to tens of MB. */
+  readonly maxYoungHeapMb?: number | undefined;
+  /**
+   * Whether requests waiting for a worker that is still loading keep the process alive (by default they do: their
+   * callers wait). False for work nobody waits on until the worker has loaded: a process that ends meanwhile is
+   * not kept for it.
+   */
+  readonly holdWhileLoading?: boolean | undefined;
 }
 
 /**
@@ -63,6 +71,8 @@ export class DeadlineWorker<Request, Answer> {
   private readonly warn: (message: string) => void;
   private readonly startTimeoutMs: number;
   private readonly maxHeapMb: number;
+  private readonly maxYoungHeapMb: number | undefined;
+  private readonly holdWhileLoading: boolean;
 
   constructor(options: DeadlineWorkerOptions) {
     this.entry = options.entry;
@@ -72,6 +82,13 @@ export class DeadlineWorker<Request, Answer> {
     this.warn = options.warn ?? ((message) => process.stderr.write(`artifact-ingest: ${message}\n`));
     this.startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     this.maxHeapMb = options.maxHeapMb ?? Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
+    this.maxYoungHeapMb = options.maxYoungHeapMb;
+    this.holdWhileLoading = options.holdWhileLoading ?? true;
+  }
+
+  /** Whether a worker has loaded and serves: what is asked now is taken at once. */
+  get loaded(): boolean {
+    return this.ready;
   }
 
   /** Workers started so far (a terminated one is replaced by the next request's). */
@@ -117,8 +134,9 @@ export class DeadlineWorker<Request, Answer> {
     }
     const worker = this.worker ?? this.startWorker();
     if (worker === undefined) return;
-    // Busy: a pending request keeps the process alive like any other pending I/O.
-    worker.ref();
+    // Busy: a pending request keeps the process alive like any other pending I/O (while loading, unless told not).
+    if (this.ready || this.holdWhileLoading) worker.ref();
+    else worker.unref();
     if (!this.ready) return;
     const job = this.queue.shift();
     if (job === undefined) return;
@@ -136,7 +154,10 @@ export class DeadlineWorker<Request, Answer> {
   private startWorker(): Worker | undefined {
     let worker: Worker;
     try {
-      worker = startWorkerThread(this.entry, { maxOldGenerationSizeMb: this.maxHeapMb });
+      worker = startWorkerThread(this.entry, {
+        maxOldGenerationSizeMb: this.maxHeapMb,
+        ...(this.maxYoungHeapMb === undefined ? {} : { maxYoungGenerationSizeMb: this.maxYoungHeapMb }),
+      });
     } catch (error) {
       this.fallBack(`cannot start the ${this.name} (${describeError(error)})`);
       return undefined;

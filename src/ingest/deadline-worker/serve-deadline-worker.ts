@@ -2,22 +2,39 @@ import { parentPort } from 'node:worker_threads';
 import type { DeadlineWorkerAnswer, DeadlineWorkerRequest } from './deadline-worker-message.js';
 
 /**
- * Serves a {@link DeadlineWorker} from inside its worker thread: answers each request with `handle`'s result
- * (annotate its parameter and return as the parent's request and answer types), in arrival order, and says it
- * is ready once the calling entry module has loaded.
+ * Serves a {@link DeadlineWorker} from inside its worker thread: answers each request with `handle`'s result, or
+ * what its promise resolves to (annotate its parameter and return as the parent's request and answer types), in
+ * arrival order, and says it is ready once the calling entry module has loaded.
  */
 export function serveDeadlineWorker(handle: (request: never) => unknown): void {
   const port = parentPort;
   if (port === null) throw new Error('a deadline worker entry runs only as a worker thread');
+  // An unexpected throw (or rejection) stays the parent's error, as it would be in-process; the worker lives on.
+  const failed = (id: number, error: unknown): DeadlineWorkerAnswer<unknown> => ({
+    id,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
   port.on('message', ({ id, request }: DeadlineWorkerRequest<never>) => {
-    let answer: DeadlineWorkerAnswer<unknown>;
+    let result: unknown;
     try {
-      answer = { id, answer: handle(request) };
+      result = handle(request);
     } catch (error) {
-      // An unexpected throw stays the parent's error, as it would be in-process; the worker lives on.
-      answer = { id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+      port.postMessage(failed(id, error));
+      return;
     }
-    port.postMessage(answer);
+    // A synchronous answer goes at once (the fence parse's); a promise's once it settles.
+    if (!(result instanceof Promise)) {
+      port.postMessage({ id, answer: result } satisfies DeadlineWorkerAnswer<unknown>);
+      return;
+    }
+    result.then(
+      (answer: unknown) => {
+        port.postMessage({ id, answer } satisfies DeadlineWorkerAnswer<unknown>);
+      },
+      (error: unknown) => {
+        port.postMessage(failed(id, error));
+      },
+    );
   });
   // Sent once the entry's imports have loaded: the parent starts a request's deadline only from here.
   port.postMessage({ ready: true } satisfies DeadlineWorkerAnswer<unknown>);
