@@ -1,6 +1,6 @@
 import type { IngestStreamEvent, IngestStreamOptions } from '../ingest/index.js';
 import { describeError, redactSecrets } from '../project/index.js';
-import { createIngestStream } from '../runtime/index.js';
+import { recordedIngestStream } from '../runtime/index.js';
 
 /** The last event of an adapter's ingest: the manifest, its path, the problems and whether it was cut off. */
 export type IngestDone = Extract<IngestStreamEvent, { readonly type: 'document.done' }>;
@@ -40,7 +40,11 @@ export class DocumentIngest {
     const { signal } = options;
     this.signal = signal === undefined ? this.cut.signal : AbortSignal.any([signal, this.cut.signal]);
     // Misuse (a bad id, a docPath outside the project) throws here, where the adapter is made.
-    const stream = createIngestStream({ ...streamOptionsOf(options), signal: this.signal });
+    // Each text part passes on only once the files its text closed are on disk.
+    const stream = recordedIngestStream(
+      { ...streamOptionsOf(options), signal: this.signal },
+      { settleEachChunk: true },
+    );
     this.writer = stream.writable.getWriter();
     this.done = this.read(stream.readable);
   }

@@ -10,11 +10,11 @@ import type { Project, ProjectRef } from '../store/index.js';
 import { findSecretInPath, SpooledFile } from '../workspace/index.js';
 import type { WriteBatch } from '../workspace/index.js';
 import { applyPlans } from './apply-plans.js';
-import type { IngestedContent } from './apply-plans.js';
+import type { AppliedPlans, ApplyOptions, IngestedContent } from './apply-plans.js';
 import type { BlockOutcome } from './block-outcome.js';
 import { LingeringLock } from './lingering-lock.js';
 import { projectRelative, runIngestWith } from './ingest-document.js';
-import type { IngestProblem } from './ingest-problem.js';
+import type { IngestProblem, ReportProblem } from './ingest-problem.js';
 import type { IngestManifest, IngestMode, SourceKind } from './ingest-manifest.js';
 import { openIngestRoots } from './ingest-roots.js';
 import type { SharedIngestRoots } from './ingest-roots.js';
@@ -23,8 +23,15 @@ import { KeptPlans, NO_BYTES } from './kept-plans.js';
 import type { BlockPlan } from './plan-blocks.js';
 import { hashOfFile, StreamedWrites } from './streamed-writes.js';
 import { KeptBytes, STREAM_HELD_BYTES } from './kept-bytes.js';
-import { objectPrestoreFor } from './object-prestore/index.js';
-import type { ObjectPrestore, ObjectWriter } from './object-prestore/index.js';
+import { InFlightBlocks } from './in-flight-blocks.js';
+import {
+  objectPrestoreFor,
+  objectWriterThread,
+  PRESTORE_PENDING_BYTES,
+  PRESTORE_START_BYTES,
+  PRESTORE_START_FILES,
+} from './object-prestore/index.js';
+import type { BlockPlacer, ObjectPrestore, ObjectWriter, PlaceAnswer } from './object-prestore/index.js';
 
 /** What the library's own callers tell {@link createIngestStream} beyond its options. */
 export interface IngestStreamInternals {
@@ -35,7 +42,28 @@ export interface IngestStreamInternals {
   readonly recordsInProjectStore?: boolean;
   /** Where those objects are sent; by default the process's object writer thread. */
   readonly objectWriter?: ObjectWriter;
+  /**
+   * What places blocks off the calling thread once the stream has placed enough (D135); null for nothing (every
+   * block placed on the calling thread). By default the process's object writer thread with durability `fsync`,
+   * where each placement waits on the disk, and nothing without: there a placement is all CPU, and a second
+   * thread doing it was not faster on a 2-core machine.
+   */
+  readonly placer?: BlockPlacer | null;
+  /**
+   * Each chunk's write settles only once the blocks it closed are decided, their files on disk, even while blocks
+   * are placed off the calling thread (the AI SDK adapter passes a text part on only then).
+   */
+  readonly settleEachChunk?: boolean;
 }
+
+/**
+ * A block larger than this is placed on the calling thread: the thread's heap stays small, and such a file's
+ * time is its bytes', not the per-file calls a thread saves.
+ */
+const THREAD_PLACE_MAX_BYTES = 1024 * 1024;
+
+/** Each stream's session in the placing thread. */
+let nextPlacementSession = 0;
 
 /** Options of {@link createIngestStream}: those of `ingestDocument`, plus where the whole text is saved and a signal. */
 export interface IngestStreamOptions {
@@ -163,6 +191,21 @@ class StreamingIngest {
   /** Placed files the end could not read back to record (told in `document.done`, as records failures are). */
   private readonly unrecorded: IngestProblem[] = [];
   private finished: Promise<void> | undefined;
+  /** What places blocks off the calling thread, once this stream has placed enough to be worth it (D135). */
+  private readonly placer: BlockPlacer | undefined;
+  private readonly placementSession = nextPlacementSession++;
+  private readonly settleEachChunk: boolean;
+  /** Files placed (or found in place) and their bytes, until enough for the placing thread. */
+  private placedFiles = 0;
+  private placedBytes = 0;
+  /** Set once a block went to the placing thread: its session is then ended with the stream. */
+  private placedOnThread = false;
+  /** Set when the placing thread was lost while placing: the stream places the rest itself. */
+  private threadLost = false;
+  /** The blocks sent to the placing thread and not yet answered. */
+  private readonly inFlight = new InFlightBlocks();
+  /** The events given so far, in order (see `emit`). */
+  private emitted: Promise<void> = Promise.resolve();
   /** How many decisions are queued and not done. */
   private queued = 0;
   /** The decisions in flight, in order: a block is decided only after the one before it. */
@@ -186,6 +229,13 @@ class StreamingIngest {
       internal.recordsInProjectStore === true && options.onPlaced !== undefined
         ? objectPrestoreFor(this.project, options.durability ?? 'fsync', internal.objectWriter)
         : undefined;
+    this.placer =
+      internal.placer === undefined
+        ? (options.durability ?? 'fsync') === 'fsync'
+          ? objectWriterThread()
+          : undefined
+        : (internal.placer ?? undefined);
+    this.settleEachChunk = internal.settleEachChunk === true;
     this.writes = new StreamedWrites((bytes) => this.keptBytes.read(bytes));
     this.lock = new LingeringLock(this.project, () => this.finishBatch());
     this.limits = { ...DEFAULT_INGEST_LIMITS, maxParseMs: defaultMaxParseMs(undefined), ...options.limits };
@@ -196,7 +246,9 @@ class StreamingIngest {
 
   /**
    * Takes a chunk; settles once the blocks it ended are decided and the saved text has caught up (undefined when
-   * there is nothing to wait for, as for most chunks).
+   * there is nothing to wait for, as for most chunks). Once blocks go to the placing thread (D135), unless each
+   * chunk is to settle, a chunk settles once its blocks are judged and sent there: their events follow, in order,
+   * as the thread answers, while the text after them is read.
    */
   push(
     chunk: string,
@@ -264,23 +316,48 @@ class StreamingIngest {
     this.queued += 1;
     this.queue = this.queue.then(async () => {
       for (const block of blocks) {
-        this.announce(block, controller);
-        const outcome = await this.decideOne(block);
-        this.writes.decided(outcome);
-        controller.enqueue({ type: eventTypeOf(outcome), block: outcome });
+        const decided = await this.decideOne(block);
+        this.emit(async () => {
+          this.announce(block, controller);
+          const outcome = 'outcome' in decided ? decided.outcome : await this.placed(decided);
+          this.writes.decided(outcome);
+          enqueue(controller, { type: eventTypeOf(outcome), block: outcome });
+        });
       }
-      if (open !== undefined && open.index > this.announced) {
-        this.announced = open.index;
-        controller.enqueue({ type: 'block.opened', ...open });
-      }
+      if (open !== undefined)
+        this.emit(() => {
+          if (open.index <= this.announced) return;
+          this.announced = open.index;
+          enqueue(controller, { type: 'block.opened', ...open });
+        });
+      if (this.inFlight.count === 0 || this.settleEachChunk) await this.emitted;
+      // Blocks are on the placing thread: one turn of the event loop takes the answers that came in meanwhile,
+      // so each block's event follows its file as closely as the thread keeps up, however fast the text comes.
+      else await new Promise<void>((resolve) => setImmediate(resolve));
       this.queued -= 1;
     });
+  }
+
+  /**
+   * Adds a step to the stream's events: each runs once the one before has, so events come in document order
+   * whether a block was decided here or is still being placed by the thread. A step that fails fails the ones after
+   * it, and the stream, as a failed decision does.
+   */
+  private emit(step: () => void | Promise<void>): void {
+    this.emitted = this.emitted.then(step);
+    // Awaited by the next decision placed here, by `drain` and by the end; never an unhandled rejection meanwhile.
+    this.emitted.catch(() => undefined);
+  }
+
+  /** Waits until every block sent to the placing thread is answered and its event given. */
+  private async drain(): Promise<void> {
+    await this.emitted;
   }
 
   private announce(block: FenceBlock, controller: TransformStreamDefaultController<IngestStreamEvent>): void {
     if (block.index <= this.announced) return;
     this.announced = block.index;
-    controller.enqueue({
+    enqueue(controller, {
       type: 'block.opened',
       index: block.index,
       lang: block.lang,
@@ -288,30 +365,36 @@ class StreamingIngest {
     });
   }
 
-  /** A closed block judged by the post-write rules, written when cleared, and kept for the end's. */
-  private async decideOne(block: FenceBlock): Promise<BlockOutcome> {
+  /**
+   * A closed block judged by the post-write rules, written when cleared, and kept for the end's: decided here, or
+   * sent to the placing thread, whose answer {@link StreamingIngest.placed} takes in turn.
+   */
+  private async decideOne(block: FenceBlock): Promise<Decided> {
     const own = planBlock(block, this.limits);
-    const outcome = await this.judge(own);
-    // Kept once judged: its bytes the stand-in its file's content got (one copy held, or none past the budget). A
+    // Kept for the end: its bytes the stand-in its file's content gets (one copy held, or none past the budget). A
     // document refused whole writes nothing, not even an object: the end reads none of its bytes.
     if (own.kind !== 'write') this.kept.keep(own);
     else {
       const bytes = this.refusesAll ? NO_BYTES : await this.keptBytes.keep(own.bytes);
       this.kept.keep({ ...own, bytes, size: own.bytes.byteLength });
     }
-    return outcome;
+    return this.judge(own);
+  }
+
+  /** A problem of a block's write, for `document.done` (redacted, as every problem). */
+  private readonly report: ReportProblem = (code, message) => {
+    this.problems.push({ code, message: redactSecrets(message) });
+  };
+
+  /** How a block's plan is carried out on this thread (with a shared batch under the lock, see `sharedBatch`). */
+  private applyOptions(): ApplyOptions {
+    return { roots: this.roots, dryRun: false, durability: this.options.durability ?? 'fsync' };
   }
 
   /** A block's own plan judged by the post-write rules, and written under the workspace lock when cleared. */
-  private async judge(own: BlockPlan): Promise<BlockOutcome> {
-    const report = (code: IngestProblem['code'], message: string): void => {
-      this.problems.push({ code, message: redactSecrets(message) });
-    };
-    const apply = {
-      roots: this.roots,
-      dryRun: false,
-      durability: this.options.durability ?? 'fsync',
-    } as const;
+  private async judge(own: BlockPlan): Promise<Decided> {
+    const { report } = this;
+    const apply = this.applyOptions();
     // Alone, the document's rules can still refuse it: a block past max_total_bytes by itself.
     const [planned] = settlePlans([own], this.limits);
     if (planned === undefined) throw new Error('settlePlans returned no plan for a block');
@@ -323,17 +406,28 @@ class StreamingIngest {
         'secret_in_path',
         'the document path holds what looks like a credential; nothing is written',
       );
-    else if (plan.kind === 'write') plan = this.writes.refusal(plan, this.limits.maxTotalBytes) ?? plan;
-    if (plan.kind !== 'write') return (await applyPlans([plan], apply, report)).blocks[0] ?? missing();
+    else if (plan.kind === 'write') plan = (await this.refusal(plan)) ?? plan;
+    // A refused block touches no file (and reports no problem): its outcome needs no block before it placed.
+    if (plan.kind !== 'write')
+      return { outcome: (await applyPlans([plan], apply, report)).blocks[0] ?? missing() };
     const cleared = plan;
+    const digestReplaced = this.writes.isNew(cleared.path) && cleared.edit !== true;
+    if (this.onThread(cleared)) {
+      // At most PRESTORE_PENDING_BYTES wait for the thread: past them, the stream waits for its answers.
+      if (this.inFlight.count > 0 && this.inFlight.bytes + cleared.bytes.byteLength > PRESTORE_PENDING_BYTES)
+        await this.drain();
+      const held = await this.lock.run(() => Promise.resolve(this.sendToThread(cleared, digestReplaced)));
+      if (held.outcome === 'done' && held.value !== undefined) return held.value;
+    }
+    // Placed here: after every block before it.
+    await this.drain();
     // Records are made once, at the end, under the lock again. Without the lock, no batch is shared: it is
     // finished when the lock is let go.
     const place = async (locked: boolean): Promise<BlockOutcome> => {
-      const isNew = this.writes.isNew(cleared.path);
       // What a path held before the stream first wrote it: the writer reads it on the way, but for an edit block,
       // applied to a file it reads itself. A workspace/ that cannot be opened is the writer's io_error below.
       const beforeEdit =
-        isNew && cleared.edit === true
+        this.writes.isNew(cleared.path) && cleared.edit === true
           ? await this.roots.workspace().then(
               (workspace) => hashOfFile(workspace, cleared.path),
               () => null,
@@ -341,42 +435,146 @@ class StreamingIngest {
           : undefined;
       const applied = await applyPlans(
         [cleared],
-        {
-          ...apply,
-          ...(locked ? await this.sharedBatch() : {}),
-          digestReplaced: isNew && cleared.edit !== true,
-        },
+        { ...apply, ...(locked ? await this.sharedBatch() : {}), digestReplaced },
         report,
       );
-      const outcome = applied.blocks[0] ?? missing();
-      const [content] = applied.contents;
-      if (content !== undefined)
-        this.writes.placed(
-          cleared,
-          outcome,
-          await this.keptContent(content),
-          beforeEdit ?? applied.replaced?.get(outcome.index) ?? null,
-        );
-      return outcome;
+      return this.notePlaced(cleared, applied, false, beforeEdit);
     };
     const held = await this.lock.run(() => place(true));
-    if (held.outcome === 'done') return held.value;
+    if (held.outcome === 'done') return { outcome: held.value };
     // No lock file can be made (.agent/ is not a writable folder): as a post-write ingest does, the file is placed
     // without it (fail-open); the end, which cannot take it either, reports that once.
-    if (held.outcome === 'unavailable') return place(false);
+    if (held.outcome === 'unavailable') return { outcome: await place(false) };
     report('io_error', `workspace/ was not written: ${held.reason}`);
+    return {
+      outcome:
+        (await applyPlans([decidedPlan(cleared, cleared.path, 'io_error', held.reason)], apply, report))
+          .blocks[0] ?? missing(),
+    };
+  }
+
+  /**
+   * Why a cleared block cannot be written now that earlier blocks are on disk (see `StreamedWrites.refusal`), once
+   * the blocks on the placing thread are answered when they may matter: a block on the same path (or one a
+   * case-insensitive filesystem merges with it) is waited for, and so are all of them when counting them as placed
+   * would refuse it. Counting them can only refuse more, so a block it clears is cleared either way.
+   */
+  private async refusal(plan: BlockPlan & { kind: 'write' }): Promise<BlockPlan | undefined> {
+    const { maxTotalBytes } = this.limits;
+    if (
+      this.inFlight.count > 0 &&
+      (this.inFlight.holds(plan.path) ||
+        this.writes.refusal(plan, maxTotalBytes - this.inFlight.bytes) !== undefined)
+    )
+      await this.drain();
+    return this.writes.refusal(plan, maxTotalBytes);
+  }
+
+  /**
+   * Whether a cleared block goes to the placing thread (D135): once this stream has placed
+   * {@link PRESTORE_START_FILES} files or {@link PRESTORE_START_BYTES}, a whole file (an edit block reads the file
+   * it patches here) of at most {@link THREAD_PLACE_MAX_BYTES}, unless the thread was lost.
+   */
+  private onThread(plan: BlockPlan & { kind: 'write' }): boolean {
     return (
-      (await applyPlans([decidedPlan(cleared, cleared.path, 'io_error', held.reason)], apply, report))
-        .blocks[0] ?? missing()
+      this.placer !== undefined &&
+      !this.threadLost &&
+      plan.edit !== true &&
+      plan.bytes.byteLength <= THREAD_PLACE_MAX_BYTES &&
+      (this.placedFiles >= PRESTORE_START_FILES || this.placedBytes >= PRESTORE_START_BYTES)
     );
   }
 
-  /** A placed file as kept for `onPlaced` (its bytes perhaps in the object store); without it, no bytes at all. */
-  private async keptContent(content: IngestedContent): Promise<IngestedContent> {
+  /**
+   * Sends a cleared block to the placing thread, under the workspace lock (let go only once the thread has placed
+   * what it was sent); undefined when not sent: no thread has loaded yet (one is started).
+   */
+  private sendToThread(plan: BlockPlan & { kind: 'write' }, digestReplaced: boolean): Decided | undefined {
+    if (this.placer === undefined) return undefined;
+    const answer = this.placer.place({
+      session: this.placementSession,
+      projectDir: path.resolve(this.project.dir),
+      durability: this.options.durability ?? 'fsync',
+      // The thread needs the bytes, not the block's text (an outcome reads only its index, lang and file=); a view
+      // into a larger buffer is copied, as a message would carry the whole buffer.
+      plan: { ...plan, bytes: ownBuffer(plan.bytes), block: { ...plan.block, content: '' } },
+      digestReplaced,
+      storeObject: this.prestore !== undefined,
+    });
+    if (answer === undefined) return undefined;
+    // Taken in turn by `placed`; a rejection (the thread lost) is handled there, never unhandled meanwhile.
+    answer.catch(() => undefined);
+    this.placedOnThread = true;
+    this.inFlight.add(plan.path, plan.bytes.byteLength);
+    return { plan, digestReplaced, answer };
+  }
+
+  /**
+   * A block sent to the placing thread, as its answer says it was placed; when the thread was lost before it
+   * answered, placed here (and every block after it: the thread is not asked again). A file the lost thread had
+   * already renamed into place is then found `unchanged`.
+   */
+  private async placed(sent: Extract<Decided, { answer: unknown }>): Promise<BlockOutcome> {
+    const { plan, digestReplaced } = sent;
+    const { report } = this;
+    let applied: AppliedPlans;
+    // The thread stores the placed file's object itself when asked to (see `sendToThread`).
+    let stored = this.prestore !== undefined;
+    try {
+      const answer = await sent.answer;
+      for (const problem of answer.problems) report(problem.code, problem.message);
+      applied = {
+        blocks: [...answer.blocks],
+        contents: answer.contents.map((content) => ({ ...content, bytes: plan.bytes })),
+        ...(answer.replaced === undefined ? {} : { replaced: new Map(answer.replaced) }),
+      };
+    } catch {
+      this.threadLost = true;
+      stored = false;
+      applied = await applyPlans(
+        [plan],
+        { ...this.applyOptions(), ...(await this.sharedBatch()), digestReplaced },
+        report,
+      );
+    } finally {
+      this.inFlight.remove(plan.path, plan.bytes.byteLength);
+    }
+    return this.notePlaced(plan, applied, stored, undefined);
+  }
+
+  /**
+   * Notes a cleared block's outcome once its file is placed (or found in place): what it left on disk, and its
+   * content kept for the records; `stored`: the placing thread stored its object already.
+   */
+  private async notePlaced(
+    plan: BlockPlan & { kind: 'write' },
+    applied: AppliedPlans,
+    stored: boolean,
+    beforeEdit: string | null | undefined,
+  ): Promise<BlockOutcome> {
+    const outcome = applied.blocks[0] ?? missing();
+    const [content] = applied.contents;
+    if (content === undefined) return outcome;
+    this.placedFiles += 1;
+    this.placedBytes += content.bytes.byteLength;
+    this.writes.placed(
+      plan,
+      outcome,
+      await this.keptContent(content, stored),
+      beforeEdit ?? applied.replaced?.get(outcome.index) ?? null,
+    );
+    return outcome;
+  }
+
+  /**
+   * A placed file as kept for `onPlaced` (its bytes perhaps in the object store); without it, no bytes at all.
+   * `stored`: the placing thread stored its object already.
+   */
+  private async keptContent(content: IngestedContent, stored: boolean): Promise<IngestedContent> {
     if (this.options.onPlaced === undefined) return { ...content, bytes: NO_BYTES };
     const bytes = await this.keptBytes.keep(content.bytes);
     // Bytes the budget already put in the object store need no second write.
-    if (!this.keptBytes.isStored(bytes)) this.prestore?.add(content.bytes);
+    if (!stored && !this.keptBytes.isStored(bytes)) this.prestore?.add(content.bytes);
     return { ...content, bytes };
   }
 
@@ -391,6 +589,9 @@ class StreamingIngest {
   ): Promise<void> {
     // As late as can be: the objects written while the stream went on are stored before the records look.
     await this.prestore?.settle();
+    // The thread stores the objects of the files it placed while the records do too, from the other end.
+    if (this.placedOnThread && this.prestore !== undefined)
+      void this.placer?.recordsStarting(this.placementSession);
     if (!contents.some((content) => this.keptBytes.isStored(content.bytes))) return onPlaced(contents);
     let batch: IngestedContent[] = [];
     let size = 0;
@@ -467,6 +668,7 @@ class StreamingIngest {
     }
     this.decide(this.feed.end(this.stopped === undefined ? 'read' : 'drop'), controller ?? nullController);
     await this.queue;
+    await this.drain();
     await this.lock.release();
     const problems = [...(this.stopped === undefined ? [] : [this.stopped.problem]), ...this.problems];
     try {
@@ -518,6 +720,7 @@ class StreamingIngest {
       await this.lock.release().catch(() => undefined);
       await this.roots.close().catch(() => undefined);
       await this.keptBytes.close();
+      if (this.placedOnThread) await this.placer?.endSession(this.placementSession);
       if (this.ownStore) await this.project.store.close().catch(() => undefined);
     }
   }
@@ -535,10 +738,13 @@ class StreamingIngest {
   }
 
   private async finishBatch(): Promise<void> {
+    // The lock is let go only once the thread has placed what it was sent (and a lost thread's blocks are placed).
+    await this.drain().catch(() => undefined);
     const batch = this.batch;
     this.batch = undefined;
     // Without durability a finish syncs nothing: it lets the folders it walked go.
     await batch?.finish();
+    if (this.placedOnThread) await this.placer?.finishBatch(this.placementSession);
   }
 
   private documentFile(): string {
@@ -554,6 +760,34 @@ const nullController = {
 function abortReason(signal: AbortSignal | undefined): string {
   const reason: unknown = signal?.reason;
   return reason === undefined ? 'aborted' : `aborted: ${describeError(reason)}`;
+}
+
+/**
+ * How a block was decided: its outcome, or the block sent to the placing thread with the answer to come (taken in
+ * turn by `StreamingIngest.placed`).
+ */
+type Decided =
+  | { readonly outcome: BlockOutcome }
+  | {
+      readonly plan: BlockPlan & { kind: 'write' };
+      readonly digestReplaced: boolean;
+      readonly answer: Promise<PlaceAnswer>;
+    };
+
+/** Gives an event; one the reader can no longer take (it cancelled) is dropped, and what it says stays done. */
+function enqueue(
+  controller: TransformStreamDefaultController<IngestStreamEvent>,
+  event: IngestStreamEvent,
+): void {
+  try {
+    controller.enqueue(event);
+  } catch {
+    // The readable side is gone: the end still records what was written.
+  }
+}
+
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
 function eventTypeOf(outcome: BlockOutcome): StreamedBlockEventType {

@@ -61,7 +61,13 @@ export {
   PRESTORE_START_BYTES,
   PRESTORE_START_FILES,
 } from './object-prestore/index.js';
-export type { ObjectWriter, ObjectWriterThreadOptions } from './object-prestore/index.js';
+export type {
+  BlockPlacer,
+  ObjectWriter,
+  ObjectWriterThreadOptions,
+  PlaceAnswer,
+  PlaceRequest,
+} from './object-prestore/index.js';
 export type {
   IngestStreamEvent,
   IngestStreamInternals,

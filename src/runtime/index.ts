@@ -36,6 +36,7 @@ export type {
 } from './agents/index.js';
 export {
   createIngestStream,
+  recordedIngestStream,
   ingestDocument,
   runIngest,
   runGraph,

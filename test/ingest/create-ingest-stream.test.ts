@@ -1,14 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { createIngestStream, runIngest } from '../../src/ingest/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createIngestStream, ObjectWriterThread, runIngest } from '../../src/ingest/index.js';
 import { STREAM_HELD_BYTES } from '../../src/ingest/kept-bytes.js';
 import { objectPathOf } from '../../src/store/index.js';
 import type {
+  BlockPlacer,
   IngestedContent,
   IngestProblem,
   IngestStreamEvent,
+  IngestStreamInternals,
   IngestStreamOptions,
 } from '../../src/ingest/index.js';
 import { randomCuts } from '../fence/corpus/generate-document.js';
@@ -100,6 +102,7 @@ async function streamed(
   cuts: readonly number[],
   files: Record<string, string> = {},
   extra: Partial<IngestStreamOptions> = {},
+  internal: IngestStreamInternals = {},
 ): Promise<{
   ingested: Ingested;
   events: IngestStreamEvent[];
@@ -109,16 +112,19 @@ async function streamed(
 }> {
   const projectDir = await seeded(files);
   let placed: Ingested['placed'] = [];
-  const stream = createIngestStream({
-    projectDir,
-    ...ids,
-    now: fixedClock,
-    onPlaced: (contents) => {
-      placed = [...placed, ...placedOf(contents)];
-      return Promise.resolve();
+  const stream = createIngestStream(
+    {
+      projectDir,
+      ...ids,
+      now: fixedClock,
+      onPlaced: (contents) => {
+        placed = [...placed, ...placedOf(contents)];
+        return Promise.resolve();
+      },
+      ...extra,
     },
-    ...extra,
-  });
+    internal,
+  );
   const events: IngestStreamEvent[] = [];
   const reading = (async () => {
     for await (const event of stream.readable) events.push(event);
@@ -785,5 +791,231 @@ describe('createIngestStream memory', () => {
       Array.from({ length: 6 }, (_, n) => `workspace/src/f${String(n)}.ts`),
     );
     expect(Buffer.from(placed[5]?.bytes ?? []).toString()).toBe(body(5));
+  });
+});
+
+describe('createIngestStream with blocks placed by the placing thread (D135)', () => {
+  // The thread takes a stream's blocks once it has placed 32 files: each document here starts with 32.
+  const prefix = Array.from({ length: 32 }, (_, n) =>
+    fileBlock('ts', `pre/f${String(n)}.ts`, `pre ${String(n)}`),
+  ).join('\n');
+  let thread: ObjectWriterThread;
+  beforeAll(async () => {
+    thread = new ObjectWriterThread();
+    thread.start();
+    await vi.waitFor(
+      () => {
+        expect(thread.ready).toBe(true);
+      },
+      { timeout: 30_000 },
+    );
+  }, 30_000);
+  afterAll(async () => {
+    await thread.close();
+  });
+
+  /** The thread, counting the blocks it was sent, and holding its answers back while `held` is set. */
+  function watched(): { placer: BlockPlacer; sent: () => number; hold: () => void; release: () => void } {
+    let sent = 0;
+    let gate: Promise<void> | undefined;
+    let open = (): void => undefined;
+    const placer: BlockPlacer = {
+      get ready() {
+        return thread.ready;
+      },
+      place: (request) => {
+        const answer = thread.place(request);
+        if (answer === undefined) return undefined;
+        sent += 1;
+        const held = gate;
+        return held === undefined ? answer : answer.then(async (value) => held.then(() => value));
+      },
+      finishBatch: (session) => thread.finishBatch(session),
+      recordsStarting: (session) => thread.recordsStarting(session),
+      endSession: (session) => thread.endSession(session),
+    };
+    return {
+      placer,
+      sent: () => sent,
+      hold: () => {
+        gate = new Promise((resolve) => (open = resolve));
+      },
+      release: () => {
+        gate = undefined;
+        open();
+      },
+    };
+  }
+
+  const threadDocuments: {
+    name: string;
+    text: string;
+    files?: Record<string, string>;
+    limits?: IngestStreamOptions['limits'];
+  }[] = [
+    ...documents.filter((document) => !fixtures.includes(document as (typeof fixtures)[number])),
+    {
+      name: 'two paths a case-insensitive filesystem merges',
+      text: `${fileBlock('ts', 'src/Name.ts', 'first')}\n${fileBlock('ts', 'src/name.ts', 'second')}\n`,
+    },
+    {
+      // Each block fits; together they pass max_total_bytes, decided as the thread answers.
+      name: 'files past max_total_bytes',
+      text: Array.from({ length: 6 }, (_, n) =>
+        fileBlock('ts', `big/b${String(n)}.ts`, 'z'.repeat(400)),
+      ).join('\n'),
+      limits: { maxTotalBytes: 2_400 },
+    },
+    {
+      name: 'a file and a folder of the same name',
+      text: `${fileBlock('ts', 'x.ts', 'file')}\n${fileBlock('ts', 'x.ts/inner.ts', 'under a file')}\n`,
+    },
+  ];
+
+  it.each(threadDocuments)(
+    'leaves what it leaves placing every block itself, events included, for $name, however the text is cut',
+    async ({ text: body, files, limits = {} }) => {
+      const text = `${prefix}\n${body}`;
+      const chunkings = [
+        [],
+        Array.from({ length: Math.ceil(text.length / 20) - 1 }, (_, i) => (i + 1) * 20),
+        randomCuts(text.length, 60, 5),
+        randomCuts(text.length, 200, 11),
+      ];
+      for (const cuts of chunkings) {
+        const alone = await streamed(text, cuts, files, { limits }, { placer: null });
+        const { placer, sent } = watched();
+        const threaded = await streamed(text, cuts, files, { limits }, { placer });
+        const label = `cut at ${cuts.slice(0, 3).join(',')}…`;
+        expect(threaded.ingested, label).toEqual(alone.ingested);
+        expect(threaded.events, label).toEqual(alone.events);
+        // The thread placed the blocks after the 32 (a document refused whole places none).
+        expect(sent()).toBeGreaterThan(0);
+      }
+    },
+    60_000,
+  );
+
+  it('settles a write once its blocks are sent, and gives each event only once the thread has placed the file', async () => {
+    const projectDir = await seeded({});
+    const { placer, sent, hold, release } = watched();
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock }, { placer });
+    const events: IngestStreamEvent[] = [];
+    const reading = (async () => {
+      for await (const event of stream.readable) events.push(event);
+    })();
+    const writer = stream.writable.getWriter();
+    await writer.write(`${prefix}\n`);
+    expect(sent()).toBe(0);
+    hold();
+    await writer.write(fileBlock('ts', 'late.ts', 'placed by the thread'));
+    // The write settled with the block on the thread, its answer held back: no event yet.
+    expect(sent()).toBe(1);
+    const isLate = (event: IngestStreamEvent): boolean =>
+      event.type === 'block.written' && event.block.declaredFile === 'late.ts';
+    expect(events.some(isLate)).toBe(false);
+    release();
+    await vi.waitFor(() => {
+      expect(events.some(isLate)).toBe(true);
+    });
+    expect(await readFile(path.join(projectDir, 'workspace/late.ts'), 'utf8')).toBe('placed by the thread\n');
+    await writer.close();
+    await reading;
+    expect(events.at(-1)).toMatchObject({ type: 'document.done', manifest: { summary: { written: 33 } } });
+  });
+
+  it('waits for the thread once 1 MiB of blocks is in flight (back-pressure)', async () => {
+    const projectDir = await seeded({});
+    const { placer, sent, hold, release } = watched();
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock }, { placer });
+    const reading = stream.readable.pipeTo(new WritableStream());
+    const writer = stream.writable.getWriter();
+    await writer.write(`${prefix}\n`);
+    hold();
+    const big = (n: number): string => fileBlock('ts', `big${String(n)}.ts`, String(n).repeat(300_000));
+    // Three of 300 KB fit in 1 MiB: their writes settle with the answers held.
+    for (const n of [0, 1, 2]) await writer.write(big(n));
+    expect(sent()).toBe(3);
+    let settled = false;
+    const fourth = writer.write(big(3)).then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    expect(sent()).toBe(3);
+    release();
+    await fourth;
+    expect(sent()).toBe(4);
+    await writer.close();
+    await reading;
+    expect(await readFile(path.join(projectDir, 'workspace/big3.ts'), 'utf8')).toBe(
+      `${'3'.repeat(300_000)}\n`,
+    );
+  });
+
+  it('settles each write only once its blocks are on disk when asked to (as the AI SDK adapter asks)', async () => {
+    const projectDir = await seeded({});
+    const { placer, sent, hold, release } = watched();
+    const stream = createIngestStream(
+      { projectDir, ...ids, now: fixedClock },
+      { placer, settleEachChunk: true },
+    );
+    const events: IngestStreamEvent[] = [];
+    const reading = (async () => {
+      for await (const event of stream.readable) events.push(event);
+    })();
+    const writer = stream.writable.getWriter();
+    await writer.write(`${prefix}\n`);
+    hold();
+    let settled = false;
+    const writing = writer.write(fileBlock('ts', 'late.ts', 'x')).then(() => {
+      settled = true;
+    });
+    await vi.waitFor(() => {
+      expect(sent()).toBe(1);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    release();
+    await writing;
+    expect(events.at(-1)).toMatchObject({ type: 'block.written', block: { declaredFile: 'late.ts' } });
+    await writer.close();
+    await reading;
+  });
+
+  it('places the block itself, and every one after, when the thread is lost while placing', async () => {
+    const text = `${prefix}\n${fileBlock('ts', 'a.ts', 'a')}\n${fileBlock('ts', 'b.ts', 'b')}\n${fileBlock('ts', 'a.ts', 'a2')}\n`;
+    const expected = await postWrite(text);
+    let asked = 0;
+    const lost: BlockPlacer = {
+      ready: true,
+      place: () => {
+        asked += 1;
+        return Promise.reject(new Error('the object writer thread exited with code 1 while placing files'));
+      },
+      finishBatch: () => Promise.resolve(),
+      recordsStarting: () => Promise.resolve(),
+      endSession: () => Promise.resolve(),
+    };
+    const { ingested } = await streamed(text, [], {}, {}, { placer: lost });
+    expect(ingested).toEqual(expected);
+    expect(asked).toBe(1);
+  });
+
+  it('places on the calling thread an edit block and a block past 1 MiB, after the blocks sent before them', async () => {
+    const big = 'w'.repeat(1024 * 1024 + 10);
+    const text = [
+      prefix,
+      fileBlock('ts', 'src/a.ts', 'one\ntwo'),
+      fileBlock('diff', 'src/a.ts', '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n-one\n+ONE\n two'),
+      fileBlock('txt', 'big.txt', big),
+      fileBlock('ts', 'after.ts', 'after'),
+    ].join('\n');
+    const expected = await postWrite(text);
+    const { placer, sent } = watched();
+    const { ingested } = await streamed(text, randomCuts(text.length, 40, 3), {}, {}, { placer });
+    expect(ingested).toEqual(expected);
+    // src/a.ts and after.ts went to the thread; the patch and big.txt did not.
+    expect(sent()).toBe(2);
   });
 });

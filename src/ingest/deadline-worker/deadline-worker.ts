@@ -28,6 +28,12 @@ export interface DeadlineWorkerOptions {
    * not kept for it.
    */
   readonly holdWhileLoading?: boolean | undefined;
+  /**
+   * How many requests are sent to the worker before the first of them is answered, at most (by default 1). Above
+   * 1 no request may have a deadline, and a worker lost fails every request sent or waiting: none runs out of
+   * order on its replacement.
+   */
+  readonly maxInFlight?: number | undefined;
 }
 
 /**
@@ -50,16 +56,16 @@ interface Job<Request, Answer> {
 const DEFAULT_START_TIMEOUT_MS = 20_000;
 
 /**
- * Runs requests in one reused worker thread, one at a time in arrival order, and terminates the worker when a
- * request overruns its deadline (the next request starts a fresh worker); answers `unavailable`, once said,
- * when no worker can be started.
+ * Runs requests in one reused worker thread, in arrival order, one at a time (or up to `maxInFlight` sent ahead,
+ * without deadlines), and terminates the worker when a request overruns its deadline (the next request starts a
+ * fresh worker); answers `unavailable`, once said, when no worker can be started.
  */
 export class DeadlineWorker<Request, Answer> {
   private worker: Worker | undefined;
   private ready = false;
   private startTimer: NodeJS.Timeout | undefined;
-  private current:
-    { readonly job: Job<Request, Answer>; readonly timer: NodeJS.Timeout | undefined } | undefined;
+  /** The requests sent to the worker and not yet answered, oldest first. */
+  private running: { readonly job: Job<Request, Answer>; readonly timer: NodeJS.Timeout | undefined }[] = [];
   private readonly queue: Job<Request, Answer>[] = [];
   private nextId = 0;
   private fallbackReason: string | undefined;
@@ -73,6 +79,7 @@ export class DeadlineWorker<Request, Answer> {
   private readonly maxHeapMb: number;
   private readonly maxYoungHeapMb: number | undefined;
   private readonly holdWhileLoading: boolean;
+  private readonly maxInFlight: number;
 
   constructor(options: DeadlineWorkerOptions) {
     this.entry = options.entry;
@@ -84,6 +91,7 @@ export class DeadlineWorker<Request, Answer> {
     this.maxHeapMb = options.maxHeapMb ?? Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
     this.maxYoungHeapMb = options.maxYoungHeapMb;
     this.holdWhileLoading = options.holdWhileLoading ?? true;
+    this.maxInFlight = options.maxInFlight ?? 1;
   }
 
   /** Whether a worker has loaded and serves: what is asked now is taken at once. */
@@ -106,10 +114,18 @@ export class DeadlineWorker<Request, Answer> {
    * no deadline). Rejects when the worker throws or dies while on it.
    */
   run(request: Request, timeLimitMs?: number): Promise<DeadlineOutcome<Answer>> {
+    if (this.maxInFlight > 1 && timeLimitMs !== undefined && Number.isFinite(timeLimitMs))
+      throw new Error(`the ${this.name} takes several requests at once: none can have a deadline`);
     return new Promise<DeadlineOutcome<Answer>>((resolve, reject) => {
       this.queue.push({ message: { id: this.nextId++, request }, timeLimitMs, resolve, reject });
       this.pump();
     });
+  }
+
+  /** Starts a worker ahead of the first request, unless one is there or none can be had; it holds nothing open. */
+  start(): void {
+    if (this.worker !== undefined || this.fallbackReason !== undefined) return;
+    this.startWorker()?.unref();
   }
 
   /** Terminates the worker; requests still queued are run by a fresh worker when another is asked for. */
@@ -120,7 +136,7 @@ export class DeadlineWorker<Request, Answer> {
   }
 
   private pump(): void {
-    if (this.current !== undefined) return;
+    if (this.running.length >= this.maxInFlight) return;
     const reason = this.fallbackReason;
     if (reason !== undefined) {
       for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift())
@@ -129,7 +145,7 @@ export class DeadlineWorker<Request, Answer> {
     }
     if (this.queue.length === 0) {
       // Idle: the worker must never keep the process alive.
-      this.worker?.unref();
+      if (this.running.length === 0) this.worker?.unref();
       return;
     }
     const worker = this.worker ?? this.startWorker();
@@ -138,17 +154,19 @@ export class DeadlineWorker<Request, Answer> {
     if (this.ready || this.holdWhileLoading) worker.ref();
     else worker.unref();
     if (!this.ready) return;
-    const job = this.queue.shift();
-    if (job === undefined) return;
-    // The deadline runs from when the worker takes the request: one queued behind another is not charged.
-    const timer =
-      job.timeLimitMs === undefined || !Number.isFinite(job.timeLimitMs)
-        ? undefined
-        : setTimeout(() => {
-            this.expire(job);
-          }, job.timeLimitMs);
-    this.current = { job, timer };
-    worker.postMessage(job.message);
+    while (this.running.length < this.maxInFlight) {
+      const job = this.queue.shift();
+      if (job === undefined) return;
+      // The deadline runs from when the worker takes the request: one queued behind another is not charged.
+      const timer =
+        job.timeLimitMs === undefined || !Number.isFinite(job.timeLimitMs)
+          ? undefined
+          : setTimeout(() => {
+              this.expire(job);
+            }, job.timeLimitMs);
+      this.running.push({ job, timer });
+      worker.postMessage(job.message);
+    }
   }
 
   private startWorker(): Worker | undefined {
@@ -189,10 +207,11 @@ export class DeadlineWorker<Request, Answer> {
       this.pump();
       return;
     }
-    const current = this.current;
+    // Answers come in the order the requests were sent.
+    const current = this.running[0];
     if (current?.job.message.id !== answer.id) return;
     clearTimeout(current.timer);
-    this.current = undefined;
+    this.running.shift();
     if ('answer' in answer) current.job.resolve({ kind: 'answered', answer: answer.answer });
     else current.job.reject(new Error(`${this.task} failed in the ${this.name}: ${answer.error}`));
     this.pump();
@@ -204,19 +223,21 @@ export class DeadlineWorker<Request, Answer> {
       this.fallBack(`cannot start the ${this.name} (it ${what})`);
       return;
     }
-    const current = this.current;
-    this.current = undefined;
+    const lost = this.running.splice(0);
+    // Sent several at once, what waits is failed too: nothing runs out of order on a new worker.
+    if (this.maxInFlight > 1) lost.push(...this.queue.splice(0).map((job) => ({ job, timer: undefined })));
     this.discardWorker();
-    if (current !== undefined) {
-      clearTimeout(current.timer);
-      current.job.reject(new Error(`the ${this.name} ${what} while ${this.task}`));
+    for (const { job, timer } of lost) {
+      clearTimeout(timer);
+      job.reject(new Error(`the ${this.name} ${what} while ${this.task}`));
     }
     this.pump();
   }
 
   private expire(job: Job<Request, Answer>): void {
-    if (this.current?.job !== job) return;
-    this.current = undefined;
+    // Only with one request at a time: the one running is this one.
+    if (this.running[0]?.job !== job) return;
+    this.running = [];
     // Terminating is the only way to stop work that does not return; the next request starts a new worker.
     this.discardWorker();
     job.resolve({ kind: 'timed-out' });

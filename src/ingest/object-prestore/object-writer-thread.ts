@@ -1,5 +1,10 @@
 import { DeadlineWorker, workerEntryBeside } from '../deadline-worker/index.js';
-import type { ObjectWriteRequest } from './object-writer-message.js';
+import type {
+  ObjectWriterAnswer,
+  ObjectWriterRequest,
+  PlaceAnswer,
+  PlaceRequest,
+} from './object-writer-message.js';
 
 /** Options of an {@link ObjectWriterThread}; the defaults serve the process's one. */
 export interface ObjectWriterThreadOptions {
@@ -23,6 +28,26 @@ export interface ObjectWriter {
   ): Promise<boolean> | undefined;
 }
 
+/**
+ * What places a streaming ingest's blocks off its thread (an {@link ObjectWriterThread}, D135): one request at a
+ * time per stream, in the order the stream decides them.
+ */
+export interface BlockPlacer {
+  /** Whether a placement asked now is taken at once (the thread has loaded). */
+  readonly ready: boolean;
+  /**
+   * Places the block; undefined when it was not (no thread has loaded yet: one is started; or none can be had),
+   * so the stream places it itself. Rejects when the thread was lost or threw while on it: the file may be placed.
+   */
+  place(request: Omit<PlaceRequest, 'kind'>): Promise<PlaceAnswer> | undefined;
+  /** Finishes the session's shared batch; never rejects. */
+  finishBatch(session: number): Promise<void>;
+  /** Says the stream's records start storing objects: the thread stores the rest from the last; never rejects. */
+  recordsStarting(session: number): Promise<void>;
+  /** Closes what the session holds open in the thread; never rejects. */
+  endSession(session: number): Promise<void>;
+}
+
 const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /**
  * The thread holds at most the queued bytes and one store: a small heap of its own, apart from the process's, and
@@ -30,6 +55,8 @@ const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
  * objects costing about what the records' writing them costs, measured in a fresh process).
  */
 const WORKER_HEAP_MB = 64;
+const THREAD = 'object writer thread';
+const MAX_IN_FLIGHT = 1024;
 const WORKER_YOUNG_HEAP_MB = 2;
 
 /**
@@ -39,16 +66,16 @@ const WORKER_YOUNG_HEAP_MB = 2;
  * its thread is written again by the records, which store whatever is missing. Started on the first batch, never
  * holding the process open while idle or while it loads.
  */
-export class ObjectWriterThread implements ObjectWriter {
-  private readonly worker: DeadlineWorker<ObjectWriteRequest, number>;
+export class ObjectWriterThread implements ObjectWriter, BlockPlacer {
+  private readonly worker: DeadlineWorker<ObjectWriterRequest, ObjectWriterAnswer>;
   private readonly maxQueuedBytes: number;
   private queuedBytes = 0;
 
   constructor(options: ObjectWriterThreadOptions = {}) {
     this.worker = new DeadlineWorker({
       entry: options.entry ?? workerEntryBeside(import.meta.url, 'object-writer-worker'),
-      name: 'object writer thread',
-      task: 'storing objects',
+      name: THREAD,
+      task: 'storing objects and placing files',
       fallbackNote: 'the records write every object',
       // Nothing is lost without it: the records write the objects, so there is nothing to warn about.
       warn: () => undefined,
@@ -57,6 +84,8 @@ export class ObjectWriterThread implements ObjectWriter {
       maxYoungHeapMb: WORKER_YOUNG_HEAP_MB,
       // Nobody waits on a batch before the thread has loaded (a stream's end does not).
       holdWhileLoading: false,
+      // A stream's blocks go one after another without waiting for answers (bounded by its bytes in flight).
+      maxInFlight: MAX_IN_FLIGHT,
     });
     this.maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
   }
@@ -88,7 +117,7 @@ export class ObjectWriterThread implements ObjectWriter {
     }
     const lengths = objects.map((object) => object.byteLength);
     this.queuedBytes += size;
-    return this.worker.run({ projectDir, durability, bytes, lengths }).then(
+    return this.worker.run({ kind: 'objects', projectDir, durability, bytes, lengths }).then(
       (outcome) => {
         this.queuedBytes -= size;
         return outcome.kind === 'answered';
@@ -97,6 +126,45 @@ export class ObjectWriterThread implements ObjectWriter {
         this.queuedBytes -= size;
         return false;
       },
+    );
+  }
+
+  /** Starts the thread ahead of its first request (it holds nothing open); see {@link ObjectWriterThread.ready}. */
+  start(): void {
+    this.worker.start();
+  }
+
+  place(request: Omit<PlaceRequest, 'kind'>): Promise<PlaceAnswer> | undefined {
+    if (this.worker.fallback !== undefined) return undefined;
+    if (!this.worker.loaded) {
+      this.start();
+      return undefined;
+    }
+    return this.worker.run({ kind: 'place', ...request }).then((outcome) => {
+      if (outcome.kind !== 'answered' || outcome.answer === null || typeof outcome.answer === 'number')
+        throw new Error(`the ${THREAD} did not place the block (${outcome.kind})`);
+      return outcome.answer;
+    });
+  }
+
+  finishBatch(session: number): Promise<void> {
+    return this.worker.run({ kind: 'finish-batch', session }).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  recordsStarting(session: number): Promise<void> {
+    return this.worker.run({ kind: 'records-starting', session }).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  endSession(session: number): Promise<void> {
+    return this.worker.run({ kind: 'end-session', session }).then(
+      () => undefined,
+      () => undefined,
     );
   }
 

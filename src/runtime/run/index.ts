@@ -1,7 +1,8 @@
 export { runGraph } from './run-graph.js';
 export { runIngestHook } from './ingest-hook.js';
 export { ingestDocument, runIngest } from './recorded-ingest.js';
-export { createIngestStream } from './recorded-ingest-stream.js';
+export { createIngestStream, recordedIngestStream } from './recorded-ingest-stream.js';
+export type { RecordedStreamInternals } from './recorded-ingest-stream.js';
 export type { IngestHookOptions, IngestHookResult } from './ingest-hook.js';
 export { RunError } from './run-error.js';
 export type { RunErrorCode } from './run-error.js';

@@ -86,3 +86,45 @@ describe('DeadlineWorker', () => {
     expect(worker.workersStarted).toBe(0);
   });
 });
+
+describe('DeadlineWorker with requests sent ahead (maxInFlight)', () => {
+  it(
+    'sends requests before the first is answered; the worker still serves them one after another, in order',
+    async () => {
+      // With one at a time, "slow" would be answered having seen only itself.
+      const one = newWorker();
+      expect(await Promise.all([one.run('slow'), one.run('x')])).toEqual([
+        { kind: 'answered', answer: 'SLOW 1' },
+        { kind: 'answered', answer: 'X' },
+      ]);
+      const ahead = newWorker({ maxInFlight: 4 });
+      const outcomes = await Promise.all(['slow', 'a', 'slow', 'b', 'c'].map((text) => ahead.run(text)));
+      // The first "slow" saw the four sent with it; the fifth went once the first was answered.
+      expect(outcomes).toEqual(
+        ['SLOW 4', 'A', 'SLOW 5', 'B', 'C'].map((answer) => ({ kind: 'answered', answer })),
+      );
+    },
+    GUARD,
+  );
+
+  it(
+    'fails every request sent or waiting when the worker is lost, so none runs out of order on the next worker',
+    async () => {
+      const worker = newWorker({ maxInFlight: 2 });
+      const outcomes = await Promise.allSettled(['exit', 'a', 'b'].map((text) => worker.run(text)));
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect(String((outcomes[2] as PromiseRejectedResult).reason)).toMatch(
+        /the shout worker exited with code 3 while shouting/,
+      );
+      // The next request gets a fresh worker.
+      expect(await worker.run('after')).toEqual({ kind: 'answered', answer: 'AFTER' });
+      expect(worker.workersStarted).toBe(2);
+    },
+    GUARD,
+  );
+
+  it('refuses a deadline: a request sent ahead cannot be stopped alone', () => {
+    const worker = newWorker({ maxInFlight: 2 });
+    expect(() => worker.run('a', 1_000)).toThrow(/takes several requests at once: none can have a deadline/);
+  });
+});

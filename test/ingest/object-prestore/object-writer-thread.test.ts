@@ -1,13 +1,16 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ObjectWriterThread } from '../../../src/ingest/index.js';
-import type { ObjectWriterThreadOptions } from '../../../src/ingest/index.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_INGEST_LIMITS } from '../../../src/config/index.js';
+import { parseFences } from '../../../src/fence/index.js';
+import { ObjectWriterThread, planBlocks } from '../../../src/ingest/index.js';
+import type { BlockPlan, ObjectWriterThreadOptions, PlaceAnswer } from '../../../src/ingest/index.js';
+import { sha256Hex } from '../../../src/project/index.js';
 import { contentHashOf, openObjectStore } from '../../../src/store/index.js';
-import { tempProject } from '../../helpers/temp-project.js';
+import { fileBlock, tempProject } from '../../helpers/temp-project.js';
 
 // Hang guard only: a thread under tsx loads in about a second on a loaded machine.
 const GUARD = 30_000;
@@ -143,6 +146,142 @@ describe('ObjectWriterThread', () => {
         timeout: 12_000,
       });
       expect(stdout).toBe('sent true\n');
+    },
+    GUARD,
+  );
+});
+
+/** Each block's own cleared plan, as a stream has them as they close (each its own bytes), indexed in order. */
+function writePlans(...blocks: [file: string, text: string][]): (BlockPlan & { kind: 'write' })[] {
+  return blocks.flatMap(([file, text], index) =>
+    planBlocks(parseFences(fileBlock('ts', file, text)).blocks, DEFAULT_INGEST_LIMITS).flatMap((plan) =>
+      plan.kind === 'write' ? [{ ...plan, block: { ...plan.block, index, content: '' } }] : [],
+    ),
+  );
+}
+
+/** A placement sent to a loaded thread (one not sent fails the test). */
+function placed(answer: Promise<PlaceAnswer> | undefined): Promise<PlaceAnswer> {
+  return answer ?? Promise.reject(new Error('the placement was not sent'));
+}
+
+async function loadedThread(): Promise<ObjectWriterThread> {
+  const thread = newThread();
+  thread.start();
+  await vi.waitFor(
+    () => {
+      expect(thread.ready).toBe(true);
+    },
+    { timeout: GUARD },
+  );
+  return thread;
+}
+
+describe('ObjectWriterThread placing blocks (D135)', () => {
+  it(
+    'places each block as applyPlans does, in the order sent, what each path held before reported',
+    async () => {
+      const thread = newThread();
+      const dir = await tempProject();
+      const [first] = writePlans(['a.ts', 'one']);
+      if (first === undefined) throw new Error('no plan');
+      const request = {
+        session: 1,
+        projectDir: dir,
+        durability: 'none',
+        digestReplaced: true,
+        storeObject: false,
+      } as const;
+      // Not loaded yet: nothing is sent, the caller places the block (and the thread starts).
+      expect(thread.place({ ...request, plan: first })).toBeUndefined();
+      await vi.waitFor(
+        () => {
+          expect(thread.ready).toBe(true);
+        },
+        { timeout: GUARD },
+      );
+      // Sent one after another without waiting: the thread places them in that order.
+      const plans = writePlans(['a.ts', 'one'], ['a.ts', 'two'], ['b/c.ts', 'three'], ['b/c.ts', 'three']);
+      const answers = await Promise.all(plans.map((plan) => placed(thread.place({ ...request, plan }))));
+      expect(
+        answers.map((answer) =>
+          answer.blocks.map((block) => [block.workspacePath, block.status, block.code]),
+        ),
+      ).toEqual([
+        [['workspace/a.ts', 'written', null]],
+        [['workspace/a.ts', 'written', null]],
+        [['workspace/b/c.ts', 'written', null]],
+        [['workspace/b/c.ts', 'skipped', 'unchanged']],
+      ]);
+      expect(answers.map((answer) => answer.replaced)).toEqual([
+        [[0, null]],
+        [[1, sha256Hex(new TextEncoder().encode('one\n'))]],
+        [[2, null]],
+        [[3, sha256Hex(new TextEncoder().encode('three\n'))]],
+      ]);
+      // The content without its bytes (the caller has them), as the records take it.
+      expect(answers[0]?.contents).toEqual([
+        { workspacePath: 'workspace/a.ts', lang: 'ts', status: 'written', code: null },
+      ]);
+      expect(await readFile(path.join(dir, 'workspace/a.ts'), 'utf8')).toBe('two\n');
+      expect(await readFile(path.join(dir, 'workspace/b/c.ts'), 'utf8')).toBe('three\n');
+      await thread.finishBatch(1);
+      await thread.endSession(1);
+    },
+    GUARD,
+  );
+
+  it(
+    'refuses a path through a symlink out of workspace/, as the writer on the calling thread does, writing nothing outside',
+    async () => {
+      const thread = await loadedThread();
+      const dir = await tempProject();
+      const outside = await tempProject();
+      await mkdir(path.join(dir, 'workspace'), { recursive: true });
+      await symlink(outside, path.join(dir, 'workspace/out'));
+      const [plan] = writePlans(['out/x.ts', 'escape']);
+      if (plan === undefined) throw new Error('no plan');
+      const answer = await thread.place({
+        session: 2,
+        projectDir: dir,
+        durability: 'fsync',
+        plan,
+        digestReplaced: false,
+        storeObject: false,
+      });
+      expect(answer?.blocks[0]).toMatchObject({ status: 'rejected', workspacePath: '' });
+      expect(answer?.contents).toEqual([]);
+      await expect(readFile(path.join(outside, 'x.ts'))).rejects.toThrow(/ENOENT/);
+      await thread.endSession(2);
+    },
+    GUARD,
+  );
+
+  it(
+    'stores the placed files as objects after the placements, from the last once the records start',
+    async () => {
+      const thread = await loadedThread();
+      const dir = await tempProject();
+      const plans = writePlans(
+        ...Array.from({ length: 12 }, (_, n): [string, string] => [`f${String(n)}.ts`, `file ${String(n)}`]),
+      );
+      const request = {
+        session: 3,
+        projectDir: dir,
+        durability: 'none',
+        digestReplaced: false,
+        storeObject: true,
+      } as const;
+      await Promise.all(plans.map((plan) => placed(thread.place({ ...request, plan }))));
+      await thread.recordsStarting(3);
+      await vi.waitFor(
+        async () => {
+          for (const plan of plans)
+            expect(await storedCopy(dir, plan.bytes)).toEqual(Buffer.from(plan.bytes));
+        },
+        { timeout: GUARD },
+      );
+      await thread.endSession(3);
     },
     GUARD,
   );

@@ -1,9 +1,9 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createIngestStream, ingestDocument } from '../../../src/index.js';
 import type { IngestStreamEvent } from '../../../src/index.js';
-import { createIngestStream as streamOnly } from '../../../src/ingest/index.js';
+import { createIngestStream as streamOnly, objectWriterThread } from '../../../src/ingest/index.js';
 import type { ObjectWriter } from '../../../src/ingest/index.js';
 import { STREAM_HELD_BYTES } from '../../../src/ingest/kept-bytes.js';
 import { recordLibraryIngest } from '../../../src/runtime/run/recorded-ingest.js';
@@ -15,8 +15,8 @@ const ids = { runId: 'run-1', nodeId: 'plan', docPath: 'docs/plan.md', durabilit
 const now = (): Date => new Date('2026-11-28T12:00:00.000Z');
 
 /**
- * The library's recorded stream with its objects sent to `writer` in place of the object writer thread (as
- * `createIngestStream` makes it, but for that).
+ * The library's recorded stream with its objects sent to `writer` in place of the object writer thread, and every
+ * block placed on the calling thread (as `createIngestStream` makes it, but for that).
  */
 function recordedStream(
   projectDir: string,
@@ -33,7 +33,7 @@ function recordedStream(
           placed,
         ),
     },
-    { recordsInProjectStore: true, objectWriter: writer },
+    { recordsInProjectStore: true, objectWriter: writer, placer: null },
   );
 }
 
@@ -97,7 +97,7 @@ describe('createIngestStream (the library export)', () => {
     await ingestDocument({ projectDir: postWritten, ...ids, now });
 
     const streamedDir = await tempProject();
-    // No object writer thread: what is an object before the end is the budget's doing alone.
+    // No thread: what is an object before the end is the budget's doing alone.
     const stream = recordedStream(streamedDir, noWriter);
     const writer = stream.writable.getWriter();
     const written: string[] = [];
@@ -184,4 +184,46 @@ describe('createIngestStream (the library export)', () => {
     expect((await Promise.all(written.map(storedIn(streamedDir)))).every(Boolean)).toBe(true);
     expect(await recordsOf(streamedDir)).toEqual(await recordsOf(postWritten));
   });
+});
+
+describe('createIngestStream and the placing thread (D135)', () => {
+  const text = Array.from({ length: 40 }, (_, n) =>
+    fileBlock('ts', `src/p${String(n)}.ts`, `export const p${String(n)} = ${String(n)};`),
+  ).join('\n');
+
+  async function streamWith(durability: 'fsync' | 'none'): Promise<number> {
+    const thread = objectWriterThread();
+    thread.start();
+    await vi.waitFor(
+      () => {
+        expect(thread.ready).toBe(true);
+      },
+      { timeout: 30_000 },
+    );
+    // The process's own thread, counted (not replaced): how many blocks the stream asked it to place.
+    const place = vi.spyOn(thread, 'place');
+    try {
+      const postWritten = await tempProject({ [ids.docPath]: text });
+      await ingestDocument({ projectDir: postWritten, ...ids, durability, now });
+      const streamedDir = await tempProject();
+      const stream = createIngestStream({ projectDir: streamedDir, ...ids, durability, now });
+      const reading = stream.readable.pipeTo(new WritableStream());
+      const writer = stream.writable.getWriter();
+      for (let at = 0; at < text.length; at += 50) await writer.write(text.slice(at, at + 50));
+      await writer.close();
+      await reading;
+      expect(await recordsOf(streamedDir)).toEqual(await recordsOf(postWritten));
+      return place.mock.calls.length;
+    } finally {
+      place.mockRestore();
+    }
+  }
+
+  it('places the blocks past the 32nd in the thread with durability fsync, where each placement waits on the disk', async () => {
+    expect(await streamWith('fsync')).toBe(8);
+  }, 60_000);
+
+  it('places every block on the calling thread without durability, where a placement is all CPU', async () => {
+    expect(await streamWith('none')).toBe(0);
+  }, 60_000);
 });
