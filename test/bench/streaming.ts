@@ -1,10 +1,11 @@
 /**
  * Streaming ingest beside the post-write ingest (issue 28): a 1 MB answer fed to `createIngestStream` in 20-byte
- * chunks against `ingestDocument` of the same text written first, in fresh projects, rounds interleaved (time and
- * the heap's peak over the call, sampled); and how long after a block's closing fence line is written into the
- * stream its file is on disk (its `block.*` event arrives), median and p99; and for `watch`, how long after a
- * document is renamed into docs/ (or written in place) its file is on disk. Run alone with
- * `npx tsx test/bench/streaming.ts` (prints the section).
+ * chunks against `ingestDocument` of the same text written first, in fresh projects, rounds interleaved: time
+ * without durability (and with the worker thread placing blocks, D135), peak memory (each call in a fresh
+ * process), how long after a block's closing fence line is written into the stream its file is on disk (its
+ * `block.*` event arrives), median and p99, and time with fsync (with and without the worker thread); and for
+ * `watch`, how long after a document is renamed into docs/ (or written in place) its file is on disk. Run alone
+ * with `npx tsx test/bench/streaming.ts` (prints the section).
  */
 import { execFile, spawn } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
@@ -28,6 +29,8 @@ import {
 import { typicalDocument } from './typical-document.js';
 
 const ROUNDS = 7;
+/** Rounds of the fsync comparison: each call takes a disk's time, and the ratios are not the figure asked for. */
+const FSYNC_ROUNDS = 5;
 /** Rounds run first and not counted: the code of both paths (and the stream's object writer thread) warmed up. */
 const WARM_UP_ROUNDS = 2;
 const MEMORY_ROUNDS = 5;
@@ -42,6 +45,46 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
+/** What one streamed call gives: each block's delay to its event, and when the last came. */
+type Streamed = Awaited<ReturnType<typeof streamed>>;
+
+/** Each call's time per counted round (ms, in round order) and what it returned. */
+interface Rounds<K extends string> {
+  readonly ms: Record<K, number[]>;
+  readonly values: Record<K, unknown[]>;
+}
+
+/**
+ * Runs the calls round after round, each in a fresh project under `root` (its name starting with `label`): each
+ * round starts with another of them, so none always runs after the same one; the first `warmUp` rounds are not
+ * counted.
+ */
+async function interleaved<K extends string>(
+  root: string,
+  label: string,
+  rounds: number,
+  warmUp: number,
+  calls: Record<K, (dir: string) => Promise<unknown>>,
+): Promise<Rounds<K>> {
+  const kinds = Object.keys(calls) as K[];
+  const ms = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<K, number[]>;
+  const values = Object.fromEntries(kinds.map((kind) => [kind, [] as unknown[]])) as Record<K, unknown[]>;
+  for (let round = -warmUp; round < rounds; round++) {
+    for (let at = 0; at < kinds.length; at++) {
+      const kind = kinds[(at + round + warmUp) % kinds.length];
+      if (kind === undefined) continue;
+      const dir = await freshProject(root, `${label}-${kind}${String(round)}`);
+      const t0 = performance.now();
+      const value = await calls[kind](dir);
+      const took = performance.now() - t0;
+      if (round < 0) continue;
+      ms[kind].push(took);
+      values[kind].push(value);
+    }
+  }
+  return { ms, values };
+}
+
 const PEAK_CHILD = fileURLToPath(new URL('./peak-memory-child.ts', import.meta.url));
 
 /** The peak memory of one ingest of the 1 MB answer, streamed or post-write, in a child process under `root`. */
@@ -54,30 +97,27 @@ export async function streamingSection(): Promise<string> {
   const text = typicalDocument(DOCUMENT_BYTES);
   const fed = chunksOf(text, CHUNK);
   const root = await mkdtemp(path.join(tmpdir(), 'ai-bench-stream-'));
-  const streamTimes: number[] = [];
-  const postTimes: number[] = [];
   const streamPeaks: number[] = [];
   const postPeaks: number[] = [];
-  const delays: number[] = [];
+  let none: Rounds<'stream' | 'post' | 'threaded'>;
+  let fsync: Rounds<'stream' | 'post' | 'alone'>;
   try {
     // Time: rounds interleaved, nothing forced between them. A full collection forced before a call (as the peak
     // memory rounds below need) slows the stream's next feed by a fifth or more (V8's state after it, not garbage
     // of the stream's: the collections during the feed are as many), and no real process collects before each
     // document.
-    for (let round = -WARM_UP_ROUNDS; round < ROUNDS; round++) {
-      const streamDir = await freshProject(root, `s${String(round)}`);
-      const t0 = performance.now();
-      const streamDelays = await streamed(streamDir, fed);
-      const streamMs = performance.now() - t0;
-      const postDir = await freshProject(root, `p${String(round)}`);
-      const t1 = performance.now();
-      await postWrite(postDir, text);
-      const postMs = performance.now() - t1;
-      if (round < 0) continue;
-      streamTimes.push(streamMs);
-      postTimes.push(postMs);
-      delays.push(...streamDelays);
-    }
+    none = await interleaved(root, 'none', ROUNDS, WARM_UP_ROUNDS, {
+      stream: (dir) => streamed(dir, fed),
+      post: (dir) => postWrite(dir, text),
+      // The same stream with the worker thread placing its blocks past the 32nd, which it does only under fsync.
+      threaded: (dir) => streamed(dir, fed, { placing: 'thread' }),
+    });
+    // The default durability: each block's file and folder synced before its event.
+    fsync = await interleaved(root, 'fsync', FSYNC_ROUNDS, 1, {
+      stream: (dir) => streamed(dir, fed, { durability: 'fsync' }),
+      post: (dir) => postWrite(dir, text, 'fsync'),
+      alone: (dir) => streamed(dir, fed, { durability: 'fsync', placing: 'calling thread' }),
+    });
     // Peak memory: rounds of their own, interleaved, each call in a fresh process (peak-memory-child.ts).
     for (let round = 0; round < MEMORY_ROUNDS; round++) {
       streamPeaks.push(await peakIn('stream', await freshProject(root, `ms${String(round)}`)));
@@ -90,8 +130,18 @@ export async function streamingSection(): Promise<string> {
   const filesHeavy = await filesMemory();
   const watched = await watchLatencies();
   // Rounds are interleaved, so each round's ratio compares runs on the same machine state.
-  const timeRatio = median(streamTimes.map((ms, round) => ms / (postTimes[round] ?? Number.NaN)));
+  const ratio = <K extends string>(rounds: Rounds<K | 'post'>, of: K): number =>
+    median(rounds.ms[of].map((ms, round) => ms / (rounds.ms.post[round] ?? Number.NaN)));
   const peakRatio = median(streamPeaks.map((bytes, round) => bytes / (postPeaks[round] ?? Number.NaN)));
+  const latency = (of: readonly Streamed[]): string => {
+    const delays = of.flatMap((call) => call.delays);
+    return delays.length === 0
+      ? 'median -, p99 -'
+      : `median ${median(delays).toFixed(2)} ms, p99 ${percentile(delays, 99).toFixed(2)} ms`;
+  };
+  const lastFile = (of: readonly Streamed[]): number => median(of.map((call) => call.lastFileMs));
+  const streamedOf = <K extends string>(rounds: Rounds<K>, of: K): Streamed[] =>
+    rounds.values[of] as Streamed[];
   const candidates = text.match(/^```[^`\n]* file=/gm)?.length ?? 0;
   const fmt = (value: number): string => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
   const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
@@ -99,19 +149,36 @@ export async function streamingSection(): Promise<string> {
 
 A ${String(DOCUMENT_BYTES / 1e6)} MB typical answer (typicalDocument) fed to \`createIngestStream\` in ${String(CHUNK)}-character chunks,
 beside \`ingestDocument\` of the same text written to docs/ first, each in a fresh project, durability none,
-interleaved, median of ${String(ROUNDS)} rounds after ${String(WARM_UP_ROUNDS)} not counted; the chunks are cut, and the closing fence lines
+interleaved (each round starts with another of the calls), median of ${String(ROUNDS)} rounds after ${String(WARM_UP_ROUNDS)} not counted; the chunks are cut, and the closing fence lines
 found, before the clock starts. Peak memory, in ${String(MEMORY_ROUNDS)} rounds of its own, each call in a fresh process that has loaded the library and made the text (peak-memory-child.ts), from after a full collection: ${PEAK_RSS ? "what the call adds to the process's peak resident set, read exactly (Linux resets VmHWM before it): heap, garbage not yet collected, buffers, and the threads the call starts (the parse worker; the stream's object writer)" : 'the heap sampled every 5 ms above where it started'}. Ratios: the median of each round's
 stream / post-write. The stream's records find the objects of its files already stored, written by the object
-writer thread while it read on (D134). Asked for (issue 28): time within 1.3x, peak memory within 1.2x.
+writer thread while it read on (D134). Without durability every block is placed on the calling thread; the last
+row is the same stream with the worker thread placing its blocks past the 32nd (D135), which it does by default
+only under fsync, measured in the same rounds. Asked for (issue 28): time within 1.3x, peak memory within 1.2x.
 
 | ingest | ms | / post-write | peak MB | / post-write |
 |---|---:|---:|---:|---:|
-| post-write (\`ingestDocument\`) | ${fmt(median(postTimes))} | 1.00 | ${mb(median(postPeaks))} | 1.00 |
-| streamed, ${String(CHUNK)}-char chunks | ${fmt(median(streamTimes))} | ${timeRatio.toFixed(2)} | ${mb(median(streamPeaks))} | ${peakRatio.toFixed(2)} |
+| post-write (\`ingestDocument\`) | ${fmt(median(none.ms.post))} | 1.00 | ${mb(median(postPeaks))} | 1.00 |
+| streamed, ${String(CHUNK)}-char chunks | ${fmt(median(none.ms.stream))} | ${ratio(none, 'stream').toFixed(2)} | ${mb(median(streamPeaks))} | ${peakRatio.toFixed(2)} |
+| streamed, blocks past the 32nd placed by the worker thread | ${fmt(median(none.ms.threaded))} | ${ratio(none, 'threaded').toFixed(2)} | | |
 
 The answer holds ${String(candidates)} candidate blocks: the first ${String(DEFAULT_INGEST_LIMITS.maxBlocks)} (max_blocks) are decided as they close, the rest only
 counted, as the post-write ingest counts them. From a block's closing fence line written into the stream to its
-\`block.*\` event (the file already on disk), over ${String(delays.length)} blocks: median ${delays.length === 0 ? '-' : median(delays).toFixed(2)} ms, p99 ${delays.length === 0 ? '-' : percentile(delays, 99).toFixed(2)} ms.
+\`block.*\` event (the file already on disk), over ${String(streamedOf(none, 'stream').length * DEFAULT_INGEST_LIMITS.maxBlocks)} blocks: ${latency(streamedOf(none, 'stream'))}; with the worker
+thread, ${latency(streamedOf(none, 'threaded'))}: the thread lets the text run ahead of the files it places (as far as
+1 MiB of them), so under a feed this fast (the 500 blocks close in its first quarter) a block's event waits for
+the files before it. Counted from the first chunk, the last of them is on disk after ${fmt(lastFile(streamedOf(none, 'stream')))} ms, and
+${fmt(lastFile(streamedOf(none, 'threaded')))} ms with the worker thread (medians).
+
+With durability fsync (the default: each block's file and folder synced before its event, where a post-write
+ingest syncs its files 4 at a time and each folder once), in the same folder, median of ${String(FSYNC_ROUNDS)} rounds after 1:
+
+| ingest, fsync | ms | / post-write |
+|---|---:|---:|
+| post-write (\`ingestDocument\`) | ${fmt(median(fsync.ms.post))} | 1.00 |
+| streamed, blocks past the 32nd placed by the worker thread (the default) | ${fmt(median(fsync.ms.stream))} | ${ratio(fsync, 'stream').toFixed(2)} |
+| streamed, every block placed on the calling thread | ${fmt(median(fsync.ms.alone))} | ${ratio(fsync, 'alone').toFixed(2)} |
+
 The stream writes the text to a temp file as it comes and keeps, for the end, only the bytes of the blocks and
 files the document writes (D129), past 4 MiB in the object store (D133). An answer that is mostly prose shows it: ${String(PROSE_BYTES / 1e6)} MB of prose around 3 small blocks, in
 ${String(PROSE_CHUNK)}-character chunks, median of ${String(PROSE_ROUNDS)} rounds: peak ${mb(prose.stream)} MB streamed against ${mb(prose.post)} MB post-write
