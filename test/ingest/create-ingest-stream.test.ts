@@ -924,6 +924,44 @@ describe('createIngestStream with blocks placed by the placing thread (D135)', (
     expect(events.at(-1)).toMatchObject({ type: 'document.done', manifest: { summary: { written: 33 } } });
   });
 
+  it('lets the workspace lock go only once the thread has placed the blocks it was sent', async () => {
+    const projectDir = await seeded({
+      'docs/first.md': fileBlock('ts', 'first.ts', 'f'),
+      'docs/other.md': fileBlock('ts', 'other.ts', 'o'),
+    });
+    const other = (name: string): ReturnType<typeof runIngest> =>
+      runIngest({
+        projectDir,
+        docPath: `docs/${name}.md`,
+        runId: 'run-1',
+        nodeId: name,
+        durability: 'none',
+        lockWaitMs: 10_000,
+      });
+    // Nothing holds the lock: a post-write ingest of the project goes through (and its parse worker is started).
+    expect((await other('first')).manifest.summary).toMatchObject({ written: 1 });
+    const { placer, sent, hold, release } = watched();
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock }, { placer });
+    const reading = stream.readable.pipeTo(new WritableStream());
+    const writer = stream.writable.getWriter();
+    await writer.write(`${prefix}\n`);
+    hold();
+    await writer.write(fileBlock('ts', 'late.ts', 'x'));
+    expect(sent()).toBe(1);
+    // Well past the lock's 20 ms linger, another post-write ingest still waits: the thread's answer is held back.
+    let otherDone = false;
+    const waiting = other('other').then((result) => {
+      otherDone = true;
+      return result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(otherDone).toBe(false);
+    release();
+    expect((await waiting).manifest.summary).toMatchObject({ written: 1 });
+    await writer.close();
+    await reading;
+  });
+
   it('waits for the thread once 1 MiB of blocks is in flight (back-pressure)', async () => {
     const projectDir = await seeded({});
     const { placer, sent, hold, release } = watched();
