@@ -847,6 +847,32 @@ describe('createIngestStream with blocks placed by the placing thread (D135)', (
     };
   }
 
+  /**
+   * A stream of `projectDir` through the watched thread, fed the 32 files after which the thread takes its blocks,
+   * with the thread's answers held back from then on; its events gathered as they come.
+   */
+  async function heldBack(
+    projectDir: string,
+    internal: Omit<IngestStreamInternals, 'placer'> = {},
+  ): Promise<
+    Omit<ReturnType<typeof watched>, 'placer' | 'hold'> & {
+      events: IngestStreamEvent[];
+      reading: Promise<void>;
+      writer: WritableStreamDefaultWriter<string>;
+    }
+  > {
+    const { placer, sent, hold, release } = watched();
+    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock }, { ...internal, placer });
+    const events: IngestStreamEvent[] = [];
+    const reading = (async () => {
+      for await (const event of stream.readable) events.push(event);
+    })();
+    const writer = stream.writable.getWriter();
+    await writer.write(`${prefix}\n`);
+    hold();
+    return { events, reading, writer, sent, release };
+  }
+
   const threadDocuments: {
     name: string;
     text: string;
@@ -898,16 +924,8 @@ describe('createIngestStream with blocks placed by the placing thread (D135)', (
 
   it('settles a write once its blocks are sent, and gives each event only once the thread has placed the file', async () => {
     const projectDir = await seeded({});
-    const { placer, sent, hold, release } = watched();
-    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock }, { placer });
-    const events: IngestStreamEvent[] = [];
-    const reading = (async () => {
-      for await (const event of stream.readable) events.push(event);
-    })();
-    const writer = stream.writable.getWriter();
-    await writer.write(`${prefix}\n`);
+    const { events, reading, writer, sent, release } = await heldBack(projectDir);
     expect(sent()).toBe(0);
-    hold();
     await writer.write(fileBlock('ts', 'late.ts', 'placed by the thread'));
     // The write settled with the block on the thread, its answer held back: no event yet.
     expect(sent()).toBe(1);
@@ -940,12 +958,7 @@ describe('createIngestStream with blocks placed by the placing thread (D135)', (
       });
     // Nothing holds the lock: a post-write ingest of the project goes through (and its parse worker is started).
     expect((await other('first')).manifest.summary).toMatchObject({ written: 1 });
-    const { placer, sent, hold, release } = watched();
-    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock }, { placer });
-    const reading = stream.readable.pipeTo(new WritableStream());
-    const writer = stream.writable.getWriter();
-    await writer.write(`${prefix}\n`);
-    hold();
+    const { reading, writer, sent, release } = await heldBack(projectDir);
     await writer.write(fileBlock('ts', 'late.ts', 'x'));
     expect(sent()).toBe(1);
     // Well past the lock's 20 ms linger, another post-write ingest still waits: the thread's answer is held back.
@@ -964,12 +977,7 @@ describe('createIngestStream with blocks placed by the placing thread (D135)', (
 
   it('waits for the thread once 1 MiB of blocks is in flight (back-pressure)', async () => {
     const projectDir = await seeded({});
-    const { placer, sent, hold, release } = watched();
-    const stream = createIngestStream({ projectDir, ...ids, now: fixedClock }, { placer });
-    const reading = stream.readable.pipeTo(new WritableStream());
-    const writer = stream.writable.getWriter();
-    await writer.write(`${prefix}\n`);
-    hold();
+    const { reading, writer, sent, release } = await heldBack(projectDir);
     const big = (n: number): string => fileBlock('ts', `big${String(n)}.ts`, String(n).repeat(300_000));
     // Three of 300 KB fit in 1 MiB: their writes settle with the answers held.
     for (const n of [0, 1, 2]) await writer.write(big(n));
@@ -993,18 +1001,7 @@ describe('createIngestStream with blocks placed by the placing thread (D135)', (
 
   it('settles each write only once its blocks are on disk when asked to (as the AI SDK adapter asks)', async () => {
     const projectDir = await seeded({});
-    const { placer, sent, hold, release } = watched();
-    const stream = createIngestStream(
-      { projectDir, ...ids, now: fixedClock },
-      { placer, settleEachChunk: true },
-    );
-    const events: IngestStreamEvent[] = [];
-    const reading = (async () => {
-      for await (const event of stream.readable) events.push(event);
-    })();
-    const writer = stream.writable.getWriter();
-    await writer.write(`${prefix}\n`);
-    hold();
+    const { events, reading, writer, sent, release } = await heldBack(projectDir, { settleEachChunk: true });
     let settled = false;
     const writing = writer.write(fileBlock('ts', 'late.ts', 'x')).then(() => {
       settled = true;
