@@ -8,7 +8,6 @@ import { describeError, parseNodeId, parseRunId, redactSecrets } from '../projec
 import { openProject } from '../store/index.js';
 import type { Project, ProjectRef } from '../store/index.js';
 import { findSecretInPath, SpooledFile } from '../workspace/index.js';
-import type { WriteBatch } from '../workspace/index.js';
 import { applyPlans } from './apply-plans.js';
 import type { AppliedPlans, ApplyOptions, IngestedContent } from './apply-plans.js';
 import type { BlockOutcome } from './block-outcome.js';
@@ -24,6 +23,7 @@ import type { BlockPlan } from './plan-blocks.js';
 import { hashOfFile, StreamedWrites } from './streamed-writes.js';
 import { KeptBytes, STREAM_HELD_BYTES } from './kept-bytes.js';
 import { InFlightBlocks } from './in-flight-blocks.js';
+import { LockBatch } from './lock-batch.js';
 import {
   objectPrestoreFor,
   objectWriterThread,
@@ -179,11 +179,8 @@ class StreamingIngest {
   private readonly refusesAll: boolean;
   /** The workspace lock while blocks are placed: kept over a burst of them, let go before the end. */
   private readonly lock: LingeringLock;
-  /**
-   * Without durability, the writes made under one hold of the lock share a batch (each folder walked once),
-   * finished when the lock is let go; with fsync each block's batch is finished (its folder synced) before its event.
-   */
-  private batch: WriteBatch | undefined;
+  /** The batch the writes under one hold of the lock share, without durability. */
+  private readonly batch: LockBatch;
   private announced = -1;
   /** The highest index of an open block whose announcement is queued. */
   private openQueued = -1;
@@ -224,6 +221,7 @@ class StreamingIngest {
     const dir = path.resolve(this.project.dir);
     this.docPath = projectRelative(dir, options.docPath, 'pass a docPath inside the project');
     this.roots = openIngestRoots(dir);
+    this.batch = new LockBatch(this.roots, options.durability ?? 'fsync');
     this.keptBytes = new KeptBytes(this.project, options.durability ?? 'fsync');
     this.prestore =
       internal.recordsInProjectStore === true && options.onPlaced !== undefined
@@ -386,7 +384,7 @@ class StreamingIngest {
     this.problems.push({ code, message: redactSecrets(message) });
   };
 
-  /** How a block's plan is carried out on this thread (with a shared batch under the lock, see `sharedBatch`). */
+  /** How a block's plan is carried out on this thread (with the lock's batch while it is held, see `LockBatch`). */
   private applyOptions(): ApplyOptions {
     return { roots: this.roots, dryRun: false, durability: this.options.durability ?? 'fsync' };
   }
@@ -435,7 +433,7 @@ class StreamingIngest {
           : undefined;
       const applied = await applyPlans(
         [cleared],
-        { ...apply, ...(locked ? await this.sharedBatch() : {}), digestReplaced },
+        { ...apply, ...(locked ? await this.batch.options() : {}), digestReplaced },
         report,
       );
       return this.notePlaced(cleared, applied, false, beforeEdit);
@@ -533,7 +531,7 @@ class StreamingIngest {
       stored = false;
       applied = await applyPlans(
         [plan],
-        { ...this.applyOptions(), ...(await this.sharedBatch()), digestReplaced },
+        { ...this.applyOptions(), ...(await this.batch.options()), digestReplaced },
         report,
       );
     } finally {
@@ -725,25 +723,10 @@ class StreamingIngest {
     }
   }
 
-  /** The batch the writes under this hold of the lock share, when there is no durability to keep per block. */
-  private async sharedBatch(): Promise<{ batch?: WriteBatch }> {
-    if ((this.options.durability ?? 'fsync') !== 'none') return {};
-    if (this.batch === undefined) {
-      const workspace = await this.roots.workspace().catch(() => undefined);
-      // A workspace/ that cannot be opened is applyPlans' io_error, reported there.
-      if (workspace === undefined) return {};
-      this.batch = workspace.writeBatch();
-    }
-    return { batch: this.batch };
-  }
-
   private async finishBatch(): Promise<void> {
     // The lock is let go only once the thread has placed what it was sent (and a lost thread's blocks are placed).
     await this.drain().catch(() => undefined);
-    const batch = this.batch;
-    this.batch = undefined;
-    // Without durability a finish syncs nothing: it lets the folders it walked go.
-    await batch?.finish();
+    await this.batch.finish();
     if (this.placedOnThread) await this.placer?.finishBatch(this.placementSession);
   }
 

@@ -55,16 +55,18 @@ const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
  * objects costing about what the records' writing them costs, measured in a fresh process).
  */
 const WORKER_HEAP_MB = 64;
-const THREAD = 'object writer thread';
-const MAX_IN_FLIGHT = 1024;
 const WORKER_YOUNG_HEAP_MB = 2;
+/** Requests sent before the first is answered, at most: each stream bounds its own by their bytes. */
+const MAX_IN_FLIGHT = 1024;
+const THREAD = 'object writer thread';
 
 /**
  * One worker thread that stores objects in projects' files object stores, batch after batch, so a streaming
- * ingest can have each placed file's object written while it goes on reading (D134): a `DeadlineWorker` without
- * deadlines, silent when no thread can be had. Best effort throughout: a batch not sent, not stored or lost with
- * its thread is written again by the records, which store whatever is missing. Started on the first batch, never
- * holding the process open while idle or while it loads.
+ * ingest can have each placed file's object written while it goes on reading (D134), and places the blocks of
+ * streams with fsync while they read on (D135): a `DeadlineWorker` without deadlines, silent when no thread can be
+ * had. Best effort throughout: a batch not sent, not stored or lost with its thread is written again by the
+ * records, which store whatever is missing; a block not placed is placed by its stream. Started on first use,
+ * never holding the process open while idle or while it loads.
  */
 export class ObjectWriterThread implements ObjectWriter, BlockPlacer {
   private readonly worker: DeadlineWorker<ObjectWriterRequest, ObjectWriterAnswer>;
@@ -148,21 +150,20 @@ export class ObjectWriterThread implements ObjectWriter, BlockPlacer {
   }
 
   finishBatch(session: number): Promise<void> {
-    return this.worker.run({ kind: 'finish-batch', session }).then(
-      () => undefined,
-      () => undefined,
-    );
+    return this.tell({ kind: 'finish-batch', session });
   }
 
   recordsStarting(session: number): Promise<void> {
-    return this.worker.run({ kind: 'records-starting', session }).then(
-      () => undefined,
-      () => undefined,
-    );
+    return this.tell({ kind: 'records-starting', session });
   }
 
   endSession(session: number): Promise<void> {
-    return this.worker.run({ kind: 'end-session', session }).then(
+    return this.tell({ kind: 'end-session', session });
+  }
+
+  /** Sends what a session's stream says; settles once the thread has taken it, or is gone. Never rejects. */
+  private tell(request: ObjectWriterRequest & { readonly session: number }): Promise<void> {
+    return this.worker.run(request).then(
       () => undefined,
       () => undefined,
     );

@@ -3,12 +3,12 @@
 // workspace/ (D135), one request after another, answering each.
 import { openObjectStore } from '../../store/index.js';
 import type { ObjectStore } from '../../store/index.js';
-import type { WriteBatch } from '../../workspace/index.js';
 import { serveDeadlineWorker } from '../deadline-worker/index.js';
 import { applyPlans } from '../apply-plans.js';
 import type { IngestProblem } from '../ingest-problem.js';
 import { openIngestRoots } from '../ingest-roots.js';
 import type { SharedIngestRoots } from '../ingest-roots.js';
+import { LockBatch } from '../lock-batch.js';
 import type {
   ObjectWriteRequest,
   ObjectWriterAnswer,
@@ -22,7 +22,8 @@ interface Session {
   readonly projectDir: string;
   readonly durability: 'fsync' | 'none';
   readonly roots: SharedIngestRoots;
-  batch: WriteBatch | undefined;
+  /** The batch of the stream's current hold of the workspace lock, without durability. */
+  readonly batch: LockBatch;
   objects: Promise<ObjectStore | undefined> | undefined;
   /** Placed files whose objects are still to be stored, oldest first. */
   readonly backlog: Uint8Array[];
@@ -69,11 +70,12 @@ async function store(request: ObjectWriteRequest): Promise<number> {
 async function place(request: PlaceRequest): Promise<PlaceAnswer> {
   let session = sessions.get(request.session);
   if (session === undefined) {
+    const roots = openIngestRoots(request.projectDir);
     session = {
       projectDir: request.projectDir,
       durability: request.durability,
-      roots: openIngestRoots(request.projectDir),
-      batch: undefined,
+      roots,
+      batch: new LockBatch(roots, request.durability),
       objects: undefined,
       backlog: [],
       storing: undefined,
@@ -89,7 +91,7 @@ async function place(request: PlaceRequest): Promise<PlaceAnswer> {
       dryRun: false,
       durability: request.durability,
       digestReplaced: request.digestReplaced,
-      ...(request.durability === 'none' ? await sharedBatch(session) : {}),
+      ...(await session.batch.options()),
     },
     (code, message) => problems.push({ code, message }),
   );
@@ -144,24 +146,6 @@ async function storeBacklog(session: Session): Promise<void> {
   session.storing = undefined;
 }
 
-/** The session's batch, made on first use; none when workspace/ cannot be opened (applyPlans reports that). */
-async function sharedBatch(session: Session): Promise<{ batch?: WriteBatch }> {
-  if (session.batch === undefined) {
-    const workspace = await session.roots.workspace().catch(() => undefined);
-    if (workspace === undefined) return {};
-    session.batch = workspace.writeBatch();
-  }
-  return { batch: session.batch };
-}
-
-async function finishBatch(session: Session | undefined): Promise<void> {
-  const batch = session?.batch;
-  if (session === undefined || batch === undefined) return;
-  session.batch = undefined;
-  // Without durability a finish syncs nothing: it lets the folders it walked go.
-  await batch.finish().catch(() => undefined);
-}
-
 function dropBacklog(session: Session): void {
   for (const bytes of session.backlog) backlogBytes -= bytes.byteLength;
   session.backlog.length = 0;
@@ -173,7 +157,7 @@ async function endSession(id: number): Promise<void> {
   if (session === undefined) return;
   dropBacklog(session);
   await session.storing;
-  await finishBatch(session);
+  await session.batch.finish().catch(() => undefined);
   await session.roots.close().catch(() => undefined);
   await session.objects?.then((objects) => objects?.close()).catch(() => undefined);
 }
@@ -185,7 +169,10 @@ async function serve(request: ObjectWriterRequest): Promise<ObjectWriterAnswer> 
     case 'place':
       return place(request);
     case 'finish-batch':
-      await finishBatch(sessions.get(request.session));
+      await sessions
+        .get(request.session)
+        ?.batch.finish()
+        .catch(() => undefined);
       return null;
     case 'records-starting': {
       const session = sessions.get(request.session);
